@@ -1,0 +1,6 @@
+"""The games gmkit runs, one subpackage each; importing this registers them all."""
+
+from gmkit.core.ruleset import find_ruleset, registered
+from gmkit.rulesets import cien  # noqa: F401  (registers the ruleset)
+
+__all__ = ["find_ruleset", "registered"]

@@ -1,0 +1,277 @@
+"""gmkit's dice: every random draw of every ruleset goes through here and into the roll log.
+
+Draws are derived from a secret per-turn seed, so a turn can be verified once the seed is revealed:
+
+* before resolving, the GM posts the *commitment* ``sha256(seed)`` (hex);
+* each draw has a stable id, ``"<step>:<key>"``; its raw bits are
+  ``HMAC-SHA256(key=seed, msg="gmkit/1|<turn>|<draw id>|<attempt>")``;
+* an integer in ``[0, n)`` takes the first 8 bytes as a big-endian number ``x`` and accepts it when
+  ``x < 2**64 - (2**64 % n)`` (then the value is ``x % n``), else it tries ``attempt + 1``:
+  rejection sampling, so every value is exactly equally likely;
+* a uniform number in ``[0, 1)`` is ``(first 8 bytes >> 11) / 2**53``;
+* a die ``NdK`` is N such integers, the i-th (0-based) from draw id ``"<id>#<i>"``, each plus one.
+
+Any draw can instead be *entered* by the GM (rolled elsewhere: physical dice, a forum roller):
+the value is checked against the draw (an 11 on a d10 is an error) and the log says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+DERIVATION = "gmkit/1"
+SEEDED = "seeded"
+ENTERED = "entered"
+
+
+class DiceError(ValueError):
+    """A draw that cannot be made: an entered value that does not fit, a bad expression."""
+
+
+def new_seed() -> str:
+    """A fresh secret seed for a turn (32 random bytes, hex)."""
+    return secrets.token_hex(32)
+
+
+def commitment(seed: str) -> str:
+    """The hash of a seed that the GM posts before resolving (sha256 of the hex text)."""
+    return hashlib.sha256(seed.encode("ascii")).hexdigest()
+
+
+def check_reveal(seed: str, posted_commitment: str) -> bool:
+    """True when a revealed seed matches the commitment posted before the turn."""
+    return hmac.compare_digest(commitment(seed), posted_commitment.lower())
+
+
+def _bits(seed: str, turn: int, draw_id: str, attempt: int) -> int:
+    msg = f"{DERIVATION}|{turn}|{draw_id}|{attempt}".encode()
+    digest = hmac.new(bytes.fromhex(seed), msg, hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def seeded_int(seed: str, turn: int, draw_id: str, n: int) -> int:
+    """An unbiased integer in ``[0, n)`` for one draw id (the documented derivation)."""
+    if n < 1:
+        raise DiceError(f"cannot draw from {n} outcomes")
+    limit = 2**64 - (2**64 % n)
+    attempt = 0
+    while True:
+        x = _bits(seed, turn, draw_id, attempt)
+        if x < limit:
+            return x % n
+        attempt += 1
+
+
+def seeded_uniform(seed: str, turn: int, draw_id: str) -> float:
+    """A uniform number in ``[0, 1)`` for one draw id."""
+    return (_bits(seed, turn, draw_id, 0) >> 11) / 2**53
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One logged draw."""
+
+    turn: int
+    step: str
+    draw_id: str
+    purpose: str
+    rule: str
+    expression: str
+    result: Any
+    source: str
+    public: bool = True
+
+    @property
+    def total(self) -> Any:
+        """The sum for dice, the value itself otherwise."""
+        if isinstance(self.result, list) and all(isinstance(v, int) for v in self.result):
+            return sum(self.result)
+        return self.result
+
+
+def dice_distribution(count: int, sides: int) -> dict[int, Fraction]:
+    """The exact distribution of the sum of ``count`` dice with ``sides`` faces."""
+    dist: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(count):
+        nxt: dict[int, Fraction] = {}
+        for total, p in dist.items():
+            for face in range(1, sides + 1):
+                nxt[total + face] = nxt.get(total + face, Fraction(0)) + p / sides
+        dist = nxt
+    return dist
+
+
+@dataclass
+class Dice:
+    """The dice of one step of one turn.
+
+    ``entered`` maps draw ids to values the GM rolled elsewhere. Every draw is appended to ``log``.
+    Draw ids are ``"<step>:<key>"``; ``key`` defaults to the draw's number within the step.
+    """
+
+    seed: str
+    turn: int
+    step: str = ""
+    entered: Mapping[str, Any] = field(default_factory=dict)
+    log: list[Roll] = field(default_factory=list)
+    _count: int = 0
+
+    def for_step(self, step: str) -> Dice:
+        """Fresh dice for another step of the same turn (same seed, same entered values)."""
+        return Dice(self.seed, self.turn, step, self.entered)
+
+    def _id(self, key: str | None) -> str:
+        self._count += 1
+        return f"{self.step}:{key if key is not None else self._count}"
+
+    def _log(self, draw_id: str, purpose: str, rule: str, expression: str, result: Any,
+             source: str, public: bool) -> None:
+        self.log.append(Roll(self.turn, self.step, draw_id, purpose, rule, expression, result,
+                             source, public))
+
+    def roll(self, count: int, sides: int, *, purpose: str, rule: str, key: str | None = None,
+             public: bool = True) -> int:
+        """Roll ``count`` dice of ``sides`` faces and return the sum (each face logged)."""
+        if count < 1 or sides < 1:
+            raise DiceError(f"cannot roll {count}d{sides}")
+        draw_id = self._id(key)
+        expression = f"{count}d{sides}"
+        if draw_id in self.entered:
+            faces = _entered_faces(draw_id, self.entered[draw_id], count, sides)
+            source = ENTERED
+        else:
+            faces = [seeded_int(self.seed, self.turn, f"{draw_id}#{i}", sides) + 1
+                     for i in range(count)]
+            source = SEEDED
+        self._log(draw_id, purpose, rule, expression, faces, source, public)
+        return sum(faces)
+
+    def d(self, sides: int, **kw: Any) -> int:
+        """One die: ``d(10, purpose=..., rule=...)``."""
+        return self.roll(1, sides, **kw)
+
+    def uniform(self, *, purpose: str, rule: str, key: str | None = None,
+                public: bool = True) -> float:
+        """A uniform number in [0, 1)."""
+        draw_id = self._id(key)
+        if draw_id in self.entered:
+            value = self.entered[draw_id]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
+                raise DiceError(f"entered value {value!r} for {draw_id} is not a number in [0, 1)")
+            value, source = float(value), ENTERED
+        else:
+            value, source = seeded_uniform(self.seed, self.turn, draw_id), SEEDED
+        self._log(draw_id, purpose, rule, "U[0,1)", value, source, public)
+        return value
+
+    def choice(self, options: Sequence[T], *, purpose: str, rule: str,
+               weights: Sequence[int] | None = None, key: str | None = None,
+               public: bool = True) -> T:
+        """Pick one of ``options``, with integer ``weights`` if given (exact, unbiased)."""
+        if not options:
+            raise DiceError(f"{purpose}: nothing to choose from")
+        w = list(weights) if weights is not None else [1] * len(options)
+        if len(w) != len(options) or any(x < 0 for x in w) or sum(w) == 0:
+            raise DiceError(f"{purpose}: bad weights {w!r}")
+        draw_id = self._id(key)
+        labels = [str(o) for o in options]
+        expression = "choice(" + ", ".join(
+            lab if weights is None else f"{lab}:{x}" for lab, x in zip(labels, w)) + ")"
+        if draw_id in self.entered:
+            value = self.entered[draw_id]
+            matches = [i for i, o in enumerate(options)
+                       if (o == value or labels[i] == str(value)) and w[i] > 0]
+            if not matches:
+                raise DiceError(f"entered value {value!r} for {draw_id} is not one of "
+                                f"{', '.join(lab for lab, x in zip(labels, w) if x > 0)}")
+            index, source = matches[0], ENTERED
+        else:
+            r = seeded_int(self.seed, self.turn, draw_id, sum(w))
+            index = 0
+            while r >= w[index]:
+                r -= w[index]
+                index += 1
+            source = SEEDED
+        self._log(draw_id, purpose, rule, expression, labels[index], source, public)
+        return options[index]
+
+    def shuffle(self, items: Sequence[T], *, purpose: str, rule: str, key: str | None = None,
+                public: bool = True) -> list[T]:
+        """A shuffled copy of ``items`` (Fisher-Yates over seeded integers)."""
+        draw_id = self._id(key)
+        labels = [str(o) for o in items]
+        if draw_id in self.entered:
+            order = [str(v) for v in self.entered[draw_id]]
+            if sorted(order) != sorted(labels):
+                raise DiceError(f"entered order for {draw_id} is not a permutation of "
+                                f"{', '.join(labels)}")
+            remaining = list(items)
+            out: list[T] = []
+            for lab in order:
+                i = [str(o) for o in remaining].index(lab)
+                out.append(remaining.pop(i))
+            source = ENTERED
+        else:
+            out = list(items)
+            for i in range(len(out) - 1, 0, -1):
+                j = seeded_int(self.seed, self.turn, f"{draw_id}#{i}", i + 1)
+                out[i], out[j] = out[j], out[i]
+            source = SEEDED
+        self._log(draw_id, purpose, rule, f"shuffle({len(items)})", [str(o) for o in out],
+                  source, public)
+        return out
+
+
+def _entered_faces(draw_id: str, value: Any, count: int, sides: int) -> list[int]:
+    faces = value if isinstance(value, (list, tuple)) else [value]
+    if len(faces) != count:
+        raise DiceError(f"entered value {value!r} for {draw_id}: expected {count} "
+                        f"{'die' if count == 1 else 'dice'} of d{sides}")
+    for f in faces:
+        if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= sides:
+            raise DiceError(f"entered value {f!r} for {draw_id} does not fit a d{sides} "
+                            f"(1 to {sides})")
+    return list(faces)
+
+
+def parse_entered(text: str) -> dict[str, Any]:
+    """Read GM-entered dice from a file's text: one ``draw-id = value`` per line.
+
+    Values: an integer (``7``), several dice (``3 5``), a number in [0, 1) (``0.42``) or a choice
+    label (``Red``). ``#`` starts a comment. Errors name the line.
+    """
+    out: dict[str, Any] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if "=" not in line:
+            raise DiceError(f"line {number}: expected 'draw-id = value', got {raw.strip()!r}")
+        key, value = (part.strip() for part in line.split("=", 1))
+        if not key or not value:
+            raise DiceError(f"line {number}: expected 'draw-id = value', got {raw.strip()!r}")
+        if key in out:
+            raise DiceError(f"line {number}: draw {key} entered twice")
+        out[key] = _parse_value(value)
+    return out
+
+
+def _parse_value(value: str) -> Any:
+    parts = value.split()
+    try:
+        ints = [int(p) for p in parts]
+        return ints[0] if len(ints) == 1 else ints
+    except ValueError:
+        pass
+    try:
+        return float(value)
+    except ValueError:
+        return value

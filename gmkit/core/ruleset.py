@@ -1,0 +1,136 @@
+"""The small interface every ruleset offers, and the registry that finds one by name or alias.
+
+A ruleset is a subclass of :class:`Ruleset` living in ``gmkit/rulesets/<game>/``. The core only
+knows this interface; it never imports a ruleset.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import polars as pl
+
+from gmkit.core.maps import GameMap
+from gmkit.core.orders import OrderError, ParseResult
+from gmkit.core.params import Param, Params
+from gmkit.core.steps import Event, Outcome, Step
+from gmkit.core.tables import Schema, State
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    """A player as ``game.toml`` lists them; ``extra`` holds ruleset-specific fields."""
+
+    id: str
+    name: str
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MapStyle:
+    """How to colour and label a map for one state: fills, labels and a legend."""
+
+    fills: Mapping[str, str]
+    labels: Mapping[str, str]
+    legend: Sequence[tuple[str, str]] = ()
+
+
+class Ruleset(ABC):
+    """One game's rules: set-up, orders, resolution steps, outcome and views."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    params: ClassVar[tuple[Param, ...]] = ()
+    schemas: ClassVar[Mapping[str, Schema]] = {}
+    default_map: ClassVar[str | None] = None
+
+    def rules(self, overrides: Mapping[str, Any] | None = None) -> Params:
+        """The rule values in force, given a game's overrides."""
+        return Params(self.params, overrides)
+
+    @abstractmethod
+    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+              rules: Params) -> State:
+        """The state of turn 0."""
+
+    @abstractmethod
+    def parse_post(self, post: str, player: str, state: State, rules: Params) -> ParseResult[Any]:
+        """Read one player's post into typed orders and per-line errors."""
+
+    @abstractmethod
+    def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
+                 rules: Params) -> dict[str, list[OrderError]]:
+        """Every problem of every player's orders against the state, by player, each naming its
+        line."""
+
+    @abstractmethod
+    def steps(self, rules: Params) -> list[Step]:
+        """The ordered resolution steps of a turn."""
+
+    @abstractmethod
+    def outcome(self, state: State, rules: Params) -> Outcome | None:
+        """The game's outcome, or None while it goes on."""
+
+    @abstractmethod
+    def standings(self, state: State, rules: Params) -> pl.DataFrame:
+        """One row per player; columns listed in :meth:`gm_only_columns` are hidden publicly."""
+
+    def gm_only_columns(self) -> tuple[str, ...]:
+        """Standings columns the public must not see."""
+        return ()
+
+    def public_state(self, state: State) -> State:
+        """The state with hidden data removed (the one door for published tables)."""
+        return state
+
+    def map_style(self, state: State, rules: Params) -> MapStyle:
+        """Fills and labels to draw the map for ``state``."""
+        return MapStyle({}, {})
+
+    def odds(self, state: State, orders: Mapping[str, Sequence[Any]],
+             rules: Params) -> pl.DataFrame:
+        """Exact odds of the contested actions the orders set up (empty when none)."""
+        return pl.DataFrame()
+
+    def accepted(self, parsed: Mapping[str, ParseResult[Any]],
+                 problems: Mapping[str, Sequence[OrderError]]) -> dict[str, list[Any]]:
+        """The orders that go to resolution: each player's parsed orders minus rejected lines."""
+        bad = {player: {p.line for p in errs if p.line is not None}
+               for player, errs in problems.items()}
+        return {player: [o for line, o in result.orders if line.number not in bad.get(player, set())]
+                for player, result in parsed.items()}
+
+    def describe_event(self, event: Event) -> str:
+        """An event in words (rulesets may enrich it)."""
+        return event.text
+
+
+_REGISTRY: dict[str, type[Ruleset]] = {}
+
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    """Class decorator: make a ruleset findable by its name and aliases."""
+    for key in (cls.name, *cls.aliases):
+        key = key.casefold()
+        if key in _REGISTRY and _REGISTRY[key] is not cls:
+            raise ValueError(f"ruleset name '{key}' registered twice")
+        _REGISTRY[key] = cls
+    return cls
+
+
+def find_ruleset(name: str) -> Ruleset:
+    """A ruleset instance by name or alias (case-insensitive)."""
+    try:
+        return _REGISTRY[name.casefold()]()
+    except KeyError:
+        known = sorted({c.name for c in _REGISTRY.values()})
+        raise KeyError(f"no ruleset '{name}' (known: {', '.join(known) or 'none'})") from None
+
+
+def registered() -> list[str]:
+    """The names of the registered rulesets."""
+    return sorted({c.name for c in _REGISTRY.values()})

@@ -1,0 +1,361 @@
+"""A GM's game: a game folder bound to its ruleset, map and rules, and the turn workflow.
+
+The workflow of a turn::
+
+    game = Game.open("data/sample-cien")
+    game.commitment()                      # post this hash before resolving
+    game.receive("Red", post_text)         # each player's post: parsed at once, stored
+    turn = game.start(entered={...})       # a TurnSession: orders read, problems, odds
+    turn.driver.next() / .back() / .run_all()
+    game.commit(turn)                      # atomic; the turn is never overwritten
+    game.reveal()                          # publish the seed so anyone can verify
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+import gmkit.rulesets  # noqa: F401  (registers every ruleset)
+from gmkit.core import dice as gdice
+from gmkit.core.dice import Dice, Roll
+from gmkit.core.maps import GameMap
+from gmkit.core.orders import OrderError, ParseResult
+from gmkit.core.ruleset import PlayerInfo, Ruleset, find_ruleset
+from gmkit.core.steps import Driver, Event
+from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameStore, StoreError, \
+    TurnData
+from gmkit.core.tables import State
+
+MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+
+
+class GameError(ValueError):
+    """A GM action that cannot be done; the message says why."""
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def rolls_frame(rolls: Sequence[Roll]) -> pl.DataFrame:
+    """Rolls as the roll-log table."""
+    rows = []
+    for r in rolls:
+        total = r.total
+        rows.append({"step": r.step, "draw_id": r.draw_id, "purpose": r.purpose, "rule": r.rule,
+                     "expression": r.expression, "result": _json(r.result),
+                     "total": float(total) if isinstance(total, (int, float)) else None,
+                     "source": r.source, "public": r.public})
+    return pl.DataFrame(rows, schema=dict(ROLLS_SCHEMA), orient="row") if rows else \
+        pl.DataFrame(schema=dict(ROLLS_SCHEMA))
+
+
+def events_frame(records: Sequence[tuple[str, Event]]) -> pl.DataFrame:
+    """Events (with the step that made them) as the event-log table."""
+    rows = [{"step": step, "kind": e.kind, "rule": e.rule, "text": e.text, "player": e.player,
+             "region": e.region, "public": e.public, "data": _json(dict(e.data))}
+            for step, e in records]
+    return pl.DataFrame(rows, schema=dict(EVENTS_SCHEMA), orient="row") if rows else \
+        pl.DataFrame(schema=dict(EVENTS_SCHEMA))
+
+
+@dataclass
+class TurnSession:
+    """One turn being resolved: the posts read, their problems, and the step driver."""
+
+    turn: int
+    seed: str
+    posts: pl.DataFrame
+    parsed: dict[str, ParseResult[Any]]
+    problems: dict[str, list[OrderError]]
+    orders: dict[str, list[Any]]
+    driver: Driver
+
+    @property
+    def entered(self) -> dict[str, Any]:
+        """The dice the GM entered for this turn."""
+        return dict(self.driver.dice.entered)
+
+    def result(self, turn_no: int) -> State:
+        """The state after every step (running the rest if needed)."""
+        self.driver.run_all()
+        return self.driver.state.replace(turn=turn_no)
+
+
+class Game:
+    """A game folder opened with its ruleset, rules and map."""
+
+    def __init__(self, root: str | Path):
+        self.root = Path(root)
+        if not self.root.is_dir():
+            raise GameError(f"{self.root}: no such game folder")
+        self.config = GameStore.read_config(self.root)
+        try:
+            self.ruleset: Ruleset = find_ruleset(str(self.config.get("ruleset", "")))
+        except KeyError as e:
+            raise GameError(f"{self.root / 'game.toml'}: {e.args[0]}") from None
+        self.store = GameStore(self.root, self.ruleset.schemas)
+        self.rules = self.ruleset.rules(self.config.get("rules", {}))
+        map_file = self.root / "map.geojson"
+        self.map: GameMap | None = GameMap.from_geojson(map_file) if map_file.exists() else None
+
+    @classmethod
+    def open(cls, root: str | Path) -> Game:
+        """Open a game folder."""
+        return cls(root)
+
+    @property
+    def title(self) -> str:
+        """The game's title."""
+        return str(self.config.get("title", self.root.name))
+
+    @staticmethod
+    def players_from_config(config: Mapping[str, Any]) -> list[PlayerInfo]:
+        """The players ``game.toml`` lists."""
+        out = []
+        for i, p in enumerate(config.get("players", []), 1):
+            if "id" not in p:
+                raise GameError(f"game.toml: player {i} has no id")
+            extra = {k: v for k, v in p.items() if k not in ("id", "name")}
+            out.append(PlayerInfo(str(p["id"]), str(p.get("name", p["id"])), extra))
+        return out
+
+    @classmethod
+    def new(cls, root: str | Path, ruleset: str, players: Sequence[Mapping[str, Any]], *,
+            title: str = "", map_path: str | Path | None = None,
+            rules: Mapping[str, Any] | None = None) -> Game:
+        """Create a game folder and commit its set-up as turn 0."""
+        rs = find_ruleset(ruleset)
+        if map_path is None and rs.default_map:
+            map_path = MAPS_DIR / rs.default_map
+        map_bytes = Path(map_path).read_bytes() if map_path else None
+        game_map = GameMap.from_geojson(map_path) if map_path else None
+        config = {"title": title or f"A game of {rs.title}", "ruleset": rs.name,
+                  "rules": dict(rules or {}), "players": [dict(p) for p in players]}
+        params = rs.rules(config["rules"])
+        state = rs.setup(cls.players_from_config(config), game_map, params)
+        store = GameStore.create(root, config, rs.schemas, map_bytes)
+        store.commit(TurnData(0, state, pl.DataFrame(schema=dict(ORDERS_SCHEMA)),
+                              rolls_frame([]), events_frame([])))
+        return cls(root)
+
+    # -- reading ---------------------------------------------------------------------------------
+    @property
+    def latest_turn(self) -> int:
+        """The last committed turn."""
+        return self.store.latest()
+
+    @property
+    def next_turn(self) -> int:
+        """The turn being played now (orders are for it)."""
+        return self.store.latest() + 1
+
+    def turn(self, number: int | None = None, revision: int | None = None) -> TurnData:
+        """A committed turn, checked."""
+        return self.store.read_turn(number, revision)
+
+    def state(self, number: int | None = None) -> State:
+        """The state after a committed turn (the latest by default)."""
+        return self.turn(number).state
+
+    def history(self, table: str) -> pl.DataFrame:
+        """A table across every turn, with a ``turn`` column."""
+        return self.store.history(table)
+
+    # -- seeds -----------------------------------------------------------------------------------
+    def commitment(self, turn: int | None = None) -> str:
+        """The commitment (sha256 of the secret seed) to post before resolving ``turn``."""
+        turn = self.next_turn if turn is None else turn
+        seed = self.store.read_seed(turn)
+        if seed is None:
+            if turn != self.next_turn:
+                raise GameError(f"turn {turn} has no seed")
+            seed = gdice.new_seed()
+            self.store.write_seed(turn, seed)
+        return gdice.commitment(seed)
+
+    def reveal(self, turn: int | None = None) -> str:
+        """Reveal a committed turn's seed (checked against its posted commitment)."""
+        turn = self.latest_turn if turn is None else turn
+        if turn not in self.store.turns() or turn == 0:
+            raise GameError(f"turn {turn} is not committed: a seed is revealed only afterwards")
+        seed = self.store.read_seed(turn)
+        posted = self.store.manifest(turn).get("seed_commitment")
+        if seed is None or posted is None:
+            raise GameError(f"turn {turn} has no seed kept")
+        if not gdice.check_reveal(seed, posted):
+            raise GameError(f"turn {turn}: the kept seed does not match the posted commitment")
+        self.store.write_seed(turn, seed, revealed=True)
+        return seed
+
+    # -- orders ----------------------------------------------------------------------------------
+    def player_ids(self, state: State | None = None) -> list[str]:
+        """Who may send orders (players table ids when the ruleset has one)."""
+        state = state or self.state()
+        if "players" in state.tables:
+            return state["players"]["id"].to_list()
+        return [p.id for p in self.players_from_config(self.config)]
+
+    def receive(self, player: str, text: str, *, secret: bool = False,
+                received: str | None = None) -> ParseResult[Any]:
+        """Store a player's post for the coming turn and return how it reads."""
+        state = self.state()
+        ids = self.player_ids(state)
+        match = [p for p in ids if p.casefold() == player.strip().casefold()]
+        if not match:
+            raise GameError(f"no player '{player}' (players: {', '.join(ids)})")
+        parsed = self.ruleset.parse_post(text, match[0], state, self.rules, secret=secret)
+        stamp = received or datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.store.add_post(self.next_turn, match[0], text, secret=secret, received=stamp)
+        return parsed
+
+    def effective_posts(self, posts: pl.DataFrame) -> pl.DataFrame:
+        """The posts that count: per the ruleset's ``orders_post`` rule, a player's first or
+        latest post; all of them when the ruleset has no such rule."""
+        policy = self.rules.get("orders_post", "all")
+        posts = posts.sort("seq")
+        if policy == "first":
+            return posts.unique("player", keep="first", maintain_order=True)
+        if policy == "last":
+            return posts.unique("player", keep="last", maintain_order=True)
+        return posts
+
+    def read_orders(self, state: State, posts: pl.DataFrame
+                    ) -> tuple[dict[str, ParseResult[Any]], dict[str, list[OrderError]],
+                               dict[str, list[Any]]]:
+        """Parse the posts that count, validate them, and keep the accepted orders."""
+        parsed: dict[str, ParseResult[Any]] = {}
+        for row in self.effective_posts(posts).iter_rows(named=True):
+            result = self.ruleset.parse_post(row["text"], row["player"], state, self.rules,
+                                             secret=row["secret"])
+            if row["player"] in parsed:
+                prev = parsed[row["player"]]
+                result = ParseResult(prev.orders + result.orders, prev.errors + result.errors)
+            parsed[row["player"]] = result
+        problems = self.ruleset.validate(state, parsed, self.rules)
+        return parsed, problems, self.ruleset.accepted(parsed, problems)
+
+    # -- resolving -------------------------------------------------------------------------------
+    def _session(self, state: State, posts: pl.DataFrame, seed: str, turn: int,
+                 entered: Mapping[str, Any] | None) -> TurnSession:
+        parsed, problems, orders = self.read_orders(state, posts)
+        dice = Dice(seed, turn, entered=dict(entered or {}))
+        driver = Driver(self.ruleset.steps(self.rules), state, orders, dice, self.rules)
+        return TurnSession(turn, seed, posts, parsed, problems, orders, driver)
+
+    def start(self, entered: Mapping[str, Any] | None = None) -> TurnSession:
+        """Begin resolving the coming turn with the posts received so far."""
+        turn = self.next_turn
+        self.commitment(turn)
+        seed = self.store.read_seed(turn)
+        assert seed is not None
+        return self._session(self.state(), self.store.pending_posts(turn), seed, turn, entered)
+
+    def odds(self, session: TurnSession) -> pl.DataFrame:
+        """Exact odds of the contested actions of a session's orders."""
+        return self.ruleset.odds(session.driver.start, session.orders, self.rules)
+
+    def _turn_data(self, session: TurnSession) -> TurnData:
+        state = session.result(session.turn)
+        driver = session.driver
+        events = [(r.step.name, e) for r in driver.records for e in r.events]
+        outcome = self.ruleset.outcome(state, self.rules)
+        return TurnData(session.turn, state, session.posts, rolls_frame(driver.rolls),
+                        events_frame(events), session.entered, gdice.commitment(session.seed),
+                        outcome.reason if outcome else None)
+
+    def commit(self, session: TurnSession) -> TurnData:
+        """Write the resolved turn atomically and set its posts aside."""
+        if session.turn != self.next_turn:
+            raise GameError(f"this session resolves turn {session.turn} but the next turn is "
+                            f"{self.next_turn}")
+        if self.turn().outcome:
+            raise GameError(f"the game is over: {self.turn().outcome}")
+        data = self._turn_data(session)
+        self.store.commit(data)
+        self.store.clear_posts(session.turn)
+        return self.turn(session.turn)
+
+    def re_resolve(self, entered: Mapping[str, Any] | None = None,
+                   posts: pl.DataFrame | None = None) -> TurnData:
+        """Resolve the latest turn again (a fixed order or die) as a new revision; the old
+        revision is kept."""
+        turn = self.latest_turn
+        if turn == 0:
+            raise GameError("turn 0 is the set-up; there is nothing to re-resolve")
+        old = self.turn(turn)
+        seed = self.store.read_seed(turn)
+        if seed is None:
+            raise GameError(f"turn {turn} has no seed kept")
+        session = self._session(self.state(turn - 1), old.orders if posts is None else posts,
+                                seed, turn, old.entered if entered is None else entered)
+        self.store.commit(self._turn_data(session), new_revision=True)
+        return self.turn(turn)
+
+    def rollback(self, to_turn: int) -> list[Path]:
+        """Set aside every turn after ``to_turn`` (kept in the folder's attic)."""
+        return self.store.rollback(to_turn)
+
+    # -- verifying -------------------------------------------------------------------------------
+    def verify(self) -> list[str]:
+        """Check every manifest and re-resolve every turn from its stored orders, seed and entered
+        dice; returns the problems found (empty when all is well)."""
+        problems: list[str] = []
+        turns = self.store.turns()
+        prev: State | None = None
+        for t in turns:
+            found = self.store.check_turn(t)
+            if found:
+                problems.extend(found)
+                prev = None
+                continue
+            try:
+                data = self.store.read_turn(t, verify=False)
+            except StoreError as e:
+                problems.append(str(e))
+                prev = None
+                continue
+            if t > 0 and prev is not None:
+                seed = self.store.read_seed(t)
+                if seed is None:
+                    problems.append(f"turn {t}: no seed kept or revealed; cannot re-resolve")
+                elif data.seed_commitment and not gdice.check_reveal(seed, data.seed_commitment):
+                    problems.append(f"turn {t}: the seed does not match the posted commitment")
+                else:
+                    try:
+                        again = self._turn_data(self._session(prev, data.orders, seed, t,
+                                                              data.entered))
+                    except (ValueError, KeyError) as e:
+                        problems.append(f"turn {t}: re-resolving failed: {e}")
+                    else:
+                        problems.extend(_compare(t, data, again))
+            prev = data.state
+        return problems
+
+    # -- maps ------------------------------------------------------------------------------------
+    def map_svg(self, state: State, *, title: str | None = None) -> str | None:
+        """The map coloured for ``state`` as SVG (None for a game without a map)."""
+        if self.map is None:
+            return None
+        style = self.ruleset.map_style(state, self.rules)
+        return self.map.to_svg(style.fills, labels=style.labels, title=title,
+                               legend=style.legend)
+
+
+def _compare(turn: int, stored: TurnData, again: TurnData) -> list[str]:
+    out = []
+    for name, frame in stored.state.tables.items():
+        if not frame.equals(again.state.tables.get(name, pl.DataFrame())):
+            out.append(f"turn {turn}: table '{name}' differs when the turn is resolved again")
+    if not stored.rolls.equals(again.rolls):
+        out.append(f"turn {turn}: the rolls differ when the turn is resolved again")
+    if not stored.events.equals(again.events):
+        out.append(f"turn {turn}: the events differ when the turn is resolved again")
+    return out

@@ -1,0 +1,102 @@
+"""The Crown of Cien: simultaneous grain allocation on 51 provinces under a mad Emperor.
+
+Rules: the GM Haspen's text. See ``docs/rules-notes/cien.md`` for how each ambiguous passage is
+read and the named options that choose the other reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from gmkit.core.maps import GameMap
+from gmkit.core.orders import OrderError, ParseResult
+from gmkit.core.params import Params
+from gmkit.core.ruleset import MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.steps import Outcome, Step, Termination
+from gmkit.core.tables import State
+from gmkit.rulesets.cien import orders as cien_orders
+from gmkit.rulesets.cien import state as cien_state
+from gmkit.rulesets.cien.constants import CAPITAL, COLOUR_HEX, PARAMS
+from gmkit.rulesets.cien.odds import conquest_odds
+from gmkit.rulesets.cien.steps import STEPS
+
+NEUTRAL_FILL = "#e8e0c8"
+CAPITAL_FILL = "#f7dc6f"
+
+
+@register
+class Cien(Ruleset):
+    """The Crown of Cien."""
+
+    name = "cien"
+    title = "The Crown of Cien"
+    aliases = ("crown-of-cien", "the-crown-of-cien")
+    params = PARAMS
+    schemas = cien_state.SCHEMAS
+    default_map = "cien.geojson"
+
+    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+              rules: Params) -> State:
+        return cien_state.setup(players, game_map, rules)
+
+    def parse_post(self, post: str, player: str, state: State, rules: Params, *,
+                   secret: bool = False) -> ParseResult[Any]:
+        return cien_orders.parse(post, state, secret=secret)
+
+    def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
+                 rules: Params) -> dict[str, list[OrderError]]:
+        return cien_orders.validate(state, orders, rules)
+
+    def steps(self, rules: Params) -> list[Step]:
+        return list(STEPS)
+
+    def outcome(self, state: State, rules: Params) -> Outcome | None:
+        winners = state["empire"]["winners"][0]
+        if not winners:
+            return None
+        won = tuple(winners.split(","))
+        active = state["players"].filter(pl.col("status") == cien_state.ACTIVE).height
+        how = Termination.LAST_STANDING if active == 1 and CAPITAL not in state["provinces"].filter(
+            pl.col("owner") == won[0])["name"].to_list() else Termination.VICTORY
+        return Outcome(how, won, f"{' and '.join(won)} won the Crown of Cien.")
+
+    def standings(self, state: State, rules: Params) -> pl.DataFrame:
+        held = state["provinces"].filter(pl.col("owner").is_not_null()).group_by("owner").agg(
+            pl.len().cast(pl.Int64).alias("provinces"), pl.col("output").sum().alias("output"))
+        missions = state["missions"].filter(pl.col("status") == "active").select(
+            pl.col("player").alias("id"), pl.col("kind").alias("mission"))
+        return (state["players"].filter(pl.col("status") != cien_state.FREE)
+                .join(held, left_on="id", right_on="owner", how="left")
+                .join(missions, on="id", how="left")
+                .with_columns(pl.col("provinces").fill_null(0), pl.col("output").fill_null(0))
+                .select(pl.col("id").alias("player"), "name", "government", "status", "rebel",
+                        "provinces", "income", "treasury", "mission", "spent_conquest",
+                        "spent_defense", "spent_invest")
+                .sort(["provinces", "income", "player"], descending=[True, True, False]))
+
+    def gm_only_columns(self) -> tuple[str, ...]:
+        return ("treasury", "spent_defense", "spent_invest")
+
+    def public_state(self, state: State) -> State:
+        players = state["players"].with_columns(pl.lit(None, pl.Int64).alias("treasury"),
+                                                pl.lit(None, pl.Int64).alias("spent_defense"),
+                                                pl.lit(None, pl.Int64).alias("spent_invest"))
+        return state.replace(players=players)
+
+    def map_style(self, state: State, rules: Params) -> MapStyle:
+        fills, labels = {}, {}
+        for name, owner, output, capital in state["provinces"].select(
+                "name", "owner", "output", "capital").iter_rows():
+            fills[name] = COLOUR_HEX.get(owner, NEUTRAL_FILL) if owner else (
+                CAPITAL_FILL if capital else NEUTRAL_FILL)
+            labels[name] = f"{name}\n{output}"
+        active = state["players"].filter(pl.col("status") == cien_state.ACTIVE)["id"].to_list()
+        legend = [(pid, COLOUR_HEX[pid]) for pid in active] + [("independent", NEUTRAL_FILL)]
+        return MapStyle(fills, labels, legend)
+
+    def odds(self, state: State, orders: Mapping[str, Sequence[Any]],
+             rules: Params) -> pl.DataFrame:
+        return conquest_odds(state, orders, rules)

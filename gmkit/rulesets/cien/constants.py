@@ -1,0 +1,86 @@
+"""The Crown of Cien's numbers and options, each with its rule section and meaning.
+
+Sections are cited by the rule text's own headings. Where the text is ambiguous, the default is the
+literal reading and the alternative is a named choice; ``docs/rules-notes/cien.md`` lists each.
+"""
+
+from gmkit.core.params import Param
+
+GRAIN = "GRAIN ET INVESTISSEMENTS"
+WAR = "LES DEMANDES, LA DÉFENSE ET LES DÉS DE GUERRE"
+SEAS = "LES MER EFFRAYANTES DE LA CIEN"
+DIVISIONS = "LES DIVISIONS ADMINISTRATIVES DE L'EMPIRE"
+EMPEROR = "SON ALTESSE IMPÉRIALE"
+PETITIONS = "SON ALTESSE IMPÉRIALE: Petitions of Advancement"
+MISSIONS = "SON ALTESSE IMPÉRIALE: Imperial Missions"
+LOYALTY = "FIDÉLITÉ ET AUTONOMIE"
+VICTORY = "CONDITIONS DE VICTORIE"
+INTRO = "INTRODUCTION"
+TURN = "TOURNEZ LA COMMANDE"
+
+COLOURS = ("Red", "Gold", "Green", "Cyan", "Orange", "Silver", "Purple", "White", "Teal",
+           "Lavender")
+COLOUR_HEX = {"Red": "#c0392b", "Gold": "#d4ac0d", "Green": "#27ae60", "Cyan": "#17c3d6",
+              "Orange": "#e67e22", "Silver": "#a6acaf", "Purple": "#8e44ad", "White": "#fdfefe",
+              "Teal": "#117a65", "Lavender": "#b39ddb"}
+CAPITAL = "Cien"
+GOVERNMENTS = ("city-state", "duchy", "republic", "kingdom")
+
+PARAMS = (
+    Param("max_players", 10, INTRO, "at most ten players, one per colour"),
+    Param("base_output", 10, GRAIN, "grain a state yields per turn at the start"),
+    Param("capital_output", 30, DIVISIONS, "grain the Imperial City of Cien yields"),
+    Param("capital_defense", 30, DIVISIONS, "grain the Imperial City of Cien always defends with"),
+    Param("npc_defense", 10, DIVISIONS, "grain an independent state always defends with"),
+    Param("invest_cost", 5, GRAIN, "grain invested per +1 output"),
+    Param("city_state_invest_cost", 3, DIVISIONS, "grain per +1 output for a City-State"),
+    Param("republic_invest_cost", 5, DIVISIONS,
+          "grain per +1 output for a Republic (the text gives 3 only to City-States)"),
+    Param("bonus_city_state", 0, DIVISIONS, "income bonus of a City-State"),
+    Param("bonus_duchy", 5, DIVISIONS, "income bonus of a Duchy"),
+    Param("bonus_republic", 5, DIVISIONS, "income bonus of a Republic"),
+    Param("bonus_kingdom", 15, DIVISIONS, "income bonus of a Kingdom"),
+    Param("die", 10, WAR, "faces of the war die"),
+    Param("sea_preparation", 5, SEAS, "extra grain spent on an attack across a Great Sea"),
+    Param("halving", "floor", WAR, "rounding of a conquered state's halved output",
+          choices=("floor", "ceil")),
+    Param("leftover_tie", "roll", WAR,
+          "who gets the defence leftover when attackers tie for most grain: a die picks one "
+          "(roll) or it goes one by one to the tied attackers in colour order (spread)",
+          choices=("roll", "spread")),
+    Param("winner_tie", "total", WAR,
+          "several winners with equal grain: the higher total wins, then a roll-off (total), "
+          "or straight to a roll-off (roll)", choices=("total", "roll")),
+    Param("requirement_provinces", 5, DIVISIONS, "provinces for the first advancement requirement"),
+    Param("requirement_income", 33, DIVISIONS, "income for the second advancement requirement"),
+    Param("petition_chance", 33, PETITIONS, "percent chance per requirement met"),
+    Param("max_gift", 34, PETITIONS, "largest gift with a petition (each grain adds 1%)"),
+    Param("mission_chance", 50, MISSIONS,
+          "percent chance each turn that the Emperor gives a mission ('might'); 100 = every turn"),
+    Param("deadline", "max", MISSIONS,
+          "a mission's deadline: the maximum (max) or a die roll up to it (random)",
+          choices=("max", "random")),
+    Param("provision_min", 5, MISSIONS, "least grain a Provision of Supplies asks"),
+    Param("provision_deadline", 3, MISSIONS, "max deadline of a Provision of Supplies (turns)"),
+    Param("punishment_deadline", 5, MISSIONS, "max deadline of a Punishment of a Province"),
+    Param("subjugation_deadline", 10, MISSIONS, "max deadline of a Subjugation of a Rebel"),
+    Param("subjugation_support", 10, MISSIONS, "grain per turn the Emperor gives a subjugator"),
+    Param("punishment_target", "any", MISSIONS,
+          "which neutral province a Punishment names: any independent one (any) or one the "
+          "player can reach (reachable)", choices=("any", "reachable")),
+    Param("subjugation_credit", "any", MISSIONS,
+          "a Subjugation is fulfilled when the rebel is wiped out by anyone (any) or only when "
+          "the tasked player takes the rebel's last state (last_blow)",
+          choices=("any", "last_blow")),
+    Param("mission_reward", 25, MISSIONS, "grain invested in one of your states for a fulfilled "
+          "mission (at the normal 5 per +1: +5 output)"),
+    Param("victory_provinces", 26, VICTORY, "provinces to win, including Cien"),
+    Param("victory_income", 100, VICTORY, "income to win"),
+    Param("victory_government", "republic_or_duchy", VICTORY,
+          "the third requirement: literally 'a Republic or a Duchy' (republic_or_duchy), or the "
+          "likely intent 'a Republic or a Kingdom' (republic_or_kingdom)",
+          choices=("republic_or_duchy", "republic_or_kingdom")),
+    Param("orders_post", "first", TURN,
+          "which post counts when a player posts several: orders cannot be edited once sent, so "
+          "the first (first), or the latest (last)", choices=("first", "last")),
+)

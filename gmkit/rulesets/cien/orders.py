@@ -1,0 +1,347 @@
+"""The Crown of Cien's orders: the lines players post, read into typed orders, and checked.
+
+Forms accepted (case and accents do not matter, names by unambiguous prefix)::
+
+    5 Grain for Defense of Coyons          Defend Coyons with 5
+    5 Grain for Investing of Coyons        Invest 5 in Coyons
+    10 Grain for Conquest of Tróys         Conquer Tróys with 10     Attack Tróys with 10
+    Petition for Advancement, gift 20      Petition for Kingdom with a gift of 20 grain
+    Gift 15 Grain to the Emperor           (a Provision of Supplies)
+    Declare Kingdom                        (a Rebel, or once the Emperor is dead)
+    Reward to Coyons                       (where a fulfilled mission's 25 grain go)
+    Join as Teal with Vauclerc as a Duchy  (a new player taking an independent state)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Union
+
+import polars as pl
+
+from gmkit.core.orders import (NameIndex, OrderError, OrderSyntaxError, ParseResult, PostLine,
+                               IllegalOrderError, parse_post)
+from gmkit.core.params import Params
+from gmkit.core.tables import State
+from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
+from gmkit.rulesets.cien.state import ACTIVE
+
+
+@dataclass(frozen=True)
+class Defend:
+    """Grain set aside to defend a state you hold."""
+
+    province: str
+    grain: int
+    line: int = 0
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Invest:
+    """Grain invested in a state you hold (+1 output per 5, or 3 for a City-State)."""
+
+    province: str
+    grain: int
+    line: int = 0
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Conquer:
+    """Grain dedicated to the conquest of a neighbouring state (or one across a Great Sea)."""
+
+    province: str
+    grain: int
+    line: int = 0
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Petition:
+    """A Petition of Advancement to the Emperor, with a gift of 0 to 34 grain."""
+
+    gift: int
+    line: int = 0
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Gift:
+    """Grain gifted to the Emperor (a Provision of Supplies)."""
+
+    grain: int
+    line: int = 0
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Declare:
+    """A Rebel (or anyone once the Emperor is dead) declaring a Kingdom or Republic."""
+
+    government: str
+    line: int = 0
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Reward:
+    """The state that receives a fulfilled mission's reward investment."""
+
+    province: str
+    line: int = 0
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Join:
+    """A new player taking a free or eliminated colour and an independent state."""
+
+    colour: str
+    province: str
+    government: str
+    lord: str = ""
+    line: int = 0
+    secret: bool = False
+
+
+Order = Union[Defend, Invest, Conquer, Petition, Gift, Declare, Reward, Join]
+
+N = r"(?P<n>\d+)"
+P = r"(?P<p>.+?)"
+G = r"(?:grains?\s+)?"
+PATTERNS: list[tuple[re.Pattern[str], str]] = [(re.compile(rx, re.I), kind) for rx, kind in [
+    (rf"^{N}\s+{G}(?:for|to|on|in)?\s*(?:the\s+)?(?:defen[cs]e|defending)\s+(?:of|in|at|for)\s+{P}$",
+     "defend"),
+    (rf"^defen[cds]e?s?\s+{P}\s+(?:with|using)\s+{N}(?:\s+grains?)?$", "defend"),
+    (rf"^{N}\s+{G}(?:for|to|on|in)?\s*(?:the\s+)?(?:invest(?:ing|ment)?)\s+(?:of|in|into|at)\s+{P}$",
+     "invest"),
+    (rf"^invest\s+{N}\s+{G}(?:in|into|on)\s+{P}$", "invest"),
+    (rf"^{N}\s+{G}(?:for|to|on|in)?\s*(?:the\s+)?(?:conquest|conquering|attack)\s+(?:of|on|against)\s+{P}$",
+     "conquer"),
+    (rf"^(?:conquer|attack)\s+{P}\s+(?:with|using)\s+{N}(?:\s+grains?)?$", "conquer"),
+    (r"^petition(?:\s+(?:of|for)\s+advancement|\s+for\s+(?:a\s+)?(?:kingdom|republic))?"
+     r"(?:\s*[,;]?\s*(?:with\s+)?(?:a\s+)?gift(?:ing)?\s*(?:of\s+)?(?P<n>\d+)(?:\s+grains?)?)?$",
+     "petition"),
+    (rf"^gift\s+{N}\s+{G}(?:to\s+)?(?:the\s+)?emperor$", "gift"),
+    (rf"^{N}\s+{G}(?:as\s+a\s+)?gift\s+(?:to\s+|for\s+)?(?:the\s+)?emperor$", "gift"),
+    (r"^declare\s+(?:(?:my|our)\s+state\s+)?(?:a\s+)?(?P<g>kingdom|republic)$", "declare"),
+    (rf"^(?:mission\s+)?reward\s+(?:to|in|into|for)\s+{P}$", "reward"),
+    (r"^join\s+as\s+(?P<c>\w+)\s+(?:with|in|taking)\s+(?P<p>.+?)\s+as\s+(?:a\s+)?"
+     r"(?P<g>duchy|city[- ]state)(?:\s*[,;]\s*lord\s+(?P<l>.+))?$", "join"),
+]]
+
+
+def _clean(text: str) -> str:
+    text = re.sub(r"\s+", " ", text.strip().rstrip(".!;"))
+    return text.replace("’", "'")
+
+
+def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False) -> Order | None:
+    """One line into an order; raises :class:`OrderError` with the reason."""
+    text = _clean(line.text)
+    if not text:
+        return None
+    for rx, kind in PATTERNS:
+        m = rx.match(text)
+        if not m:
+            continue
+        g = m.groupdict()
+        n = int(g["n"]) if g.get("n") else 0
+        common = {"line": line.number, "secret": secret}
+        if kind == "defend":
+            return Defend(provinces.resolve(g["p"]), n, **common)
+        if kind == "invest":
+            return Invest(provinces.resolve(g["p"]), n, **common)
+        if kind == "conquer":
+            return Conquer(provinces.resolve(g["p"]), n, **common)
+        if kind == "petition":
+            return Petition(n, **common)
+        if kind == "gift":
+            return Gift(n, **common)
+        if kind == "declare":
+            return Declare(g["g"].lower(), **common)
+        if kind == "reward":
+            return Reward(provinces.resolve(g["p"]), **common)
+        if kind == "join":
+            colour = next((c for c in COLOURS if c.lower() == g["c"].lower()), None)
+            if colour is None:
+                raise OrderSyntaxError(f"no colour '{g['c']}' (colours: {', '.join(COLOURS)})")
+            gov = "city-state" if g["g"].lower().startswith("city") else "duchy"
+            return Join(colour, provinces.resolve(g["p"]), gov, (g.get("l") or "").strip(),
+                        **common)
+    raise OrderSyntaxError(
+        f"not an order: '{text}' (try '5 Grain for Defense of Coyons', "
+        "'5 Grain for Investing of Coyons', '10 Grain for Conquest of Tróys', "
+        "'Petition for Advancement, gift 10', 'Gift 5 Grain to the Emperor')")
+
+
+def province_index(state: State) -> NameIndex:
+    """Names a player may use for the states on the map."""
+    return NameIndex(state["provinces"]["name"].to_list(), kind="province",
+                     aliases={"Imperial City": CAPITAL, "Imperial City of Cien": CAPITAL,
+                              "the Imperial City": CAPITAL, "City of Cien": CAPITAL})
+
+
+def parse(post: str, state: State, *, secret: bool = False) -> ParseResult[Order]:
+    """A whole post into orders and per-line errors."""
+    index = province_index(state)
+    return parse_post(post, lambda line: parse_line(line, index, secret))
+
+
+# -- validation against the state -------------------------------------------------------------
+
+def requirements_met(state: State, pid: str, rules: Params, income: int | None = None) -> int:
+    """How many of the two advancement requirements a player fulfils (provinces, income)."""
+    held = state["provinces"].filter(pl.col("owner") == pid).height
+    if income is None:
+        income = int(state["players"].filter(pl.col("id") == pid)["income"].item())
+    return int(held >= rules.requirement_provinces) + int(income >= rules.requirement_income)
+
+
+def reach(state: State, pid: str, target: str) -> str | None:
+    """How a player can reach ``target``: 'land', 'sea', or None when it cannot."""
+    held = set(state["provinces"].filter(pl.col("owner") == pid)["name"])
+    borders = state["borders"]
+    if borders.filter(pl.col("a").is_in(list(held)) & (pl.col("b") == target)).height:
+        return "land"
+    coasts = state["coasts"]
+    target_seas = set(coasts.filter(pl.col("province") == target)["sea"])
+    my_seas = set(coasts.filter(pl.col("province").is_in(list(held)))["sea"])
+    return "sea" if target_seas & my_seas else None
+
+
+def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
+             rules: Params) -> dict[str, list[OrderError]]:
+    """Every problem of every player's orders, by player, each naming its line."""
+    players = {r["id"]: r for r in state["players"].iter_rows(named=True)}
+    owner = dict(state["provinces"].select("name", "owner").iter_rows())
+    alive = bool(state["empire"]["emperor_alive"][0])
+    problems: dict[str, list[OrderError]] = {}
+    claimed_joins: dict[str, str] = {}
+    for pid, result in parsed.items():
+        errs: list[OrderError] = []
+
+        def bad(order: Order, reason: str) -> None:
+            errs.append(IllegalOrderError(reason, line=order.line))
+
+        me = players.get(pid)
+        if me is None:
+            problems[pid] = [IllegalOrderError(f"no player '{pid}' (colours: "
+                                               f"{', '.join(COLOURS)})")]
+            continue
+        spent = 0
+        seen: dict[tuple[str, str], int] = {}
+        petitions = 0
+        for _, order in result.orders:
+            if isinstance(order, Join):
+                if me["status"] == ACTIVE:
+                    bad(order, f"{pid} is still in the game; only a free or eliminated colour "
+                               "can be taken by a new player")
+                elif order.colour != pid:
+                    bad(order, f"this post is for {pid}, not {order.colour}")
+                elif owner.get(order.province) is not None or order.province == CAPITAL:
+                    bad(order, f"{order.province} is not an independent state")
+                elif order.province in claimed_joins.values():
+                    bad(order, f"{order.province} is claimed by another new player this turn")
+                else:
+                    claimed_joins[pid] = order.province
+                continue
+            if me["status"] != ACTIVE:
+                bad(order, f"{pid} is {me['status']}: only 'Join as {pid} with <state> as a "
+                           "Duchy' can be ordered")
+                continue
+            key = (type(order).__name__, getattr(order, "province", ""))
+            if key in seen and not isinstance(order, Gift):
+                bad(order, f"{type(order).__name__.lower()} order repeated (first on line "
+                           f"{seen[key]})")
+                continue
+            seen[key] = order.line
+            cost = 0
+            if isinstance(order, (Defend, Invest)):
+                if owner.get(order.province) != pid:
+                    verb = "defend" if isinstance(order, Defend) else "invest in"
+                    bad(order, f"cannot {verb} {order.province}: {pid} does not hold it")
+                    continue
+                if order.grain <= 0:
+                    bad(order, "the grain must be a positive number")
+                    continue
+                cost = order.grain
+            elif isinstance(order, Conquer):
+                if owner.get(order.province) == pid:
+                    bad(order, f"{order.province} is already {pid}'s")
+                    continue
+                how = reach(state, pid, order.province)
+                if how is None:
+                    bad(order, f"cannot conquer {order.province}: it is not adjacent to a state "
+                               f"{pid} holds, nor across a Great Sea one of them shares")
+                    continue
+                if how == "sea" and order.grain <= rules.sea_preparation:
+                    bad(order, f"an attack across a Great Sea spends {rules.sea_preparation} "
+                               f"grain on preparations: {order.grain} leaves nothing to fight with")
+                    continue
+                if order.grain <= 0:
+                    bad(order, "the grain must be a positive number")
+                    continue
+                cost = order.grain
+            elif isinstance(order, Petition):
+                petitions += 1
+                if petitions > 1:
+                    bad(order, "one petition per turn")
+                    continue
+                if not alive:
+                    bad(order, "the Emperor is dead: no petition is needed, a state advances "
+                               "as soon as it meets a requirement")
+                    continue
+                if me["rebel"]:
+                    bad(order, "a Rebel petitions no one: use 'Declare Kingdom' or "
+                               "'Declare Republic'")
+                    continue
+                if me["government"] not in ("city-state", "duchy"):
+                    bad(order, f"{pid} is a {me['government']} already")
+                    continue
+                if requirements_met(state, pid, rules) == 0:
+                    bad(order, f"{pid} meets neither requirement ({rules.requirement_provinces} "
+                               f"provinces, or income {rules.requirement_income})")
+                    continue
+                if not 0 <= order.gift <= rules.max_gift:
+                    bad(order, f"a gift with a petition is 0 to {rules.max_gift} grain")
+                    continue
+                cost = order.gift
+            elif isinstance(order, Gift):
+                if not alive:
+                    bad(order, "the Emperor is dead")
+                    continue
+                if order.grain <= 0:
+                    bad(order, "the gift must be a positive number")
+                    continue
+                cost = order.grain
+            elif isinstance(order, Declare):
+                want = "republic" if me["government"] in ("city-state", "republic") else "kingdom"
+                if order.government != want:
+                    bad(order, f"a {me['government']} can only become a {want}")
+                    continue
+                if me["government"] in ("republic", "kingdom"):
+                    bad(order, f"{pid} is a {me['government']} already")
+                    continue
+                if alive and not me["rebel"]:
+                    bad(order, "only a Rebel may declare itself; a loyal vassal petitions")
+                    continue
+                if requirements_met(state, pid, rules) == 0:
+                    bad(order, f"{pid} meets neither requirement yet")
+                    continue
+            elif isinstance(order, Reward):
+                if owner.get(order.province) != pid:
+                    bad(order, f"the reward can only go to a state {pid} holds")
+                    continue
+            if spent + cost > me["treasury"]:
+                bad(order, f"over-spending: this order brings {pid}'s spending to "
+                           f"{spent + cost} grain, but the treasury holds {me['treasury']}")
+                continue
+            spent += cost
+        if errs:
+            problems[pid] = errs
+    return problems
+

@@ -1,0 +1,39 @@
+"""Cien's victory conditions: 26 provinces with Cien, 100 income, the right government; or being
+the last player standing."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from gmkit.core.params import Params
+from gmkit.core.tables import State
+from gmkit.rulesets.cien.constants import CAPITAL
+from gmkit.rulesets.cien.state import ACTIVE, income_of
+
+GOVERNMENTS_THAT_WIN = {"republic_or_duchy": ("republic", "duchy"),
+                        "republic_or_kingdom": ("republic", "kingdom")}
+
+
+def winners_of(state: State, rules: Params) -> tuple[list[str], str]:
+    """Who has won at the start of the coming turn, and why in words (empty when nobody)."""
+    players = state["players"]
+    active = players.filter(pl.col("status") == ACTIVE)
+    provinces = state["provinces"]
+    income = income_of(state, rules)
+    allowed = GOVERNMENTS_THAT_WIN[rules.victory_government]
+    won = []
+    for r in active.iter_rows(named=True):
+        held = provinces.filter(pl.col("owner") == r["id"])
+        if (held.height >= rules.victory_provinces and CAPITAL in held["name"].to_list()
+                and income.get(r["id"], 0) >= rules.victory_income
+                and r["government"] in allowed):
+            won.append(r["id"])
+    if won:
+        return won, (f"{' and '.join(won)} hold{'s' if len(won) == 1 else ''} "
+                     f"{rules.victory_provinces}+ provinces including Cien, "
+                     f"{rules.victory_income}+ income and the right government: victory.")
+    ever = players.filter(pl.col("status") != "free")
+    if active.height == 1 and ever.height > 1:
+        pid = active["id"][0]
+        return [pid], f"{pid} has wiped every other player from the map: victory."
+    return [], ""

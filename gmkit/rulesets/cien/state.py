@@ -1,0 +1,135 @@
+"""The Crown of Cien's state tables, their schemas, set-up and the reads every step shares."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from gmkit.core.maps import GameMap
+from gmkit.core.params import Params
+from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.tables import State
+from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
+
+SCHEMAS = {
+    "provinces": {"name": pl.String, "owner": pl.String, "output": pl.Int64,
+                  "capital": pl.Boolean, "conquered_turn": pl.Int64},
+    "borders": {"a": pl.String, "b": pl.String},
+    "coasts": {"province": pl.String, "sea": pl.String},
+    "players": {"id": pl.String, "name": pl.String, "lord": pl.String, "arms": pl.String,
+                "government": pl.String, "status": pl.String, "rebel": pl.Boolean,
+                "home": pl.String, "treasury": pl.Int64, "income": pl.Int64,
+                "joined_turn": pl.Int64, "eliminated_turn": pl.Int64,
+                "spent_defense": pl.Int64, "spent_invest": pl.Int64,
+                "spent_conquest": pl.Int64, "gifts": pl.Int64},
+    "missions": {"id": pl.Int64, "player": pl.String, "kind": pl.String, "target": pl.String,
+                 "amount": pl.Int64, "progress": pl.Int64, "given_turn": pl.Int64,
+                 "deadline_turn": pl.Int64, "status": pl.String, "ended_turn": pl.Int64},
+    "empire": {"emperor_alive": pl.Boolean, "died_turn": pl.Int64, "killer": pl.String,
+               "winners": pl.String},
+}
+
+ACTIVE, ELIMINATED, FREE = "active", "eliminated", "free"
+
+
+class SetupError(ValueError):
+    """A player list or map that cannot start a game of Cien."""
+
+
+def _frame(rows: list[dict], name: str) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=SCHEMAS[name], orient="row") if rows else \
+        pl.DataFrame(schema=SCHEMAS[name])
+
+
+def bonus(government: str, rules: Params) -> int:
+    """The income bonus of a form of government."""
+    return int(rules[f"bonus_{government.replace('-', '_')}"])
+
+
+def invest_cost(government: str, rules: Params) -> int:
+    """Grain per +1 output for a form of government."""
+    if government == "city-state":
+        return int(rules.city_state_invest_cost)
+    if government == "republic":
+        return int(rules.republic_invest_cost)
+    return int(rules.invest_cost)
+
+
+def player_row(pid: str, name: str, government: str, home: str | None, turn: int,
+               lord: str = "", arms: str = "", status: str = ACTIVE) -> dict:
+    """A fresh row of the players table."""
+    return {"id": pid, "name": name, "lord": lord, "arms": arms, "government": government,
+            "status": status, "rebel": False, "home": home, "treasury": 0, "income": 0,
+            "joined_turn": turn, "eliminated_turn": None, "spent_defense": 0,
+            "spent_invest": 0, "spent_conquest": 0, "gifts": 0}
+
+
+def income_of(state: State, rules: Params) -> dict[str, int]:
+    """Each active player's income: outputs of held states, government bonus, mission support."""
+    prov = state["provinces"].filter(pl.col("owner").is_not_null())
+    outputs = dict(prov.group_by("owner").agg(pl.col("output").sum()).iter_rows())
+    support = state["missions"].filter((pl.col("status") == "active")
+                                       & (pl.col("kind") == "subjugation"))
+    extra: dict[str, int] = {}
+    for pid in support["player"]:
+        extra[pid] = extra.get(pid, 0) + int(rules.subjugation_support)
+    out = {}
+    for row in state["players"].filter(pl.col("status") == ACTIVE).iter_rows(named=True):
+        out[row["id"]] = (int(outputs.get(row["id"], 0)) + bonus(row["government"], rules)
+                          + extra.get(row["id"], 0))
+    return out
+
+
+def setup(players: Sequence[PlayerInfo], game_map: GameMap | None, rules: Params) -> State:
+    """Turn 0: every player on their chosen state; everything else independent."""
+    if game_map is None:
+        raise SetupError("The Crown of Cien needs a map")
+    land = game_map.land()
+    if CAPITAL not in land:
+        raise SetupError(f"the map has no Imperial City '{CAPITAL}'")
+    if len(players) > rules.max_players:
+        raise SetupError(f"at most {rules.max_players} players, not {len(players)}")
+    homes: dict[str, str] = {}
+    rows = []
+    for p in players:
+        if p.id not in COLOURS:
+            raise SetupError(f"player {p.name!r}: colour {p.id!r} is not one of "
+                             f"{', '.join(COLOURS)}")
+        if any(r["id"] == p.id for r in rows):
+            raise SetupError(f"colour {p.id} taken twice")
+        home = str(p.extra.get("state", ""))
+        government = str(p.extra.get("government", "duchy")).lower()
+        if home not in land or home == CAPITAL:
+            raise SetupError(f"player {p.name!r}: no state {home!r} to start in")
+        if home in homes.values():
+            raise SetupError(f"player {p.name!r}: {home} is taken already")
+        if government not in ("city-state", "duchy"):
+            raise SetupError(f"player {p.name!r}: a game starts as a city-state or a duchy, "
+                             f"not {government!r}")
+        homes[p.id] = home
+        rows.append(player_row(p.id, p.name, government, home, 0,
+                               str(p.extra.get("lord", "")), str(p.extra.get("arms", ""))))
+    owner_of = {v: k for k, v in homes.items()}
+    for colour in COLOURS:
+        if colour not in homes:
+            rows.append(player_row(colour, "", "duchy", None, 0, status=FREE))
+    provinces = _frame([{"name": n, "owner": owner_of.get(n),
+                         "output": int(rules.capital_output if n == CAPITAL
+                                       else rules.base_output),
+                         "capital": n == CAPITAL, "conquered_turn": None} for n in land],
+                       "provinces")
+    borders = _frame([{"a": a, "b": b} for a in land for b in sorted(game_map.land_neighbours(a))],
+                     "borders")
+    coasts = _frame([{"province": a, "sea": s} for a in land for s in sorted(game_map.seas_of(a))],
+                    "coasts")
+    state = State(0, {"provinces": provinces, "borders": borders, "coasts": coasts,
+                      "players": _frame(rows, "players"), "missions": _frame([], "missions"),
+                      "empire": _frame([{"emperor_alive": True, "died_turn": None,
+                                         "killer": None, "winners": None}], "empire")})
+    income = income_of(state, rules)
+    players_df = state["players"].with_columns(
+        pl.col("id").replace_strict(income, default=0, return_dtype=pl.Int64).alias("income"))
+    players_df = players_df.with_columns(pl.col("income").alias("treasury"))
+    return state.replace(players=players_df)
+

@@ -1,0 +1,90 @@
+"""A committed turn as a :class:`~gmkit.core.reports.TurnReport`, derived from its logs.
+
+Everything here is read from the turn's stored orders, rolls and events (the log is the history);
+nothing is kept by hand beside them. The report holds the GM view; the reports module's
+``public_view`` is the one door to what the public may see.
+"""
+
+from __future__ import annotations
+
+import json
+
+import altair as alt
+import polars as pl
+
+from gmkit.core.reports import EventLine, OrderPost, RollLine, StepSection, TurnReport
+from gmkit.game import Game
+
+
+def _result_text(result: str, expression: str) -> str:
+    value = json.loads(result)
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return str(value[0]) if len(value) == 1 else f"{' + '.join(map(str, value))} = {sum(value)}"
+    if isinstance(value, float):
+        return f"{value:.6f}"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+def standings_chart(standings: pl.DataFrame, title: str) -> alt.Chart | None:
+    """A bar chart of provinces held per player."""
+    if standings.is_empty() or "provinces" not in standings.columns:
+        return None
+    data = standings.select("player", "provinces", "income").to_dicts()
+    return alt.Chart(alt.Data(values=data), title=title).mark_bar().encode(
+        x=alt.X("provinces:Q", title="provinces held"),
+        y=alt.Y("player:N", sort="-x", title=None),
+        tooltip=["player:N", "provinces:Q", "income:Q"],
+    ).properties(width=420, height=24 * max(3, len(data)))
+
+
+def turn_report(game: Game, turn: int | None = None, revision: int | None = None) -> TurnReport:
+    """The GM-view summary of a committed turn."""
+    data = game.turn(turn, revision)
+    t = data.turn
+    before = game.state(t - 1) if t > 0 else data.state
+    steps = []
+    titles = {s.name: s for s in game.ruleset.steps(game.rules)}
+    for name, step in titles.items():
+        ev = data.events.filter(pl.col("step") == name)
+        ro = data.rolls.filter(pl.col("step") == name)
+        if ev.is_empty() and ro.is_empty():
+            continue
+        steps.append(StepSection(
+            name, step.title, step.rule,
+            tuple(EventLine(e["kind"], e["rule"], e["text"], e["public"], e["player"])
+                  for e in ev.iter_rows(named=True)),
+            tuple(RollLine(r["draw_id"], r["purpose"], r["rule"], r["expression"],
+                           _result_text(r["result"], r["expression"]), r["source"], r["public"])
+                  for r in ro.iter_rows(named=True))))
+    problems: dict[str, list[str]] = {}
+    if t > 0:
+        parsed, found, _ = game.read_orders(before, data.orders)
+        for player, result in parsed.items():
+            problems[player] = [str(e) for e in result.errors] + \
+                [str(e) for e in found.get(player, [])]
+    counted = set(game.effective_posts(data.orders)["seq"].to_list()) if t > 0 else set()
+    orders = tuple(OrderPost(r["player"], r["secret"], r["text"],
+                             tuple(problems.get(r["player"], [])) if r["seq"] in counted
+                             else ("not counted: a later or earlier post of this player counts",))
+                   for r in data.orders.sort("seq").iter_rows(named=True))
+    standings = game.ruleset.standings(data.state, game.rules)
+    seed = None
+    revealed = game.store.seed_path(t, revealed=True)
+    if revealed.exists():
+        seed = revealed.read_text("ascii").strip()
+    links = tuple((f"{r['id']}: coat of arms", r["arms"])
+                  for r in data.state["players"].iter_rows(named=True)
+                  if r.get("arms")) if "players" in data.state.tables and \
+        "arms" in data.state["players"].columns else ()
+    return TurnReport(
+        game_title=game.title, ruleset_title=game.ruleset.title, turn=t,
+        revision=data.revision, view="gm",
+        map_before_svg=game.map_svg(before, title=f"Before turn {t}") if t > 0 else None,
+        map_after_svg=game.map_svg(data.state, title=f"After turn {t}"),
+        steps=tuple(steps), standings=standings,
+        gm_only_columns=game.ruleset.gm_only_columns(),
+        chart=standings_chart(standings, f"Provinces after turn {t}"),
+        orders=orders, seed_commitment=data.seed_commitment, seed=seed, outcome=data.outcome,
+        links=links)
