@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import polars as pl
 
+from gmkit.core.dice import Dice
 from gmkit.core.maps import GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
@@ -103,6 +104,15 @@ class Ruleset(ABC):
                for player, errs in problems.items()}
         return {player: [o for line, o in result.orders if line.number not in bad.get(player, set())]
                 for player, result in parsed.items()}
+
+    def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
+        """A seeded random player's post (for sample games, playouts and benchmarks); an empty
+        post (no orders) unless the ruleset offers a bot."""
+        return ""
+
+    def players_to_move(self, state: State) -> list[str]:
+        """Who is expected to post orders for the coming turn."""
+        return []
 
     def describe_event(self, event: Event) -> str:
         """An event in words (rulesets may enrich it)."""

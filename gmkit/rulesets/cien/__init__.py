@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from gmkit.core.dice import Dice
 from gmkit.core.maps import GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
@@ -20,6 +21,7 @@ from gmkit.core.tables import State
 from gmkit.rulesets.cien import orders as cien_orders
 from gmkit.rulesets.cien import state as cien_state
 from gmkit.rulesets.cien.constants import CAPITAL, COLOUR_HEX, PARAMS
+from gmkit.rulesets.cien.bot import random_post
 from gmkit.rulesets.cien.odds import conquest_odds
 from gmkit.rulesets.cien.steps import STEPS
 
@@ -96,6 +98,12 @@ class Cien(Ruleset):
         active = state["players"].filter(pl.col("status") == cien_state.ACTIVE)["id"].to_list()
         legend = [(pid, COLOUR_HEX[pid]) for pid in active] + [("independent", NEUTRAL_FILL)]
         return MapStyle(fills, labels, legend)
+
+    def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
+        return random_post(state, player, rules, dice)
+
+    def players_to_move(self, state: State) -> list[str]:
+        return state["players"].filter(pl.col("status") == cien_state.ACTIVE)["id"].to_list()
 
     def odds(self, state: State, orders: Mapping[str, Sequence[Any]],
              rules: Params) -> pl.DataFrame:

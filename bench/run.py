@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""gmkit's benchmarks: each prints its figure beside its target.
+
+    python bench/run.py           # a readable table
+    python bench/run.py --json    # one JSON object per line: name, value, unit, target, ok
+
+Targets compare ratios measured in the same run where the target is relative, since the machines
+that run this are shared and noisy. Each figure is the median of several repetitions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gmkit.core.maps import GameMap  # noqa: E402
+from gmkit.game import Game  # noqa: E402
+from gmkit.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
+
+TEN = [{"id": c, "name": f"Player {c}", "state": s, "government": g} for c, s, g in [
+    ("Red", "Solsauvre", "duchy"), ("Gold", "Coyons", "city-state"), ("Green", "Sevoy", "duchy"),
+    ("Cyan", "Guicardie", "city-state"), ("Orange", "Tróys", "duchy"),
+]]
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def ten_players(game_map: GameMap) -> list[dict]:
+    """Ten players on spread-out states of the map."""
+    named = [p["state"] for p in TEN]
+    others = [n for n in game_map.land() if n not in named and n != "Cien"]
+    colours = ["Silver", "Purple", "White", "Teal", "Lavender"]
+    step = max(1, len(others) // len(colours))
+    extra = [{"id": c, "name": f"Player {c}", "state": others[i * step], "government": "duchy"}
+             for i, c in enumerate(colours)]
+    return TEN + extra
+
+
+def bench_turn(tmp: Path) -> list[dict]:
+    """Resolve and commit one turn of a 10-player game, against reading and writing the same
+    tables as Parquet."""
+    game_map = GameMap.from_geojson(ROOT / "maps" / "cien.geojson")
+    base = tmp / "ten"
+    new_game(base, "cien", ten_players(game_map), 3, master="bench")
+    resolve_times, io_times = [], []
+    for i in range(7):
+        work = tmp / f"ten-{i}"
+        shutil.copytree(base, work)
+        game = Game.open(work)
+        game.store.write_seed(game.next_turn, derived_seed("bench", "turn", game.next_turn))
+        receive_bot_posts(game, "bench")
+        folder = game.store.turn_path(game.latest_turn)
+        files = sorted(folder.rglob("*.parquet"))
+        out = tmp / f"io-{i}"
+        out.mkdir()
+
+        def io() -> None:
+            for j, f in enumerate(files):
+                pl.read_parquet(f).write_parquet(out / f"{j}.parquet")
+
+        io_times.append(median_time(io, 1))
+        t = time.perf_counter()
+        game.commit(game.start())
+        resolve_times.append(time.perf_counter() - t)
+    r, b = statistics.median(resolve_times), statistics.median(io_times)
+    return [
+        {"name": "cien_turn_resolve_commit_ms", "value": round(r * 1000, 2), "unit": "ms",
+         "target": None, "ok": True},
+        {"name": "cien_turn_parquet_io_ms", "value": round(b * 1000, 2), "unit": "ms",
+         "target": None, "ok": True},
+        {"name": "cien_turn_vs_parquet_io_ratio", "value": round(r / b, 2), "unit": "x",
+         "target": "<= 2", "ok": r / b <= 2},
+    ]
+
+
+def bench_verify(tmp: Path) -> list[dict]:
+    """``gmkit verify`` of a 100-turn game."""
+    game_map = GameMap.from_geojson(ROOT / "maps" / "cien.geojson")
+    game = new_game(tmp / "hundred", "cien", ten_players(game_map)[:6], 100, master="verify",
+                    rules={"victory_provinces": 52})
+    turns = len(game.store.turns()) - 1
+    t = time.perf_counter()
+    problems = Game.open(tmp / "hundred").verify()
+    v = time.perf_counter() - t
+    return [{"name": f"cien_verify_{turns}_turns_s", "value": round(v, 3), "unit": "s",
+             "target": "< 5", "ok": v < 5 and not problems and turns >= 100}]
+
+
+def bench_map() -> list[dict]:
+    """The province map to SVG."""
+    game_map = GameMap.from_geojson(ROOT / "maps" / "cien.geojson")
+    fills = {n: "#c0392b" if i % 3 == 0 else "#27ae60" for i, n in enumerate(game_map.land())}
+    labels = {n: f"{n}\n{i}" for i, n in enumerate(game_map.land())}
+    fresh = median_time(lambda: GameMap.from_geojson(ROOT / "maps" / "cien.geojson").to_svg(
+        fills, labels=labels), 5)
+    warm = median_time(lambda: game_map.to_svg(fills, labels=labels), 9)
+    return [{"name": "cien_map_svg_s", "value": round(warm, 4), "unit": "s", "target": "< 0.3",
+             "ok": warm < 0.3},
+            {"name": "cien_map_load_and_svg_s", "value": round(fresh, 4), "unit": "s",
+             "target": None, "ok": True}]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--only", help="run only benchmarks whose function name contains this")
+    args = parser.parse_args()
+    results: list[dict] = []
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        for fn in (bench_map, bench_turn, bench_verify):
+            if args.only and args.only not in fn.__name__:
+                continue
+            results.extend(fn() if fn is bench_map else fn(tmp))
+    for r in results:
+        if args.json:
+            print(json.dumps(r, ensure_ascii=False))
+        else:
+            target = r["target"] or "-"
+            print(f"{r['name']:<36} {r['value']:>10} {r['unit']:<3} target {target:<6} "
+                  f"{'ok' if r['ok'] else 'MISSED'}")
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Set gmkit up in a local virtual environment, then run the main job or the tests.
+
+    python3 bootstrap.py gm      # set up, then resolve a turn of the bundled sample game
+    python3 bootstrap.py test    # set up, then run every test
+
+Needs only Python 3.11+ and pip. The environment lives in ``.venv`` and is reinstalled only when
+``pyproject.toml`` changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+SAMPLE = ROOT / "data" / "sample-cien"
+
+
+def _python() -> Path:
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _run(*args: object, **kw: object) -> None:
+    print("+", " ".join(str(a) for a in args), flush=True)
+    subprocess.run([str(a) for a in args], check=True, cwd=ROOT, **kw)  # type: ignore[arg-type]
+
+
+def setup() -> Path:
+    """Create ``.venv`` and install gmkit with its test tools; return the venv's python."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"gmkit needs Python 3.11 or newer, not {sys.version.split()[0]}")
+    stamp = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    marker = VENV / ".gmkit-installed"
+    if marker.exists() and marker.read_text() == stamp and _python().exists():
+        return _python()
+    if not _python().exists():
+        print(f"creating {VENV.name}", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
+    _run(_python(), "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    _run(_python(), "-m", "pip", "install", "--quiet", "-e", ".[test]")
+    marker.write_text(stamp)
+    return _python()
+
+
+def gm(python: Path) -> int:
+    """Resolve the next turn of a copy of the sample game and write its summaries."""
+    out = ROOT / "out"
+    out.mkdir(exist_ok=True)
+    n = 1
+    while (out / f"sample-cien-{n}").exists():
+        n += 1
+    game = out / f"sample-cien-{n}"
+    shutil.copytree(SAMPLE, game)
+    gmkit = [python, "-m", "gmkit.cli"]
+    _run(*gmkit, "status", game)
+    _run(*gmkit, "commit-seed", game)
+    _run(*gmkit, "odds", game)
+    _run(*gmkit, "resolve", game)
+    _run(*gmkit, "reveal", game)
+    for view in ("public", "gm"):
+        _run(*gmkit, "report", game, "--view", view, "--out", game / f"summary-{view}.html")
+    _run(*gmkit, "report", game, "--format", "bbcode", "--out", game / "summary-public.bbcode")
+    _run(*gmkit, "verify", game)
+    print(f"\nThe turn is committed in {game.relative_to(ROOT)}; open "
+          f"{(game / 'summary-public.html').relative_to(ROOT)} in a browser.")
+    return 0
+
+
+def test(python: Path, extra: list[str]) -> int:
+    """Run the whole test suite."""
+    cmd = [str(python), "-m", "pytest", "-n", "2", "-q", *extra]
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.run(cmd, cwd=ROOT).returncode
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("gm", "test", "setup"):
+        print(__doc__)
+        return 2
+    python = setup()
+    if argv[0] == "gm":
+        return gm(python)
+    if argv[0] == "test":
+        return test(python, argv[1:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
