@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import polars as pl
-import pytest
 
 from gmkit.core.dice import Dice
 from gmkit.core.maps import GameMap
@@ -104,8 +103,3 @@ def output(state: State, name: str) -> int:
 
 def player(state: State, colour: str) -> dict:
     return state["players"].filter(pl.col("id") == colour).row(0, named=True)
-
-
-@pytest.fixture
-def no_missions():
-    return {"mission_chance": 0}

@@ -1,0 +1,647 @@
+"""Reading players' orders out of a forum post.
+
+Players of play-by-forum games post their orders as the **bold** lines of a
+forum message (``[b]...[/b]`` in BBCode, or ``<b>...</b>`` / ``<strong>`` on
+forums that speak HTML).  Orders sent by e-mail or private message usually
+have no bold at all; then every non-empty line counts as an order line.
+
+This module is generic: it knows nothing about any particular game.  It
+
+* finds the order lines in a pasted post (:func:`extract_lines`), keeping the
+  line numbers of the original post so that messages can point at them;
+* resolves the names players type (:class:`NameIndex`), ignoring case and
+  accents and accepting unambiguous prefixes;
+* runs a ruleset-specific line parser over every order line and gathers the
+  typed orders and the reasons for rejected lines (:func:`parse_post`).
+
+A line parser is any callable taking a :class:`PostLine` and returning an
+order, ``None`` for a line that is not an order (it is then ignored), or
+raising an :class:`OrderError` explaining why the line cannot be an order::
+
+    result = parse_post(post, ruleset_line_parser)
+    if not result.ok:
+        print(result.report())
+    # line 3: no province 'Troies'; did you mean Tróys?  >  10 Grain for Conquest of Troies
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+__all__ = [
+    "AmbiguousOrderError",
+    "IllegalOrderError",
+    "NO_ORDERS_MESSAGE",
+    "NameIndex",
+    "OrderError",
+    "OrderSyntaxError",
+    "ParseResult",
+    "PostLine",
+    "UnknownNameError",
+    "extract_lines",
+    "join_alternatives",
+    "normalize",
+    "parse_post",
+]
+
+T = TypeVar("T")
+
+NO_ORDERS_MESSAGE = (
+    "no orders found in the post: orders must be bold ([b]...[/b]) or plain lines"
+)
+
+
+# ---------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------
+
+
+class OrderError(ValueError):
+    """A line of a post that cannot become an order.
+
+    Attributes:
+        line: 1-based number of the line in the original post, or ``None``
+            when the error is not (yet) tied to a line.
+        text: the text of the offending line (may be empty).
+        reason: why the line was rejected, in words meant for the player.
+
+    ``str(err)`` is ``"line {line}: {reason}"`` when the line is known and
+    just the reason otherwise.  Line parsers usually raise errors without a
+    line; :func:`parse_post` attaches it with :meth:`at`.
+    """
+
+    def __init__(self, reason: str, *, line: int | None = None, text: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+        self.text = text
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.reason
+        return f"line {self.line}: {self.reason}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.reason!r}, line={self.line!r}, text={self.text!r})"
+
+    def at(self, line: int, text: str) -> OrderError:
+        """Return a copy of this error (same class) tied to ``line`` / ``text``.
+
+        The copy keeps every other attribute (``name``, ``suggestions``...) and
+        does not call ``__init__``, so subclasses with their own constructor
+        signatures are copied faithfully.
+        """
+        cls = type(self)
+        new = cls.__new__(cls)
+        new.__dict__.update(self.__dict__)
+        new.args = self.args
+        new.__cause__ = self.__cause__
+        new.line = line
+        new.text = text
+        return new
+
+
+class OrderSyntaxError(OrderError):
+    """The line cannot be parsed as an order at all."""
+
+
+class IllegalOrderError(OrderError):
+    """The line parses, but the order breaks a rule of the game."""
+
+
+class AmbiguousOrderError(OrderError):
+    """The line could mean several things, e.g. a prefix matching several names.
+
+    Attributes:
+        candidates: the possible meanings, when known.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        candidates: Sequence[str] = (),
+        line: int | None = None,
+        text: str = "",
+    ) -> None:
+        super().__init__(reason, line=line, text=text)
+        self.candidates: list[str] = list(candidates)
+
+
+class UnknownNameError(OrderError):
+    """A name in the line matches nothing known.
+
+    Attributes:
+        name: the name as the player typed it.
+        kind: what sort of name was expected (``"province"``, ``"nation"``...).
+        suggestions: close known names, best first (possibly empty).
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        name: str = "",
+        kind: str = "name",
+        suggestions: Sequence[str] = (),
+        line: int | None = None,
+        text: str = "",
+    ) -> None:
+        super().__init__(reason, line=line, text=text)
+        self.name = name
+        self.kind = kind
+        self.suggestions: list[str] = list(suggestions)
+
+
+def join_alternatives(items: Sequence[str], word: str = "or") -> str:
+    """Join ``items`` for a message: ``"A"``, ``"A or B"``, ``"A, B or C"``."""
+    items = list(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+# ---------------------------------------------------------------------------
+# Extracting order lines from a post
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PostLine:
+    """One order line of a post.
+
+    Attributes:
+        number: 1-based number of the line in the original post text.
+        text: the line with all markup removed and whitespace collapsed.
+        bold: ``True`` if the line came from bold text, ``False`` if it is a
+            plain line of a post without any bold.
+    """
+
+    number: int
+    text: str
+    bold: bool
+
+
+# Tokens that change the extraction state.  They never contain a newline
+# (only spaces and tabs are allowed inside them) so line numbers stay exact.
+# Attribute lengths are bounded to keep matching linear on hostile input.
+_STATE_TOKEN = re.compile(
+    r"""
+      (?P<quote_open>  \[[ \t]*quote(?![A-Za-z0-9])[^\]\n]{0,500}\]
+                     | <[ \t]*blockquote(?![A-Za-z0-9])[^>\n]{0,500}> )
+    | (?P<quote_close> \[[ \t]*/[ \t]*quote[ \t]*\]
+                     | <[ \t]*/[ \t]*blockquote[ \t]*> )
+    | (?P<bold_open>   \[[ \t]*b[ \t]*\]
+                     | <[ \t]*(?:b|strong)(?:[ \t][^>\n]{0,500})?> )
+    | (?P<bold_close>  \[[ \t]*/[ \t]*b[ \t]*\]
+                     | <[ \t]*/[ \t]*(?:b|strong)[ \t]*> )
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+# Formatting tags removed from order text.  A closed list, so that a player's
+# own brackets ("[Paris]") are not mistaken for markup.
+_TAG_NAMES = (
+    r"b|i|u|s|em|strong|strike|del|ins|color|colour|size|font|face|url|link|"
+    r"email|img|center|centre|left|right|justify|align|indent|quote|blockquote|"
+    r"code|pre|tt|mono|spoiler|hide|list|ul|ol|li|sub|sup|highlight|glow|"
+    r"shadow|blur|bgcolor|background|table|tr|td|th|hr|br|p|div|span|a|"
+    r"small|big|h[1-6]|heading|abbr|acronym|noparse|mention|user|attach|"
+    r"youtube|video|media|fieldset|legend"
+)
+_MARKUP = re.compile(
+    rf"""
+      \[(?P<star>\*)\]
+    | \[[ \t]*/?[ \t]*(?P<bb>{_TAG_NAMES})
+         (?:[ \t]*=[^\[\]\n]{{0,500}}|[ \t]+[\w-]{{1,40}}[ \t]*=[^\[\]\n]{{0,500}})?[ \t]*/?[ \t]*\]
+    | <[ \t]*/?[ \t]*(?P<html>{_TAG_NAMES})
+         (?:[ \t]+[\w-]{{1,40}}[ \t]*=[^<>\n]{{0,500}})?[ \t]*/?[ \t]*>
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+# Tags that separate words; the others (colour, size...) may sit inside one.
+_BLOCK_TAGS = frozenset(
+    "br hr p div li ul ol list td th tr table center centre left right justify "
+    "align indent quote blockquote code pre h1 h2 h3 h4 h5 h6 heading".split()
+)
+
+# "- ", "* ", "• ", "1. ", "1) ", "(1) " at the start of a line.
+_LIST_MARKER = re.compile(r"^(?:[-*+•·–—]|\(?\d{1,3}[.)])\s+")
+
+# Invisible characters that sneak into copied forum text.
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+
+
+def _markup_replacement(match: re.Match[str]) -> str:
+    name = (match.group("bb") or match.group("html") or "*").lower()
+    return " " if name == "*" or name in _BLOCK_TAGS else ""
+
+
+def _strip_markup(text: str) -> str:
+    """Remove formatting tags from ``text`` (no whitespace clean-up).
+
+    Inline tags vanish (``Tr[color=red]ó[/color]ys`` is ``Tróys``); block
+    tags such as ``[br]`` or ``[*]`` leave a space.
+    """
+    if "[" not in text and "<" not in text:
+        return text
+    return _MARKUP.sub(_markup_replacement, text)
+
+
+def _clean(text: str) -> str:
+    """Turn the raw text of a line into order text."""
+    text = _strip_markup(text)
+    if "&" in text:
+        text = html.unescape(text)
+    text = " ".join(text.translate(_INVISIBLE).split())
+    text = _LIST_MARKER.sub("", text, count=1)
+    return text.strip()
+
+
+def extract_lines(post: str) -> list[PostLine]:
+    """Return the order lines of a forum post.
+
+    If the post has any bold text (``[b]...[/b]``, ``<b>...</b>`` or
+    ``<strong>...</strong>``; tags are case-insensitive) the order lines are
+    the non-empty lines inside bold blocks and everything else is ignored.  A
+    bold block may span several lines (each physical line becomes its own
+    :class:`PostLine`) and may contain other tags such as ``[color=red]``; an
+    unclosed ``[b]`` runs to the end of the post.  Several bold pieces on the
+    same physical line are joined with a space when non-bold text separates
+    them.
+
+    Without any bold, every non-empty line is an order line (orders sent by
+    e-mail or private message).
+
+    Anything inside ``[quote]...[/quote]`` (or ``<blockquote>``) is ignored in
+    both cases, so quoting the GM is harmless; an unclosed quote runs to the
+    end of the post.  Leading list markers (``- ``, ``* ``, ``1. ``, ``1) ``,
+    ``[*]``) are dropped.  Line numbers count the lines of the original post;
+    ``\\r\\n``, ``\\r`` and ``\\n`` each end a line.
+
+    Never raises on any string; a post without any order line gives ``[]``.
+    """
+    text = post.replace("\r\n", "\n").replace("\r", "\n")
+
+    # pieces[i] holds the (text, is_bold) chunks of line i+1 outside quotes.
+    pieces: list[list[tuple[str, bool]]] = [[]]
+    quote_depth = 0
+    bold_depth = 0
+    has_bold = False
+
+    def feed(chunk: str) -> None:
+        if quote_depth:
+            pieces.extend([] for _ in range(chunk.count("\n")))
+            return
+        bold = bold_depth > 0
+        first, *rest = chunk.split("\n")
+        pieces[-1].append((first, bold))
+        pieces.extend([(part, bold)] for part in rest)
+
+    pos = 0
+    for match in _STATE_TOKEN.finditer(text):
+        feed(text[pos : match.start()])
+        pos = match.end()
+        kind = match.lastgroup
+        if kind == "quote_open":
+            quote_depth += 1
+        elif kind == "quote_close":
+            quote_depth = max(0, quote_depth - 1)
+        elif quote_depth:
+            pass  # bold inside a quote is the quoted author's, not the player's
+        elif kind == "bold_open":
+            bold_depth += 1
+            has_bold = True
+        elif kind == "bold_close":
+            bold_depth = max(0, bold_depth - 1)
+    feed(text[pos:])
+
+    lines: list[PostLine] = []
+    for index, line_pieces in enumerate(pieces):
+        if has_bold:
+            raw = _join_bold(line_pieces)
+            if raw is None:
+                continue
+        else:
+            raw = "".join(chunk for chunk, _ in line_pieces)
+        order_text = _clean(raw)
+        if order_text:
+            lines.append(PostLine(number=index + 1, text=order_text, bold=has_bold))
+    return lines
+
+
+def _join_bold(line_pieces: list[tuple[str, bool]]) -> str | None:
+    """Join the bold chunks of one line; ``None`` if the line has none.
+
+    Non-bold text between two bold chunks becomes a single space, unless it
+    is only markup (``[b]Mo[/b][i][b]ve[/b]`` stays ``Move``).
+    """
+    out: list[str] = []
+    separated = False
+    for chunk, bold in line_pieces:
+        if bold:
+            if separated and out:
+                out.append(" ")
+            out.append(chunk)
+            separated = False
+        elif _strip_markup(chunk):
+            separated = True
+    return "".join(out) if out else None
+
+
+# ---------------------------------------------------------------------------
+# Names
+# ---------------------------------------------------------------------------
+
+_APOSTROPHES = "\u2019\u2018\u02bc\u00b4`\u2032"
+_DASHES = "-_\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+# Letters that carry no combining mark to drop but are commonly typed plain.
+_FOLD_EXTRA = {
+    "ø": "o",
+    "æ": "ae",
+    "œ": "oe",
+    "đ": "d",
+    "ð": "d",
+    "ł": "l",
+    "þ": "th",
+    "ı": "i",
+}
+_CHAR_MAP = str.maketrans(
+    {**{c: "'" for c in _APOSTROPHES}, **{c: " " for c in _DASHES}, **_FOLD_EXTRA}
+)
+
+
+def _fold_char(char: str) -> str:
+    """Normalize a single character (without whitespace collapsing)."""
+    # Compatibility forms may decompose to capitals ("𝕬" -> "A") and case
+    # folding may produce combining marks ("İ" -> "i̇"): decompose on both sides.
+    folded = unicodedata.normalize("NFKD", char.translate(_CHAR_MAP)).casefold()
+    folded = unicodedata.normalize("NFKD", folded)
+    folded = "".join(c for c in folded if not unicodedata.combining(c))
+    return folded.translate(_CHAR_MAP)
+
+
+def _normalize_with_map(text: str) -> tuple[str, list[int]]:
+    """Normalize ``text`` and map each output character to its source index."""
+    out: list[str] = []
+    source: list[int] = []
+    for index, char in enumerate(text):
+        for folded in _fold_char(char):
+            if folded.isspace():
+                if not out or out[-1] == " ":
+                    continue
+                folded = " "
+            out.append(folded)
+            source.append(index)
+    if out and out[-1] == " ":
+        out.pop()
+        source.pop()
+    return "".join(out), source
+
+
+def normalize(name: str) -> str:
+    """Return the form of ``name`` used for matching.
+
+    Case-folded, accents removed (NFKD, combining marks dropped), typographic
+    apostrophes and backticks mapped to ``'``, hyphens and underscores turned
+    into spaces, whitespace collapsed and stripped::
+
+        >>> normalize("  TRÓYS ")
+        'troys'
+        >>> normalize("Saint-Aubrac’s_Keep")
+        "saint aubrac's keep"
+    """
+    return _normalize_with_map(name)[0]
+
+
+class NameIndex:
+    """Resolves player-typed names to canonical names.
+
+    Matching ignores case, accents, hyphens and spacing (see
+    :func:`normalize`).  An exact match of a name or alias wins; otherwise a
+    prefix of at least ``min_prefix`` characters matching a single name is
+    accepted.
+
+    Args:
+        names: the canonical names.
+        kind: what the names are, used in messages (``"province"``...).
+        aliases: extra spellings, mapping each to its canonical name.
+        min_prefix: the shortest (normalized) prefix accepted as a name.
+
+    Raises:
+        ValueError: if an alias points to a name that is not in ``names``.
+    """
+
+    def __init__(
+        self,
+        names: Iterable[str],
+        kind: str = "province",
+        aliases: Mapping[str, str] | None = None,
+        *,
+        min_prefix: int = 3,
+    ) -> None:
+        self.names: tuple[str, ...] = tuple(dict.fromkeys(names))
+        self.kind = kind
+        self.min_prefix = min_prefix
+        self._rank = {name: i for i, name in enumerate(self.names)}
+        # normalized spelling -> canonical names, in ``names`` order
+        self._spellings: dict[str, list[str]] = {}
+        for name in self.names:
+            self._add(normalize(name), name)
+        for alias, target in (aliases or {}).items():
+            if target not in self._rank:
+                raise ValueError(f"alias {alias!r} points to unknown {kind} {target!r}")
+            self._add(normalize(alias), target)
+
+    def _add(self, key: str, name: str) -> None:
+        if not key:
+            return
+        bucket = self._spellings.setdefault(key, [])
+        if name not in bucket:
+            bucket.append(name)
+            bucket.sort(key=self._rank.__getitem__)
+
+    def __repr__(self) -> str:
+        return f"NameIndex({len(self.names)} {self.kind} names)"
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __contains__(self, text: object) -> bool:
+        """True if ``text`` is exactly (after normalization) a name or alias."""
+        return isinstance(text, str) and normalize(text) in self._spellings
+
+    def _ordered(self, names: Iterable[str]) -> list[str]:
+        return sorted(set(names), key=self._rank.__getitem__)
+
+    def prefix_matches(self, text: str) -> list[str]:
+        """Canonical names having a spelling that starts with ``text`` (normalized)."""
+        key = normalize(text)
+        if not key:
+            return []
+        found = (
+            name
+            for spelling, bucket in self._spellings.items()
+            if spelling.startswith(key)
+            for name in bucket
+        )
+        return self._ordered(found)
+
+    def suggest(self, text: str, n: int = 3) -> list[str]:
+        """Up to ``n`` known names close to ``text``, best first."""
+        key = normalize(text)
+        if not key:
+            return []
+        close = difflib.get_close_matches(key, list(self._spellings), n=n * 4, cutoff=0.6)
+        out: list[str] = []
+        for spelling in close:
+            for name in self._spellings[spelling]:
+                if name not in out:
+                    out.append(name)
+        return out[:n]
+
+    def resolve(self, text: str) -> str:
+        """Return the canonical name meant by ``text``.
+
+        Raises:
+            AmbiguousOrderError: several names match equally well, e.g.
+                ``'Sa' could be Saint-Aubrac or Sauvenne``.
+            UnknownNameError: nothing matches, e.g.
+                ``no province 'Troies'; did you mean Tróys?``.
+        """
+        shown = " ".join(text.split())
+        key = normalize(text)
+        if not key:
+            raise UnknownNameError(f"no {self.kind} name given", name=shown, kind=self.kind)
+
+        exact = self._spellings.get(key)
+        if exact:
+            if len(exact) == 1:
+                return exact[0]
+            raise self._ambiguous(shown, exact)
+
+        prefixed = self.prefix_matches(key)
+        if len(prefixed) > 1:
+            raise self._ambiguous(shown, prefixed)
+        if len(prefixed) == 1 and len(key) >= self.min_prefix:
+            return prefixed[0]
+
+        # Unknown.  A too-short prefix of a single name suggests that name.
+        suggestions = prefixed or self.suggest(key)
+        reason = f"no {self.kind} '{shown}'"
+        if suggestions:
+            reason += f"; did you mean {join_alternatives(suggestions)}?"
+        raise UnknownNameError(reason, name=shown, kind=self.kind, suggestions=suggestions)
+
+    def _ambiguous(self, shown: str, candidates: list[str], limit: int = 6) -> AmbiguousOrderError:
+        listed = candidates[:limit]
+        if len(candidates) > limit:
+            listed = [*listed, f"{len(candidates) - limit} more"]
+        return AmbiguousOrderError(
+            f"'{shown}' could be {join_alternatives(listed)}", candidates=candidates
+        )
+
+    def find_in(self, text: str) -> list[tuple[int, int, str]]:
+        """Find known names and aliases written out in full in free text.
+
+        Matching is on whole words, ignoring case and accents.  When spellings
+        overlap the longest wins (``"Saint-Aubrac-le-Haut"`` over
+        ``"Saint-Aubrac"``).  Returns ``(start, end, canonical)`` tuples,
+        where ``text[start:end]`` is the occurrence, sorted by ``start``.  A
+        spelling shared by several names yields the first of them.
+        """
+        folded, source = _normalize_with_map(text)
+        if not folded:
+            return []
+        taken = [False] * len(folded)
+        found: list[tuple[int, int, str]] = []
+        for spelling in sorted(self._spellings, key=len, reverse=True):
+            start = folded.find(spelling)
+            while start != -1:
+                end = start + len(spelling)
+                if (
+                    (start == 0 or not folded[start - 1].isalnum())
+                    and (end == len(folded) or not folded[end].isalnum())
+                    and not any(taken[start:end])
+                ):
+                    taken[start:end] = [True] * (end - start)
+                    found.append((source[start], source[end - 1] + 1, self._spellings[spelling][0]))
+                start = folded.find(spelling, start + 1)
+        found.sort()
+        return found
+
+
+# ---------------------------------------------------------------------------
+# Parsing a whole post
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class ParseResult(Generic[T]):
+    """The outcome of :func:`parse_post`.
+
+    Attributes:
+        orders: each accepted order with the line it came from, in post order.
+        errors: one error per rejected line, in post order, each tied to its
+            line (or a single line-less error when the post had no orders).
+    """
+
+    orders: list[tuple[PostLine, T]] = field(default_factory=list)
+    errors: list[OrderError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True if no line was rejected."""
+        return not self.errors
+
+    def report(self) -> str:
+        """Plain text for the GM to paste back to the player.
+
+        One line per rejected line, the reason followed by the line itself::
+
+            line 3: no province 'Troies'; did you mean Tróys?  >  10 Grain for Conquest of Troies
+
+        Empty when every line was accepted.
+        """
+        return "\n".join(
+            f"{err}  >  {err.text}" if err.text else str(err) for err in self.errors
+        )
+
+
+def parse_post(post: str, parse_line: Callable[[PostLine], T | None]) -> ParseResult[T]:
+    """Parse every order line of ``post`` with ``parse_line``.
+
+    ``parse_line`` returns an order, ``None`` for a line that is not an order
+    (silently ignored), or raises :class:`OrderError`; such errors are
+    collected, tied to their line when they are not already, and parsing goes
+    on with the next line.  Any other exception is a bug in the line parser
+    and propagates.
+
+    A post without any order line yields one :class:`OrderSyntaxError`
+    (without a line number) saying so.
+    """
+    result: ParseResult[T] = ParseResult()
+    lines = extract_lines(post)
+    if not lines:
+        result.errors.append(OrderSyntaxError(NO_ORDERS_MESSAGE))
+        return result
+    for line in lines:
+        try:
+            order = parse_line(line)
+        except OrderError as err:
+            result.errors.append(err if err.line is not None else err.at(line.number, line.text))
+            continue
+        if order is not None:
+            result.orders.append((line, order))
+    return result

@@ -1,0 +1,940 @@
+"""Turn summaries: one offline HTML page and the same summary as BBCode forum posts.
+
+After a turn is resolved the GM publishes a :class:`TurnReport`. It renders two ways:
+
+* :func:`render_html`: a single self-contained HTML file (inline CSS, inline SVG maps and chart,
+  a Content-Security-Policy that forbids every request), so it opens offline and cannot phone
+  home;
+* :func:`render_bbcode`: forum post(s), split into parts under a length limit.
+
+There are two views. The *GM* view holds everything; the *public* view is made by
+:func:`public_view`, the one door through which hidden information is removed (secret orders,
+non-public events and rolls, GM-only standings columns, GM notes). Render the public view with
+``render(report, view="public")`` or ``render_html(public_view(report))``.
+
+Every string that may come from a player (names, order text, event text, lord names, links,
+table cells) is escaped in both formats: HTML by Jinja2's autoescaping, BBCode by
+:func:`bbcode_escape`. The map SVGs are trusted markup from gmkit's own map renderer and are
+inserted as they are; they must be drawn from public information when the public view is
+published. The chart is converted to static SVG by vl-convert (which escapes text) and then
+sanitized (no scripts, event handlers, foreign objects or external references).
+
+This module is generic: it never imports a ruleset.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlsplit
+
+import polars as pl
+
+if TYPE_CHECKING:
+    import altair
+
+__all__ = [
+    "EventLine",
+    "OrderPost",
+    "RollLine",
+    "StepSection",
+    "TurnReport",
+    "VIEWS",
+    "FORMATS",
+    "CSP",
+    "bbcode_escape",
+    "chart_svg",
+    "for_view",
+    "public_view",
+    "render",
+    "render_bbcode",
+    "render_html",
+    "safe_link",
+    "sanitize_svg",
+    "write_report",
+]
+
+VIEWS = ("gm", "public")
+FORMATS = ("html", "bbcode")
+
+#: The smallest part length :func:`render_bbcode` accepts.
+MIN_BBCODE_CHARS = 200
+
+ZWSP = "\u200b"
+
+#: How to check the dice; ``{cmd}`` stands for the command.
+VERIFY_SENTENCE = (
+    "To verify the dice, run {cmd} with the revealed seed: it checks that the seed hashes "
+    "(sha256) to the commitment posted before the turn and re-derives every seeded roll listed "
+    "here; rolls marked \u201centered by GM\u201d were rolled elsewhere and cannot be "
+    "re-derived."
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Data model
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollLine:
+    """One logged draw as shown in a report; ``source`` is ``"seeded"`` or ``"entered"``."""
+
+    draw_id: str
+    purpose: str
+    rule: str
+    expression: str
+    result: str
+    source: str  # "seeded" | "entered"
+    public: bool = True
+
+
+@dataclass(frozen=True)
+class EventLine:
+    """Something that happened in a step; ``player`` names the player it concerns, if any."""
+
+    kind: str
+    rule: str
+    text: str
+    public: bool = True
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class StepSection:
+    """One resolution step of the turn, with its events and dice."""
+
+    name: str
+    title: str
+    rule: str
+    events: tuple[EventLine, ...] = ()
+    rolls: tuple[RollLine, ...] = ()
+
+
+@dataclass(frozen=True)
+class OrderPost:
+    """An order post received from a player; ``problems`` lists what the GM found wrong."""
+
+    player: str
+    secret: bool
+    text: str
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnReport:
+    """Everything a turn summary shows, in the view named by ``view``.
+
+    ``map_before_svg`` / ``map_after_svg`` are trusted SVG markup from gmkit's map renderer
+    (already escaped). ``chart`` is an altair chart, rendered to static SVG. ``links`` are
+    ``(label, url)`` pairs; only ``http(s)`` urls become links, anything else is shown as text.
+    """
+
+    game_title: str
+    ruleset_title: str
+    turn: int
+    revision: int = 0
+    view: str = "gm"  # "gm" | "public"; what this object currently holds
+    map_before_svg: str | None = None
+    map_after_svg: str | None = None
+    steps: tuple[StepSection, ...] = ()
+    standings: pl.DataFrame | None = None
+    gm_only_columns: tuple[str, ...] = ()  # standings columns hidden from the public
+    chart: altair.TopLevelMixin | None = None  # e.g. a bar chart of standings
+    orders: tuple[OrderPost, ...] = ()
+    seed_commitment: str | None = None  # sha256 hex posted before the turn
+    seed: str | None = None  # revealed seed hex, None until revealed
+    outcome: str | None = None  # e.g. "Red wins: ..." or None
+    gm_notes: tuple[str, ...] = ()  # GM-only remarks
+    links: tuple[tuple[str, str], ...] = ()  # (label, url), e.g. player coat-of-arms links
+
+    def __post_init__(self) -> None:
+        if self.view not in VIEWS:
+            raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {self.view!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# Views
+# --------------------------------------------------------------------------------------------
+
+
+def public_view(report: TurnReport) -> TurnReport:
+    """The public copy of ``report``: the one door for hidden information.
+
+    Removes secret orders, non-public events and rolls, the ``gm_only_columns`` of the
+    standings (also from the chart's inline data; a chart that uses such a column anywhere
+    else, e.g. an axis or tooltip, is dropped) and the GM notes; sets ``view="public"``.
+    Idempotent: ``public_view(public_view(r)) == public_view(r)`` (unchanged parts are shared,
+    not copied).
+    """
+    hidden = tuple(report.gm_only_columns)
+    standings = report.standings
+    if standings is not None and any(c in standings.columns for c in hidden):
+        standings = standings.drop([c for c in hidden if c in standings.columns])
+    chart = _scrub_chart(report.chart, hidden) if hidden else report.chart
+    steps = tuple(
+        replace(
+            step,
+            events=tuple(e for e in step.events if e.public),
+            rolls=tuple(r for r in step.rolls if r.public),
+        )
+        for step in report.steps
+    )
+    return replace(
+        report,
+        view="public",
+        steps=steps,
+        standings=standings,
+        gm_only_columns=(),
+        chart=chart,
+        orders=tuple(o for o in report.orders if not o.secret),
+        gm_notes=(),
+    )
+
+
+def for_view(report: TurnReport, view: str) -> TurnReport:
+    """``report`` as seen in ``view``: ``"gm"`` returns it unchanged, ``"public"`` filters it.
+
+    Raises ValueError for an unknown view, and for ``"gm"`` when ``report`` already holds only
+    the public view (hidden information cannot be restored).
+    """
+    if view == "gm":
+        if report.view != "gm":
+            raise ValueError("this report holds the public view; the GM view cannot be rebuilt")
+        return report
+    if view == "public":
+        return public_view(report)
+    raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
+
+
+def _scrub_chart(chart: Any, hidden: Sequence[str]) -> Any:
+    """The chart without the ``hidden`` fields in its inline data, or None if it uses one.
+
+    "Uses" is judged conservatively: a hidden column name appearing anywhere in the spec outside
+    the data records (an encoding, tooltip, transform, title...) drops the chart.
+    """
+    if chart is None or not hidden:
+        return chart
+    spec = chart.to_dict()
+    changed = _drop_fields(spec, set(hidden))
+    shape = _without_data(spec)
+    text = json.dumps(shape, ensure_ascii=False)
+    if any(col in text or json.dumps(col)[1:-1] in text for col in hidden):
+        return None  # the chart shows, sorts, filters or computes with a hidden column
+    if not changed:
+        return chart
+    import altair as alt
+
+    return alt.Chart.from_dict(spec)
+
+
+def _drop_fields(node: Any, hidden: set[str], parent: str | None = None) -> bool:
+    """Remove ``hidden`` keys from every inline data record in a Vega-Lite spec (in place)."""
+    changed = False
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if (key == "datasets" and parent is None and isinstance(value, dict)) or (
+                key == "values" and parent == "data"
+            ):
+                records = value.values() if key == "datasets" else [value]
+                for rows in records:
+                    if isinstance(rows, list):
+                        for row in rows:
+                            if isinstance(row, dict):
+                                for col in hidden & row.keys():
+                                    del row[col]
+                                    changed = True
+            else:
+                changed |= _drop_fields(value, hidden, key)
+    elif isinstance(node, list):
+        for item in node:
+            changed |= _drop_fields(item, hidden, parent)
+    return changed
+
+
+def _without_data(node: Any, parent: str | None = None) -> Any:
+    """A copy of a spec without its inline data records (to look for field references).
+
+    Inline data given as text (``{"values": "a,b\\n1,2", "format": ...}``) cannot be scrubbed
+    record by record, so it is kept: a hidden column named in it then drops the chart.
+    """
+    if isinstance(node, dict):
+        out = {}
+        for k, v in node.items():
+            if k == "datasets" and parent is None and isinstance(v, dict):
+                kept = {name: rows for name, rows in v.items() if isinstance(rows, str)}
+                if kept:
+                    out[k] = kept
+            elif k == "values" and parent == "data" and not isinstance(v, str):
+                continue
+            else:
+                out[k] = _without_data(v, k)
+        return out
+    if isinstance(node, list):
+        return [_without_data(v, parent) for v in node]
+    return node
+
+
+# --------------------------------------------------------------------------------------------
+# Chart
+# --------------------------------------------------------------------------------------------
+
+SVG_NS = "http://www.w3.org/2000/svg"
+XLINK_NS = "http://www.w3.org/1999/xlink"
+_BANNED_ELEMENTS = {"script", "foreignobject", "iframe", "object", "embed", "a", "style",
+                    "animate", "set", "animatemotion", "animatetransform", "handler", "listener"}
+_URL_IN_CSS = re.compile(r"url\(\s*(?!['\"]?#)", re.I)
+
+
+def chart_svg(chart: Any) -> str:
+    """An altair chart as static, sanitized SVG (no JavaScript needed to view it).
+
+    Converted by vl-convert with no external data allowed, then stripped of anything that could
+    run code or make a request: script/foreignObject/style/animation elements, ``on*``
+    attributes, and ``href``/``url(...)`` references other than ``#fragment`` or
+    ``data:image/...``.
+    """
+    import vl_convert
+
+    svg = vl_convert.vegalite_to_svg(chart.to_json(), allowed_base_urls=[])
+    return sanitize_svg(svg)
+
+
+def sanitize_svg(svg: str) -> str:
+    """Parse ``svg`` and return it without scripts, event handlers or external references.
+
+    Elements outside the SVG namespace and attributes outside the SVG/xlink namespaces are
+    dropped too; the result is re-serialized, so it is well-formed.
+    """
+    root = ET.fromstring(svg)
+    if root.tag != f"{{{SVG_NS}}}svg":
+        raise ValueError("not an SVG document")
+    _clean(root)
+    out: list[str] = []
+    _serialize(root, out, top=True)
+    return "".join(out)
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1].lower()
+
+
+def _safe_ref(value: str) -> bool:
+    v = value.strip().lower()
+    return v.startswith("#") or v.startswith("data:image/")
+
+
+def _clean(elem: ET.Element) -> None:
+    for child in list(elem):
+        if (
+            not isinstance(child.tag, str)
+            or not child.tag.startswith(f"{{{SVG_NS}}}")
+            or _local(child.tag) in _BANNED_ELEMENTS
+        ):
+            elem.remove(child)
+            continue
+        _clean(child)
+    for name in list(elem.attrib):
+        local = _local(name)
+        value = elem.attrib[name]
+        if (
+            (name.startswith("{") and not name.startswith(f"{{{XLINK_NS}}}"))
+            or local.startswith("on")
+            or (local in ("href", "src") and not _safe_ref(value))
+            or _URL_IN_CSS.search(value)
+            or "javascript:" in value.lower()
+        ):
+            del elem.attrib[name]
+
+
+def _serialize(elem: ET.Element, out: list[str], top: bool = False) -> None:
+    from xml.sax.saxutils import escape, quoteattr
+
+    tag = elem.tag.split("}", 1)[1]
+    attrs = [f'xmlns="{SVG_NS}"', f'xmlns:xlink="{XLINK_NS}"'] if top else []
+    for name, value in elem.attrib.items():
+        qname = "xlink:" + name.split("}", 1)[1] if name.startswith("{") else name
+        attrs.append(f"{qname}={quoteattr(value)}")
+    out.append(f"<{tag}" + "".join(" " + a for a in attrs))
+    if len(elem) == 0 and not elem.text:
+        out.append("/>")
+    else:
+        out.append(">")
+        if elem.text:
+            out.append(escape(elem.text))
+        for child in elem:
+            _serialize(child, out)
+        out.append(f"</{tag}>")
+    if elem.tail and not top:
+        out.append(escape(elem.tail))
+
+
+# --------------------------------------------------------------------------------------------
+# Shared helpers
+# --------------------------------------------------------------------------------------------
+
+
+def safe_link(url: str) -> str | None:
+    """``url`` if it is an absolute ``http``/``https`` url fit to be a link, else None."""
+    if not isinstance(url, str) or not url or any(ord(c) <= 0x20 or ord(c) == 0x7F for c in url):
+        return None
+    if "\\" in url:
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return url
+
+
+def _cell(value: Any) -> str:
+    """A standings cell as text."""
+    if value is None:
+        return "\u2014"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if value.is_integer():
+            return f"{int(value)}"
+        return f"{value:.2f}"
+    return str(value)
+
+
+def _source_label(source: str) -> str:
+    return {"seeded": "seeded", "entered": "entered by GM"}.get(source, source)
+
+
+def _seed_check(report: TurnReport) -> bool | None:
+    """Whether the revealed seed matches the commitment (None when either is missing)."""
+    if not report.seed or not report.seed_commitment:
+        return None
+    from gmkit.core.dice import check_reveal
+
+    try:
+        return check_reveal(report.seed, report.seed_commitment)
+    except (UnicodeError, ValueError):
+        return False
+
+
+# --------------------------------------------------------------------------------------------
+# HTML
+# --------------------------------------------------------------------------------------------
+
+#: The Content-Security-Policy the page template declares (it forbids every request).
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Any:
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("gmkit", "templates"),
+        autoescape=jinja2.select_autoescape(
+            enabled_extensions=("html", "htm", "xml", "j2"), default_for_string=True,
+            default=True,
+        ),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render_html(report: TurnReport) -> str:
+    """The report as one self-contained HTML page, in the view ``report`` holds.
+
+    No external request of any kind: inline CSS, inline SVG, and a Content-Security-Policy of
+    ``default-src 'none'; style-src 'unsafe-inline'; img-src data:``. All text is autoescaped;
+    only the trusted map SVGs and the sanitized chart SVG are inserted as markup. A report that
+    says it holds the public view is passed through :func:`public_view` again (idempotent), so
+    one built by hand with ``view="public"`` cannot leak what it should not hold.
+    """
+    if report.view == "public":
+        report = public_view(report)
+    standings = None
+    if report.standings is not None:
+        hidden = set(report.gm_only_columns)
+        standings = {
+            "columns": [(c, c in hidden) for c in report.standings.columns],
+            "rows": [[_cell(v) for v in row] for row in report.standings.iter_rows()],
+        }
+    context = {
+        "r": report,
+        "is_public": report.view == "public",
+        "badge": "Public" if report.view == "public" else "GM only",
+        "standings": standings,
+        "chart_svg": chart_svg(report.chart) if report.chart is not None else None,
+        "links": [(label, safe_link(url), url) for label, url in report.links],
+        "seed_ok": _seed_check(report),
+        "verify_sentence": VERIFY_SENTENCE.split("{cmd}", 1),
+        "source_label": _source_label,
+    }
+    return _environment().get_template("report.html.j2").render(context)
+
+
+# --------------------------------------------------------------------------------------------
+# BBCode
+# --------------------------------------------------------------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_TAG = re.compile(r"\[(/?)(b|i|u|size|url|list|\*)(?:=[^\]\s]*)?\]")
+
+
+def bbcode_escape(text: Any) -> str:
+    """Neutralize untrusted text for BBCode: a zero-width space after every ``[`` and ``<``.
+
+    ``[\\u200b/b]`` is not a tag to any BBCode parser, and ``<\\u200bscript>`` is not a tag to
+    an HTML parser on forums that allow raw HTML, yet the text reads exactly the same. Unlike
+    ``[noparse]`` this needs no forum support, and unlike entities (``&#91;``) it does not show
+    up literally on forums that escape ``&``. Control characters are removed; line breaks are
+    kept (see :func:`_bb_inline` for single-line fields).
+    """
+    s = str(text).replace("\r\n", "\n").replace("\r", "\n")
+    s = _CONTROL.sub("", s)
+    return s.replace("[", "[" + ZWSP).replace("<", "<" + ZWSP)
+
+
+def _bb_inline(text: Any) -> str:
+    """Escaped untrusted text on one line (line breaks become spaces)."""
+    return " ".join(bbcode_escape(text).split("\n"))
+
+
+def _bb_url(url: str) -> str | None:
+    """``url`` percent-encoded so it cannot close a ``[url=...]`` tag, or None if unfit."""
+    good = safe_link(url)
+    if good is None or "[" in urlsplit(good).netloc:
+        return None
+    return quote(good, safe=":/?#@!$&'()*+,;=%-._~")
+
+
+@dataclass
+class _Block:
+    """Groups of lines that belong together; ``opener``/``closer`` wrap them (a ``[list]``).
+
+    A group (a paragraph, a list item with its continuation lines) is kept in one part when it
+    fits in one; a block with ``keep_with_next`` (a heading) stays with what follows it.
+    """
+
+    groups: list[list[str]]
+    opener: str = ""
+    closer: str = ""
+    keep_with_next: bool = False
+
+
+@dataclass
+class _Doc:
+    blocks: list[_Block] = field(default_factory=list)
+
+    def para(self, *lines: str, keep_with_next: bool = False) -> None:
+        self.blocks.append(_Block([list(lines)], keep_with_next=keep_with_next))
+
+    def heading(self, line: str) -> None:
+        self.para(line, keep_with_next=True)
+
+    def items(self, items: Iterable[list[str]]) -> None:
+        groups = [item for item in items if item]
+        if groups:
+            self.blocks.append(_Block(groups, "[list]", "[/list]"))
+
+
+def _item(first: str, more: Iterable[str] = ()) -> list[str]:
+    """A ``[*]`` list item: its first line and continuation lines."""
+    return ["[*]" + first, *more]
+
+
+def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
+    doc = _Doc()
+    public = report.view == "public"
+    title = f"{_bb_inline(report.game_title)} \u2014 turn {report.turn}"
+    meta = _bb_inline(report.ruleset_title)
+    if report.revision:
+        meta += f" \u00b7 revision {report.revision}"
+    meta += " \u00b7 " + ("[b]Public[/b]" if public else "[b]GM only \u2014 do not post[/b]")
+    doc.para(f"[size=150][b]{title}[/b][/size]", meta)
+    if report.outcome:
+        doc.para(f"[b]Outcome:[/b] {_bb_inline(report.outcome)}")
+
+    for number, step in enumerate(report.steps, 1):
+        head = f"[u][b]{number}. {_bb_inline(step.title)}[/b][/u]"
+        if step.rule:
+            head += f" [i]({_bb_inline(step.rule)})[/i]"
+        doc.heading(head)
+        events = []
+        for ev in step.events:
+            lines = bbcode_escape(ev.text).split("\n")
+            first = ""
+            if not ev.public:
+                first += "[b](GM only)[/b] "
+            if ev.kind:
+                first += f"[i]{_bb_inline(ev.kind)}:[/i] "
+            first += lines[0]
+            tail = []
+            if ev.player:
+                tail.append(f"\u2014 {_bb_inline(ev.player)}")
+            if ev.rule:
+                tail.append(f"[i]({_bb_inline(ev.rule)})[/i]")
+            more = lines[1:]
+            if tail:
+                if more:
+                    more[-1] += " " + " ".join(tail)
+                else:
+                    first += " " + " ".join(tail)
+            events.append(_item(first, more))
+        if not step.events and not step.rolls:
+            doc.para("[i]Nothing to report.[/i]")
+        doc.items(events)
+        if step.rolls:
+            doc.heading("[i]Dice[/i]")
+            rolls = []
+            for roll in step.rolls:
+                line = "[b](GM only)[/b] " if not roll.public else ""
+                line += _bb_inline(roll.purpose)
+                if roll.rule:
+                    line += f" [i]({_bb_inline(roll.rule)})[/i]"
+                line += f": {_bb_inline(roll.expression)} \u2192 [b]{_bb_inline(roll.result)}[/b]"
+                src = _source_label(roll.source)
+                line += " \u2014 " + (f"[b]{src}[/b]" if roll.source == "entered"
+                                      else _bb_inline(src))
+                line += f" \u00b7 {_bb_inline(roll.draw_id)}"
+                rolls.append(_item(line))
+            doc.items(rolls)
+
+    if report.standings is not None:
+        doc.heading("[u][b]Standings[/b][/u]")
+        hidden = set(report.gm_only_columns)
+        cols = [
+            _bb_inline(c) + (" (GM only)" if c in hidden else "")
+            for c in report.standings.columns
+        ]
+        doc.para("[i]" + " | ".join(cols) + "[/i]", keep_with_next=True)
+        doc.items(
+            _item(" | ".join(_bb_inline(_cell(v)) for v in row))
+            for row in report.standings.iter_rows()
+        )
+
+    if report.orders:
+        doc.heading("[u][b]Orders received[/b][/u]")
+        orders = []
+        for order in report.orders:
+            first = f"[b]{_bb_inline(order.player)}[/b]"
+            if order.secret:
+                first += " [i](secret)[/i]"
+            more = [ln for ln in bbcode_escape(order.text).split("\n")]
+            more += [f"[i]Problem:[/i] {_bb_inline(p)}" for p in order.problems]
+            orders.append(_item(first + ":", more))
+        doc.items(orders)
+
+    doc.heading("[u][b]Dice verification[/b][/u]")
+    lines = [
+        "Seed commitment (sha256): "
+        + (_bb_inline(report.seed_commitment) if report.seed_commitment else "[i]none posted[/i]"),
+        "Revealed seed: " + (_bb_inline(report.seed) if report.seed else "[i]not yet revealed[/i]"),
+    ]
+    ok = _seed_check(report)
+    if ok is True:
+        lines.append("The revealed seed matches the commitment.")
+    elif ok is False:
+        lines.append("[b]The revealed seed does NOT match the commitment.[/b]")
+    lines.append(VERIFY_SENTENCE.format(cmd="[b]gmkit verify[/b]"))
+    doc.para(*lines)
+
+    if report.links:
+        doc.heading("[u][b]Links[/b][/u]")
+        # The longest [url=...] tag that always fits on a wrapped line.
+        limit = (max_chars - 60) // 2
+        items = []
+        for label, url in report.links:
+            enc = _bb_url(url)
+            if enc is not None and len(enc) + 6 <= limit:
+                items.append(_item(f"[url={enc}]{_bb_inline(label)}[/url]"))
+            else:
+                items.append(_item(f"{_bb_inline(label)}: {_bb_inline(url)}"))
+        doc.items(items)
+
+    if report.gm_notes and not public:
+        doc.heading("[u][b]GM notes (not for publication)[/b][/u]")
+        doc.items(_item(_bb_inline(n)) for n in report.gm_notes)
+    return doc
+
+
+def _closer(opener: str) -> str:
+    name = opener[1:-1].split("=", 1)[0]
+    return f"[/{name}]"
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """Hard-wrap one line to ``width`` characters, closing and reopening tags at each break."""
+    if len(line) <= width:
+        return [line]
+    tokens: list[tuple[bool, str]] = []
+    pos = 0
+    for m in _TAG.finditer(line):
+        if m.start() > pos:
+            tokens.append((False, line[pos:m.start()]))
+        tokens.append((True, m.group()))
+        pos = m.end()
+    if pos < len(line):
+        tokens.append((False, line[pos:]))
+
+    out: list[str] = []
+    stack: list[str] = []
+    chunk = ""
+    has_text = False
+
+    def closers(extra: Sequence[str] = ()) -> str:
+        return "".join(_closer(t) for t in reversed([*stack, *extra]))
+
+    def flush() -> None:
+        nonlocal chunk, has_text
+        out.append(chunk + closers())
+        chunk = "".join(stack)
+        has_text = False
+
+    for is_tag, tok in tokens:
+        if is_tag:
+            if tok == "[*]":
+                chunk += tok
+            elif tok.startswith("[/"):
+                if stack and not has_text and chunk.endswith(stack[-1]):
+                    chunk = chunk[: -len(stack[-1])]  # an empty pair left by a break
+                else:
+                    chunk += tok
+                if stack:
+                    stack.pop()
+            else:
+                if has_text and len(chunk) + len(tok) + len(closers([tok])) + 1 > width:
+                    flush()
+                stack.append(tok)
+                chunk += tok
+            continue
+        text = tok
+        while text:
+            room = width - len(chunk) - len(closers())
+            if room <= 0:
+                if not has_text:
+                    raise ValueError(f"max_chars too small to wrap {line[:40]!r}")
+                flush()
+                continue
+            if len(text) <= room:
+                chunk += text
+                has_text = True
+                break
+            cut = room
+            space = text.rfind(" ", 0, cut)
+            if space > cut // 2:
+                cut = space + 1
+            elif text[cut] == ZWSP and text[cut - 1] in "[<":
+                cut -= 1  # never separate an escape from its bracket
+            if cut <= 0:
+                flush()
+                continue
+            chunk += text[:cut]
+            has_text = True
+            text = text[cut:]
+            flush()
+    if chunk.strip():
+        out.append(chunk + closers())
+    return [ln.rstrip() for ln in out]
+
+
+def _size(lines: Sequence[str]) -> int:
+    return sum(len(ln) for ln in lines) + max(len(lines) - 1, 0)
+
+
+def _pack(blocks: Sequence[_Block], budget: int) -> list[list[str]]:
+    """Lay blocks into parts of at most ``budget`` characters, breaking only between lines."""
+    parts: list[list[str]] = []
+    cur: list[str] = []
+
+    def flush() -> None:
+        nonlocal cur
+        while cur and not cur[-1]:
+            cur.pop()
+        if cur:
+            parts.append(cur)
+        cur = []
+
+    wrapped: list[list[list[str]]] = []
+    for block in blocks:
+        overhead = (len(block.opener) + len(block.closer) + 2) if block.opener else 0
+        width = budget - overhead
+        if width < 40:
+            raise ValueError("max_chars is too small for this report")
+        wrapped.append([[w for ln in group for w in _wrap(ln, width)] for group in block.groups])
+
+    def frame(block: _Block) -> tuple[list[str], list[str]]:
+        return ([block.opener] if block.opener else []), ([block.closer] if block.closer else [])
+
+    def head(index: int) -> list[str]:
+        """The start of a block that must fit where it begins: its first group, or first line."""
+        opener, closer = frame(blocks[index])
+        first = wrapped[index][0]
+        if _size(opener + first + closer) > budget:
+            first = first[:1]
+        return opener + first + closer
+
+    for index, block in enumerate(blocks):
+        opener, closer = frame(block)
+        sep = [""] if cur else []
+        need = sep + head(index)
+        if block.keep_with_next and index + 1 < len(blocks):
+            need = sep + [ln for g in wrapped[index] for ln in g] + [""] + head(index + 1)
+        if cur and _size(cur + need) > budget:
+            flush()
+        if cur:
+            cur.append("")
+        cur += opener
+        started = False
+        for group in wrapped[index]:
+            if started and _size(cur + group + closer) > budget and (
+                _size(opener + group + closer) <= budget  # keep the whole group together
+                or (_size(cur + group[:2] + closer) > budget  # or at least its first two lines
+                    and _size(opener + group[:2] + closer) <= budget)
+            ):
+                cur += closer
+                flush()
+                cur = list(opener)
+            for line in group:
+                if _size(cur + [line] + closer) > budget:
+                    cur += closer
+                    flush()
+                    cur = list(opener)
+                cur.append(line)
+                started = True
+        cur += closer
+    flush()
+    return parts
+
+
+def render_bbcode(report: TurnReport, max_chars: int = 20000) -> list[str]:
+    """The report as forum post(s) in BBCode, each at most ``max_chars`` characters.
+
+    Tags used: ``[b]``, ``[i]``, ``[u]``, ``[list]``/``[*]``, ``[url=...]`` (only for
+    ``http(s)`` links, percent-encoded so the url cannot close the tag) and ``[size=150]`` for the
+    title only; no ``[table]`` (not universal) and no maps.
+
+    Escaping: every untrusted string goes through :func:`bbcode_escape`, which inserts a
+    zero-width space (U+200B) after every ``[`` and ``<``. The text reads the same but can never
+    open or close a BBCode tag (``[/b]`` becomes ``[\\u200b/b]``), nor an HTML tag on forums
+    that pass HTML through. Zero-width spaces count towards ``max_chars``.
+
+    Splitting: parts break only between lines, never inside a tag pair; a ``[list]`` cut by a
+    break is closed at the end of one part and reopened in the next, so every part's tags are
+    balanced. A line longer than a part is hard-wrapped (at a space when one is near), its open
+    tags closed and reopened around each break. With more than one part each starts with a line
+    ``(part i/n)``.
+
+    As in :func:`render_html`, a report in the public view is filtered by :func:`public_view`.
+    """
+    if report.view == "public":
+        report = public_view(report)  # idempotent; see render_html
+    if max_chars < MIN_BBCODE_CHARS:
+        raise ValueError(f"max_chars must be at least {MIN_BBCODE_CHARS}, not {max_chars}")
+    blocks = _bbcode_doc(report, max_chars).blocks
+    parts = _pack(blocks, max_chars)
+    if len(parts) == 1:
+        return ["\n".join(parts[0])]
+    digits = 1
+    while True:
+        biggest = 10**digits - 1
+        budget = max_chars - len(f"(part {biggest}/{biggest})") - 1
+        parts = _pack(blocks, budget)
+        if len(parts) <= biggest:
+            break
+        digits += 1
+    n = len(parts)
+    return ["\n".join([f"(part {i}/{n})", *lines]) for i, lines in enumerate(parts, 1)]
+
+
+# --------------------------------------------------------------------------------------------
+# Convenience
+# --------------------------------------------------------------------------------------------
+
+
+def render(
+    report: TurnReport, *, view: str = "public", fmt: str = "html", max_chars: int = 20000
+) -> str | list[str]:
+    """``report`` in ``view`` as HTML (a string) or BBCode (a list of parts)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"fmt must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    shown = for_view(report, view)
+    if fmt == "html":
+        return render_html(shown)
+    return render_bbcode(shown, max_chars=max_chars)
+
+
+_KNOWN_SUFFIXES = (".html", ".htm", ".bbcode")
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_report(
+    report: TurnReport,
+    path: str | os.PathLike[str],
+    *,
+    view: str,
+    fmt: str,
+    max_chars: int = 20000,
+) -> list[Path]:
+    """Render ``report`` and write it atomically; return the paths written.
+
+    HTML goes to ``path`` (``.html`` is added when it has no ``.html``/``.htm`` suffix). BBCode
+    goes to ``NAME.bbcode`` for a single part or ``NAME.part1.bbcode``, ``NAME.part2.bbcode``,
+    ... where ``NAME`` is ``path`` without a ``.html``/``.htm``/``.bbcode`` suffix; part files
+    left over from an earlier, longer rendering of the same NAME are removed (as is the single
+    file when parts are written, and the reverse), so the directory never mixes two renderings.
+    Each file is written to a temporary file in the same directory, then moved into place.
+    """
+    rendered = render(report, view=view, fmt=fmt, max_chars=max_chars)
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "html":
+        assert isinstance(rendered, str)
+        if target.suffix.lower() not in (".html", ".htm"):
+            target = target.with_name(target.name + ".html")
+        _atomic_write(target, rendered)
+        return [target]
+    assert isinstance(rendered, list)
+    base = target.name
+    if target.suffix.lower() in _KNOWN_SUFFIXES:
+        base = target.name[: -len(target.suffix)]
+    folder = target.parent
+    single = folder / f"{base}.bbcode"
+    if len(rendered) == 1:
+        paths = [single]
+    else:
+        paths = [folder / f"{base}.part{i}.bbcode" for i in range(1, len(rendered) + 1)]
+    for p, text in zip(paths, rendered):
+        _atomic_write(p, text if text.endswith("\n") else text + "\n")
+    stale = re.compile(re.escape(base) + r"\.part(\d+)\.bbcode")
+    for old in folder.iterdir():
+        m = stale.fullmatch(old.name)
+        if (m and old not in paths) or (old == single and single not in paths):
+            old.unlink()
+    return paths
