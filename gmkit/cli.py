@@ -91,7 +91,7 @@ def orders(game: Path, player: str, secret: bool, post: Any) -> None:
     text = post.read()
     result = g.receive(player, text, secret=secret)
     for line, order in result.orders:
-        click.echo(f"  line {line.number}: {order}")
+        click.echo(f"  line {line.number}: {g.ruleset.describe_order(order)}")
     problems = g.read_orders(g.state(), g.store.pending_posts(g.next_turn))[1]
     bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(player, [])]
     if bad:

@@ -17,7 +17,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.maps import GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
-from gmkit.core.steps import Event, Outcome, Step
+from gmkit.core.steps import Outcome, Step
 from gmkit.core.tables import Schema, State
 
 
@@ -114,9 +114,9 @@ class Ruleset(ABC):
         """Who is expected to post orders for the coming turn."""
         return []
 
-    def describe_event(self, event: Event) -> str:
-        """An event in words (rulesets may enrich it)."""
-        return event.text
+    def describe_order(self, order: Any) -> str:
+        """An order in words, to read back to the player."""
+        return str(order)
 
 
 _REGISTRY: dict[str, type[Ruleset]] = {}

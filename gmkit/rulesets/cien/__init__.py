@@ -105,6 +105,9 @@ class Cien(Ruleset):
     def players_to_move(self, state: State) -> list[str]:
         return state["players"].filter(pl.col("status") == cien_state.ACTIVE)["id"].to_list()
 
+    def describe_order(self, order: Any) -> str:
+        return cien_orders.describe(order)
+
     def odds(self, state: State, orders: Mapping[str, Sequence[Any]],
              rules: Params) -> pl.DataFrame:
         return conquest_odds(state, orders, rules)

@@ -178,6 +178,26 @@ def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False) -> Or
         "'Petition for Advancement, gift 10', 'Gift 5 Grain to the Emperor')")
 
 
+def describe(order: Order) -> str:
+    """An order in words, as the GM reads it back to the player."""
+    tag = " (secret)" if order.secret else ""
+    if isinstance(order, Defend):
+        return f"defend {order.province} with {order.grain} grain{tag}"
+    if isinstance(order, Invest):
+        return f"invest {order.grain} grain in {order.province}{tag}"
+    if isinstance(order, Conquer):
+        return f"conquer {order.province} with {order.grain} grain{tag}"
+    if isinstance(order, Petition):
+        return f"petition for advancement with a gift of {order.gift} grain{tag}"
+    if isinstance(order, Gift):
+        return f"gift {order.grain} grain to the Emperor{tag}"
+    if isinstance(order, Declare):
+        return f"declare a {order.government}{tag}"
+    if isinstance(order, Reward):
+        return f"mission reward to {order.province}{tag}"
+    return f"join as {order.colour} with {order.province} as a {order.government}{tag}"
+
+
 def province_index(state: State) -> NameIndex:
     """Names a player may use for the states on the map."""
     return NameIndex(state["provinces"]["name"].to_list(), kind="province",

@@ -1,0 +1,777 @@
+"""Province maps kept as GeoJSON data.
+
+A game map is a GeoJSON ``FeatureCollection`` whose features are the regions
+of the board: land provinces and sea regions, in planar coordinates with the
+y axis growing northwards (up).  Each feature needs the properties ``name``
+(unique display name) and ``kind`` (``"land"`` or ``"sea"``); every other
+property is kept as-is in :attr:`Region.props` (for instance
+``"capital": true`` or a ruleset's ``"output"``).
+
+Which regions are neighbours is not written in the file: it is derived from
+the geometry.  Two regions are adjacent when they share a border of positive
+length; regions that only touch at a corner are not adjacent.  A feature may
+still carry an explicit ``"adjacent"`` property (a list of region names) that
+replaces the derived neighbours of that region, for straits, canals or
+deliberate exceptions; :meth:`GameMap.validate` then reports any asymmetry.
+
+:class:`GameMap` loads and checks such a file, answers adjacency questions,
+and draws the map either as a static, self-contained SVG string (for forum
+posts and reports) or as an Altair chart (for notebooks).  The module knows
+nothing about any particular game: rulesets build on it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape, quoteattr
+
+import numpy as np
+import shapely
+from shapely.geometry import MultiPolygon, Polygon, mapping, shape
+from shapely.ops import polylabel
+
+if TYPE_CHECKING:  # pragma: no cover - only for type checkers
+    import altair
+
+__all__ = [
+    "DEFAULT_LAND_FILL",
+    "DEFAULT_SEA_FILL",
+    "KINDS",
+    "GameMap",
+    "MapError",
+    "Region",
+    "check_colour",
+]
+
+#: The region kinds a map may contain.
+KINDS: tuple[str, ...] = ("land", "sea")
+
+#: Fill used for land regions that are given no colour.
+DEFAULT_LAND_FILL = "#e8e0c8"
+#: Fill used for sea regions that are given no colour.
+DEFAULT_SEA_FILL = "#a9c9e6"
+
+# Two boundaries closer than this (relative to the map's diagonal) count as
+# the same line when measuring shared borders; it absorbs floating-point noise.
+_SNAP_REL = 1e-6
+# A shared border shorter than this (relative to the map's diagonal) is a
+# touch, not a border: at any sensible drawing size it is under a pixel long.
+_MIN_BORDER_REL = 2e-4
+# Overlaps with an area above this fraction of the map's area are reported.
+_OVERLAP_REL = 1e-6
+
+_HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+_NAMED_COLOUR = re.compile(r"[A-Za-z]{1,40}")
+# Characters that XML 1.0 does not allow at all, even escaped.
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+_STROKE = "#4a4a4a"
+_HIGHLIGHT_STROKE = "#000000"
+
+
+class MapError(ValueError):
+    """A map file or map data is malformed.
+
+    The message names the file (or the ``source`` given to
+    :meth:`GameMap.from_dict`), the feature or region concerned and what is
+    wrong with it.
+    """
+
+
+def check_colour(colour: str) -> str:
+    """Return ``colour`` if it is a safe CSS colour, else raise ``ValueError``.
+
+    Only ``#rgb``, ``#rgba``, ``#rrggbb`` and ``#rrggbbaa`` hex colours and
+    plain named colours made of letters (``"red"``, ``"steelblue"``) are
+    accepted, so that a colour can never smuggle markup or CSS into an SVG.
+    """
+    if not isinstance(colour, str) or not (
+        _HEX_COLOUR.fullmatch(colour) or _NAMED_COLOUR.fullmatch(colour)
+    ):
+        raise ValueError(
+            f"unsafe or invalid colour {colour!r}: use #hex or a named colour"
+        )
+    return colour
+
+
+def _xml_text(value: object) -> str:
+    """Escape ``value`` for use as XML character data."""
+    return escape(_XML_INVALID.sub("", str(value)))
+
+
+def _xml_attr(value: object) -> str:
+    """Quote and escape ``value`` for use as an XML attribute value."""
+    return quoteattr(_XML_INVALID.sub("", str(value)), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+
+
+@dataclass(frozen=True)
+class Region:
+    """One region of a map: a land province or a sea.
+
+    ``name`` is the display name, unique within its map; ``kind`` is
+    ``"land"`` or ``"sea"`` (a capital is a land region whose
+    ``props["capital"]`` is true); ``geometry`` is a shapely ``Polygon`` or
+    ``MultiPolygon`` in planar coordinates with y growing northwards;
+    ``props`` holds the remaining GeoJSON properties, read-only.
+    """
+
+    name: str
+    kind: str
+    geometry: Polygon | MultiPolygon
+    props: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def is_land(self) -> bool:
+        """Whether this region is a land province."""
+        return self.kind == "land"
+
+    @property
+    def is_sea(self) -> bool:
+        """Whether this region is a sea."""
+        return self.kind == "sea"
+
+    @property
+    def is_capital(self) -> bool:
+        """Whether this region is marked as a capital (``"capital": true``)."""
+        return bool(self.props.get("capital", False))
+
+
+def _fmt(value: float) -> str:
+    """Format a pixel coordinate compactly (one decimal, no trailing zero)."""
+    text = f"{value:.1f}"
+    if text.endswith(".0"):
+        text = text[:-2]
+    return "0" if text == "-0" else text
+
+
+class GameMap:
+    """A game board: named land and sea regions and their adjacency.
+
+    Build one with :meth:`from_geojson` or :meth:`from_dict`.  A map is meant
+    to be immutable once loaded: derived data (adjacency, label positions,
+    SVG paths) is computed once and cached on the instance.
+
+    Attributes:
+        name: the map's name (the FeatureCollection's ``"name"`` member, or
+            the file name without extension).
+        regions: the regions by name, in file order.  Do not modify.
+        adjacency: each region's neighbours by name.  Derived from shared
+            borders (positive length; a single-point touch does not count),
+            land-land, land-sea and sea-sea, unless a feature's explicit
+            ``"adjacent"`` property overrides it.
+        source: the file (or label) the map was read from, used in messages.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        regions: Iterable[Region],
+        *,
+        source: str = "<memory>",
+        explicit_adjacency: Mapping[str, Iterable[str]] | None = None,
+    ) -> None:
+        """Build a map from regions, deriving adjacency from their shapes.
+
+        ``explicit_adjacency`` maps region names to neighbour lists that
+        replace the derived ones.  Raises :class:`MapError` for an empty map,
+        duplicate names or adjacency to unknown regions.
+        """
+        self.name: str = name
+        self.source: str = source
+        self.regions: dict[str, Region] = {}
+        for region in regions:
+            if region.name in self.regions:
+                raise MapError(f"{source}: duplicate region name {region.name!r}")
+            self.regions[region.name] = region
+        if not self.regions:
+            raise MapError(f"{source}: the map has no regions")
+        self._names: list[str] = list(self.regions)
+        self._index: dict[str, int] = {n: i for i, n in enumerate(self._names)}
+        self._geoms = np.array([r.geometry for r in self.regions.values()], dtype=object)
+        minx, miny, maxx, maxy = shapely.total_bounds(self._geoms)
+        self.bounds: tuple[float, float, float, float] = (
+            float(minx),
+            float(miny),
+            float(maxx),
+            float(maxy),
+        )
+        self._diag = math.hypot(maxx - minx, maxy - miny) or 1.0
+        self._tree = shapely.STRtree(self._geoms)
+        self._borders: dict[frozenset[str], float] = self._derive_borders()
+        derived: dict[str, set[str]] = {n: set() for n in self._names}
+        for pair in self._borders:
+            a, b = tuple(pair)
+            derived[a].add(b)
+            derived[b].add(a)
+        self._explicit: frozenset[str] = frozenset(explicit_adjacency or ())
+        for rname, others in (explicit_adjacency or {}).items():
+            if rname not in self.regions:
+                raise MapError(f"{source}: adjacency given for unknown region {rname!r}")
+            others = list(others)
+            for other in others:
+                if other not in self.regions:
+                    raise MapError(
+                        f"{source}: region {rname!r}: 'adjacent' names unknown region {other!r}"
+                    )
+                if other == rname:
+                    raise MapError(f"{source}: region {rname!r}: 'adjacent' names itself")
+            derived[rname] = set(others)
+        self.adjacency: dict[str, frozenset[str]] = {
+            n: frozenset(derived[n]) for n in self._names
+        }
+        self._svg_cache: dict[int, tuple[float, list[str], dict[str, tuple[float, float]]]] = {}
+        self._label_points: dict[str, tuple[float, float]] | None = None
+        self._features: list[dict[str, Any]] | None = None
+        self._default_svg: str | None = None
+
+    # ------------------------------------------------------------------ loading
+
+    @classmethod
+    def from_geojson(cls, path: str | Path) -> GameMap:
+        """Load a map from a GeoJSON FeatureCollection file.
+
+        Each feature needs the properties ``name`` and ``kind`` and a valid
+        Polygon or MultiPolygon geometry; names must be unique.  Any problem
+        (unreadable file, invalid JSON, bad feature) raises :class:`MapError`
+        naming the file and the feature.
+        """
+        source = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise MapError(f"{source}: cannot read map file: {exc}") from exc
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MapError(
+                f"{source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+            ) from exc
+        if isinstance(data, dict) and "name" not in data:
+            data = {**data, "name": Path(path).stem}
+        return cls.from_dict(data, source=source)
+
+    @classmethod
+    def from_dict(cls, data: dict, source: str = "<memory>") -> GameMap:
+        """Build a map from an already parsed GeoJSON FeatureCollection.
+
+        ``source`` names the data in error messages.  Raises
+        :class:`MapError` as :meth:`from_geojson` does.
+        """
+        if not isinstance(data, Mapping):
+            raise MapError(f"{source}: expected a GeoJSON FeatureCollection object")
+        if data.get("type") != "FeatureCollection":
+            raise MapError(
+                f"{source}: expected a GeoJSON FeatureCollection, got type {data.get('type')!r}"
+            )
+        features = data.get("features")
+        if not isinstance(features, list):
+            raise MapError(f"{source}: the FeatureCollection has no 'features' list")
+        name = data.get("name", "map")
+        if not isinstance(name, str) or not name:
+            raise MapError(f"{source}: the map's 'name' must be a non-empty string")
+
+        regions: list[Region] = []
+        explicit: dict[str, list[str]] = {}
+        seen: dict[str, int] = {}
+        for index, feature in enumerate(features):
+            region, adjacent = cls._parse_feature(feature, index, source)
+            if region.name in seen:
+                raise MapError(
+                    f"{source}: feature {index} ({region.name!r}): duplicate name, "
+                    f"already used by feature {seen[region.name]}"
+                )
+            seen[region.name] = index
+            regions.append(region)
+            if adjacent is not None:
+                explicit[region.name] = adjacent
+        if not regions:
+            raise MapError(f"{source}: the FeatureCollection has no features")
+        return cls(name, regions, source=source, explicit_adjacency=explicit)
+
+    @staticmethod
+    def _parse_feature(
+        feature: Any, index: int, source: str
+    ) -> tuple[Region, list[str] | None]:
+        """Turn GeoJSON feature number ``index`` into a region (and its override)."""
+        where = f"{source}: feature {index}"
+        if not isinstance(feature, Mapping) or feature.get("type") != "Feature":
+            raise MapError(f"{where}: not a GeoJSON Feature")
+        props = feature.get("properties")
+        if not isinstance(props, Mapping):
+            raise MapError(f"{where}: missing 'properties'")
+        name = props.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise MapError(f"{where}: missing or empty property 'name'")
+        if name != name.strip():
+            raise MapError(f"{where} ({name!r}): name has leading or trailing spaces")
+        where = f"{source}: feature {index} ({name!r})"
+        kind = props.get("kind")
+        if kind not in KINDS:
+            raise MapError(f"{where}: property 'kind' must be 'land' or 'sea', got {kind!r}")
+        geometry = feature.get("geometry")
+        if not isinstance(geometry, Mapping):
+            raise MapError(f"{where}: missing geometry")
+        if geometry.get("type") not in ("Polygon", "MultiPolygon"):
+            raise MapError(
+                f"{where}: geometry must be a Polygon or MultiPolygon, "
+                f"got {geometry.get('type')!r}"
+            )
+        try:
+            geom = shape(geometry)
+        except Exception as exc:  # shapely raises a variety of errors
+            raise MapError(f"{where}: unreadable geometry: {exc}") from exc
+        if geom.is_empty or geom.area <= 0:
+            raise MapError(f"{where}: empty geometry")
+        if not geom.is_valid:
+            raise MapError(f"{where}: invalid geometry: {shapely.is_valid_reason(geom)}")
+        adjacent = props.get("adjacent")
+        if adjacent is not None:
+            if not isinstance(adjacent, list) or not all(isinstance(a, str) for a in adjacent):
+                raise MapError(f"{where}: property 'adjacent' must be a list of region names")
+            adjacent = list(adjacent)
+        rest = {k: v for k, v in props.items() if k not in ("name", "kind")}
+        region = Region(name=name, kind=kind, geometry=geom, props=MappingProxyType(rest))
+        return region, adjacent
+
+    def _derive_borders(self) -> dict[frozenset[str], float]:
+        """Find every pair of regions sharing a border, with its length."""
+        snap = self._diag * _SNAP_REL
+        min_border = self._diag * _MIN_BORDER_REL
+        left, right = self._tree.query(self._geoms, predicate="dwithin", distance=snap)
+        keep = left < right
+        left, right = left[keep], right[keep]
+        if len(left) == 0:
+            return {}
+        boundaries = shapely.boundary(self._geoms)
+        near = shapely.buffer(boundaries[right], snap, quad_segs=2)
+        lengths = shapely.length(shapely.intersection(boundaries[left], near))
+        return {
+            frozenset((self._names[i], self._names[j])): float(length)
+            for i, j, length in zip(left.tolist(), right.tolist(), lengths.tolist())
+            if length > min_border
+        }
+
+    # ------------------------------------------------------------------ queries
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.regions
+
+    def __len__(self) -> int:
+        return len(self.regions)
+
+    def __repr__(self) -> str:
+        return (
+            f"GameMap({self.name!r}: {len(self.land())} land, "
+            f"{len(self.seas())} sea regions)"
+        )
+
+    def _region(self, name: str) -> Region:
+        try:
+            return self.regions[name]
+        except KeyError:
+            raise KeyError(f"map {self.name!r} has no region named {name!r}") from None
+
+    def land(self) -> list[str]:
+        """Names of the land regions, in file order."""
+        return [n for n, r in self.regions.items() if r.kind == "land"]
+
+    def seas(self) -> list[str]:
+        """Names of the sea regions, in file order."""
+        return [n for n, r in self.regions.items() if r.kind == "sea"]
+
+    def capitals(self) -> list[str]:
+        """Names of the regions marked ``"capital": true``, in file order."""
+        return [n for n, r in self.regions.items() if r.is_capital]
+
+    def neighbours(self, name: str) -> frozenset[str]:
+        """All regions adjacent to ``name`` (land and sea).
+
+        Raises ``KeyError`` for an unknown region.
+        """
+        self._region(name)
+        return self.adjacency[name]
+
+    def land_neighbours(self, name: str) -> frozenset[str]:
+        """The land regions adjacent to ``name``."""
+        return frozenset(n for n in self.neighbours(name) if self.regions[n].kind == "land")
+
+    def seas_of(self, name: str) -> frozenset[str]:
+        """The seas adjacent to ``name`` (for a land region: the seas it touches)."""
+        return frozenset(n for n in self.neighbours(name) if self.regions[n].kind == "sea")
+
+    def is_coastal(self, name: str) -> bool:
+        """Whether land region ``name`` touches at least one sea."""
+        return bool(self.seas_of(name))
+
+    def border_length(self, a: str, b: str) -> float:
+        """Length of the border shared by ``a`` and ``b`` (0.0 if none).
+
+        Borders shorter than the map's touch tolerance count as 0.0.
+        """
+        self._region(a)
+        self._region(b)
+        return self._borders.get(frozenset((a, b)), 0.0)
+
+    # --------------------------------------------------------------- validation
+
+    def validate(
+        self,
+        *,
+        land_count: int | None = None,
+        sea_names: Iterable[str] | None = None,
+    ) -> list[str]:
+        """Check the map and return its problems in words (empty if none).
+
+        Checks that adjacency is symmetric (it always is when derived; an
+        explicit ``"adjacent"`` property can break it), that every land region
+        has a neighbour, that all land can be reached from any land region
+        over land and sea, that regions do not overlap, and optionally that
+        there are ``land_count`` land regions and exactly the seas
+        ``sea_names``.
+        """
+        problems: list[str] = []
+        where = f"{self.source}"
+        for a in self._names:
+            for b in sorted(self.adjacency[a]):
+                if a not in self.adjacency[b]:
+                    problems.append(
+                        f"{where}: asymmetric adjacency: {a!r} lists {b!r} "
+                        f"but {b!r} does not list {a!r}"
+                    )
+        land = self.land()
+        for name in land:
+            if not self.adjacency[name]:
+                problems.append(f"{where}: land region {name!r} has no neighbour")
+        if land:
+            reached = {land[0]}
+            queue = deque([land[0]])
+            while queue:
+                current = queue.popleft()
+                for nxt in self.adjacency[current]:
+                    if nxt not in reached:
+                        reached.add(nxt)
+                        queue.append(nxt)
+            cut_off = [n for n in land if n not in reached]
+            if cut_off:
+                problems.append(
+                    f"{where}: land not all connected: cannot reach "
+                    f"{', '.join(map(repr, cut_off))} from {land[0]!r}"
+                )
+        if land_count is not None and len(land) != land_count:
+            problems.append(f"{where}: expected {land_count} land regions, found {len(land)}")
+        if sea_names is not None:
+            expected = list(sea_names)
+            found = self.seas()
+            missing = [s for s in expected if s not in found]
+            extra = [s for s in found if s not in expected]
+            if missing:
+                problems.append(f"{where}: missing seas: {', '.join(map(repr, missing))}")
+            if extra:
+                problems.append(f"{where}: unexpected seas: {', '.join(map(repr, extra))}")
+        minx, miny, maxx, maxy = self.bounds
+        tolerance = max((maxx - minx) * (maxy - miny), 1e-12) * _OVERLAP_REL
+        left, right = self._tree.query(self._geoms, predicate="intersects")
+        keep = left < right
+        left, right = left[keep], right[keep]
+        if len(left):
+            areas = shapely.area(shapely.intersection(self._geoms[left], self._geoms[right]))
+            for i, j, area in zip(left.tolist(), right.tolist(), areas.tolist()):
+                if area > tolerance:
+                    problems.append(
+                        f"{where}: regions {self._names[i]!r} and {self._names[j]!r} "
+                        f"overlap (area {area:.6g})"
+                    )
+        return problems
+
+    # ------------------------------------------------------------------ drawing
+
+    def label_points(self) -> dict[str, tuple[float, float]]:
+        """A good point inside each region for its label, in map coordinates.
+
+        Uses the pole of inaccessibility of the region's largest part.
+        """
+        if self._label_points is None:
+            tolerance = self._diag * 1e-3
+            points: dict[str, tuple[float, float]] = {}
+            for name, region in self.regions.items():
+                geom = region.geometry
+                if isinstance(geom, MultiPolygon):
+                    geom = max(geom.geoms, key=lambda g: g.area)
+                try:
+                    point = polylabel(geom, tolerance=tolerance)
+                except Exception:  # pragma: no cover - fall back on odd shapes
+                    point = geom.representative_point()
+                points[name] = (point.x, point.y)
+            self._label_points = points
+        return self._label_points
+
+    def _layout(self, width: int) -> tuple[float, list[str], dict[str, tuple[float, float]]]:
+        """Pixel height, SVG path data and label positions for ``width`` (cached)."""
+        cached = self._svg_cache.get(width)
+        if cached is not None:
+            return cached
+        margin = 4.0
+        minx, miny, maxx, maxy = self.bounds
+        span_x = max(maxx - minx, 1e-12)
+        span_y = max(maxy - miny, 1e-12)
+        scale = (width - 2 * margin) / span_x
+        height = span_y * scale + 2 * margin
+
+        def to_px(xy: np.ndarray) -> np.ndarray:
+            out = np.empty_like(xy)
+            out[:, 0] = (xy[:, 0] - minx) * scale + margin
+            out[:, 1] = (maxy - xy[:, 1]) * scale + margin
+            return np.round(out, 1)
+
+        paths: list[str] = []
+        for region in self.regions.values():
+            geom = region.geometry
+            polygons = geom.geoms if isinstance(geom, MultiPolygon) else (geom,)
+            parts: list[str] = []
+            for polygon in polygons:
+                for ring in (polygon.exterior, *polygon.interiors):
+                    xy = to_px(shapely.get_coordinates(ring))[:-1]
+                    coords = [f"{_fmt(x)} {_fmt(y)}" for x, y in xy.tolist()]
+                    parts.append("M" + " ".join(coords[:1]) + "L" + " ".join(coords[1:]) + "Z")
+            paths.append("".join(parts))
+        labels = {
+            name: ((x - minx) * scale + margin, (maxy - y) * scale + margin)
+            for name, (x, y) in self.label_points().items()
+        }
+        result = (height, paths, labels)
+        self._svg_cache[width] = result
+        return result
+
+    def to_svg(
+        self,
+        fills: Mapping[str, str] | None = None,
+        *,
+        labels: Mapping[str, str] | None = None,
+        title: str | None = None,
+        width: int = 900,
+        highlight: Iterable[str] = (),
+        legend: Sequence[tuple[str, str]] = (),
+    ) -> str:
+        """Draw the map as a static, self-contained SVG document string.
+
+        Args:
+            fills: colour per region name; unnamed regions get the default
+                land or sea colour.  Colours must be ``#hex`` or named colours.
+            labels: label text per region name (default: the region's name);
+                newlines make multi-line labels, an empty string no label.
+            title: a heading drawn above the map.
+            width: the drawing's width in pixels.
+            highlight: regions drawn with a thicker outline.
+            legend: ``(label, colour)`` swatches drawn in the bottom-left
+                corner, below the map.
+
+        All text is XML-escaped.  Raises ``ValueError`` for an unsafe colour,
+        an unknown region name or a width that is not a positive integer.
+        """
+        if isinstance(width, bool) or not isinstance(width, int) or width < 50:
+            raise ValueError(f"width must be an integer of at least 50, got {width!r}")
+        fills = dict(fills or {})
+        labels = dict(labels or {})
+        highlighted = set(highlight)
+        for what, names in (("fills", fills), ("labels", labels), ("highlight", highlighted)):
+            unknown = [n for n in names if n not in self.regions]
+            if unknown:
+                raise ValueError(f"{what}: unknown region(s) {', '.join(map(repr, unknown))}")
+        for colour in fills.values():
+            check_colour(colour)
+        legend = list(legend)
+        for _, colour in legend:
+            check_colour(colour)
+
+        map_height, paths, points = self._layout(width)
+        font = max(8, round(width / 90))
+        top = round(font * 2.6) if title else 0
+        row = round(font * 1.8)
+        legend_height = (len(legend) * row + row // 2) if legend else 0
+        total_height = math.ceil(top + map_height + legend_height)
+
+        out: list[str] = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+            f'height="{total_height}" viewBox="0 0 {width} {total_height}" '
+            f'font-family="sans-serif" role="img"'
+            + (f" aria-label={_xml_attr(title)}" if title else "")
+            + ">"
+        ]
+        if title:
+            out.append(f"<title>{_xml_text(title)}</title>")
+        out.append(f'<rect width="{width}" height="{total_height}" fill="#ffffff"/>')
+        if title:
+            out.append(
+                f'<text x="{width / 2:.1f}" y="{font * 1.8:.1f}" text-anchor="middle" '
+                f'font-size="{round(font * 1.6)}" font-weight="bold" fill="#222222">'
+                f"{_xml_text(title)}</text>"
+            )
+        out.append(
+            f'<g transform="translate(0 {top})" stroke="{_STROKE}" stroke-width="0.8" '
+            f'stroke-linejoin="round" fill-rule="evenodd">'
+        )
+        later: list[str] = []
+        for name, region, d in zip(self._names, self.regions.values(), paths):
+            fill = fills.get(name) or (
+                DEFAULT_SEA_FILL if region.kind == "sea" else DEFAULT_LAND_FILL
+            )
+            extra = (
+                f' stroke="{_HIGHLIGHT_STROKE}" stroke-width="3"' if name in highlighted else ""
+            )
+            element = (
+                f'<path d="{d}" fill="{fill}"{extra} data-name={_xml_attr(name)}>'
+                f"<title>{_xml_text(name)}</title></path>"
+            )
+            (later if name in highlighted else out).append(element)
+        out.extend(later)
+        out.append("</g>")
+
+        out.append(
+            f'<g transform="translate(0 {top})" font-size="{font}" text-anchor="middle" '
+            f'fill="#1a1a1a" stroke="#ffffff" stroke-width="{max(1.5, font / 5):.1f}" '
+            f'stroke-opacity="0.8" paint-order="stroke" pointer-events="none">'
+        )
+        line_height = font * 1.15
+        for name, region in self.regions.items():
+            text = labels.get(name, name)
+            lines = str(text).split("\n")
+            if not text or not any(line.strip() for line in lines):
+                continue
+            x, y = points[name]
+            y0 = y - (len(lines) - 1) * line_height / 2 + font * 0.35
+            style = ' font-style="italic" fill="#1f4e79"' if region.kind == "sea" else ""
+            if len(lines) == 1:
+                out.append(
+                    f'<text x="{x:.1f}" y="{y0:.1f}"{style}>{_xml_text(lines[0])}</text>'
+                )
+            else:
+                spans = "".join(
+                    f'<tspan x="{x:.1f}" y="{y0 + k * line_height:.1f}">{_xml_text(line)}</tspan>'
+                    for k, line in enumerate(lines)
+                )
+                out.append(f"<text{style}>{spans}</text>")
+        out.append("</g>")
+
+        if legend:
+            base = top + map_height + row // 4
+            out.append(f'<g font-size="{font}" fill="#1a1a1a">')
+            for k, (label, colour) in enumerate(legend):
+                y = base + k * row
+                out.append(
+                    f'<rect x="8" y="{y + (row - font * 1.2) / 2:.1f}" width="{font * 1.8:.1f}" '
+                    f'height="{font * 1.2:.1f}" fill="{colour}" stroke="{_STROKE}" '
+                    f'stroke-width="0.8"/>'
+                    f'<text x="{14 + font * 1.8:.1f}" y="{y + row / 2 + font * 0.35:.1f}">'
+                    f"{_xml_text(label)}</text>"
+                )
+            out.append("</g>")
+        out.append("</svg>")
+        return "".join(out)
+
+    def _repr_svg_(self) -> str:
+        """Default SVG rendering, for notebooks (computed once)."""
+        if self._default_svg is None:
+            self._default_svg = self.to_svg(title=self.name)
+        return self._default_svg
+
+    def features(self) -> list[dict[str, Any]]:
+        """The regions as GeoJSON Feature dicts (``name`` and ``kind`` only; cached).
+
+        Coordinates are rounded to a millionth of the map's diagonal.
+        """
+        if self._features is None:
+            digits = max(0, 6 - int(math.floor(math.log10(self._diag))))
+            feats = []
+            for name, region in self.regions.items():
+                geom = shapely.set_precision(region.geometry, 10.0**-digits)
+                feats.append(
+                    {
+                        "type": "Feature",
+                        "geometry": mapping(geom),
+                        "properties": {"name": name, "kind": region.kind},
+                    }
+                )
+            self._features = feats
+        return self._features
+
+    def chart(
+        self,
+        fills: Mapping[str, str] | None = None,
+        tooltip: Mapping[str, Mapping[str, Any]] | None = None,
+        title: str | None = None,
+    ) -> altair.Chart:
+        """The map as an Altair chart (geoshapes with an identity projection).
+
+        Args:
+            fills: colour per region name, as for :meth:`to_svg`.
+            tooltip: extra tooltip fields per region name, e.g.
+                ``{"Tróys": {"owner": "Ann", "troops": 3}}``; every field
+                named anywhere is shown for every region.
+            title: the chart's title.
+
+        Raises ``ValueError`` for an unsafe colour or an unknown region.
+        """
+        import altair as alt
+
+        fills = dict(fills or {})
+        tooltip = {
+            name: {str(k): v for k, v in extra.items()} for name, extra in (tooltip or {}).items()
+        }
+        for what, names in (("fills", fills), ("tooltip", tooltip)):
+            unknown = [n for n in names if n not in self.regions]
+            if unknown:
+                raise ValueError(f"{what}: unknown region(s) {', '.join(map(repr, unknown))}")
+        for colour in fills.values():
+            check_colour(colour)
+        # Extra fields get neutral keys so that any field name (dots, quotes,
+        # brackets) is safe; the real name is shown as the tooltip's title.
+        fields: list[str] = []
+        for extra in tooltip.values():
+            for key in extra:
+                if key not in fields:
+                    fields.append(key)
+        keys = {f: f"field{k}" for k, f in enumerate(fields)}
+
+        values = []
+        for feature in self.features():
+            props = feature["properties"]
+            name, kind = props["name"], props["kind"]
+            fill = fills.get(name) or (DEFAULT_SEA_FILL if kind == "sea" else DEFAULT_LAND_FILL)
+            new_props: dict[str, Any] = {"name": name, "kind": kind, "fill": fill}
+            for key, value in tooltip.get(name, {}).items():
+                if value is not None and not isinstance(value, (str, int, float, bool)):
+                    value = str(value)
+                new_props[keys[key]] = value
+            values.append({**feature, "properties": new_props})
+
+        minx, miny, maxx, maxy = self.bounds
+        width = 600
+        height = round(width * (maxy - miny) / max(maxx - minx, 1e-12))
+        tips = [alt.Tooltip("properties.name:N", title="name")]
+        for f in fields:
+            numeric = all(
+                isinstance(extra[f], (int, float)) and not isinstance(extra[f], bool)
+                for extra in tooltip.values()
+                if f in extra and extra[f] is not None
+            )
+            tips.append(
+                alt.Tooltip(f"properties.{keys[f]}", type="quantitative" if numeric else "nominal", title=f)
+            )
+        chart = (
+            alt.Chart(alt.Data(values=values))
+            .mark_geoshape(stroke=_STROKE, strokeWidth=0.6)
+            .encode(color=alt.Color("properties.fill:N", scale=None), tooltip=tips)
+            .project(type="identity", reflectY=True)
+            .properties(width=width, height=height)
+        )
+        if title:
+            chart = chart.properties(title=title)
+        return chart
