@@ -109,7 +109,8 @@ def _xml_text(value: object) -> str:
 
 def _xml_attr(value: object) -> str:
     """Quote and escape ``value`` for use as an XML attribute value."""
-    return quoteattr(_XML_INVALID.sub("", str(value)), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+    entities = {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
+    return quoteattr(_XML_INVALID.sub("", str(value)), entities)
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,6 @@ class GameMap:
         if not self.regions:
             raise MapError(f"{source}: the map has no regions")
         self._names: list[str] = list(self.regions)
-        self._index: dict[str, int] = {n: i for i, n in enumerate(self._names)}
         self._geoms = np.array([r.geometry for r in self.regions.values()], dtype=object)
         minx, miny, maxx, maxy = shapely.total_bounds(self._geoms)
         self.bounds: tuple[float, float, float, float] = (
@@ -211,7 +211,6 @@ class GameMap:
             a, b = tuple(pair)
             derived[a].add(b)
             derived[b].add(a)
-        self._explicit: frozenset[str] = frozenset(explicit_adjacency or ())
         for rname, others in (explicit_adjacency or {}).items():
             if rname not in self.regions:
                 raise MapError(f"{source}: adjacency given for unknown region {rname!r}")
@@ -328,10 +327,10 @@ class GameMap:
             geom = shape(geometry)
         except Exception as exc:  # shapely raises a variety of errors
             raise MapError(f"{where}: unreadable geometry: {exc}") from exc
-        if geom.is_empty or geom.area <= 0:
-            raise MapError(f"{where}: empty geometry")
         if not geom.is_valid:
             raise MapError(f"{where}: invalid geometry: {shapely.is_valid_reason(geom)}")
+        if geom.is_empty or geom.area <= 0:
+            raise MapError(f"{where}: empty geometry")
         adjacent = props.get("adjacent")
         if adjacent is not None:
             if not isinstance(adjacent, list) or not all(isinstance(a, str) for a in adjacent):
@@ -351,8 +350,16 @@ class GameMap:
         if len(left) == 0:
             return {}
         boundaries = shapely.boundary(self._geoms)
-        near = shapely.buffer(boundaries[right], snap, quad_segs=2)
-        lengths = shapely.length(shapely.intersection(boundaries[left], near))
+        # Exact shared lines when the borders match vertex for vertex; for
+        # borders that only match up to rounding noise, the length of one
+        # boundary lying within ``snap`` of the other.
+        exact = shapely.length(shapely.intersection(boundaries[left], boundaries[right]))
+        lengths = exact
+        loose = exact <= min_border
+        if loose.any():
+            near = shapely.buffer(boundaries[right[loose]], snap, quad_segs=2)
+            lengths = exact.copy()
+            lengths[loose] = shapely.length(shapely.intersection(boundaries[left[loose]], near))
         return {
             frozenset((self._names[i], self._names[j])): float(length)
             for i, j, length in zip(left.tolist(), right.tolist(), lengths.tolist())
@@ -762,8 +769,11 @@ class GameMap:
                 for extra in tooltip.values()
                 if f in extra and extra[f] is not None
             )
+            field_ = f"properties.{keys[f]}"
             tips.append(
-                alt.Tooltip(f"properties.{keys[f]}", type="quantitative" if numeric else "nominal", title=f)
+                alt.Tooltip(field_, type="quantitative", title=f)
+                if numeric
+                else alt.Tooltip(field_, type="nominal", title=f)
             )
         chart = (
             alt.Chart(alt.Data(values=values))

@@ -37,14 +37,15 @@ def take_chances(defense: int, fighters: Sequence[tuple[str, int, int]], rules: 
     battle succeeds and that it ends up holding the state."""
     die = int(rules.die)
     forces = [(pid, force) for pid, _, force in fighters]
-    grain = {pid: g for pid, g, _ in fighters}
-    tied = leftover_candidates(forces)
+    dedicated = [(pid, g) for pid, g, _ in fighters]
+    grain = dict(dedicated)
+    tied = leftover_candidates(dedicated)
     base, left = divmod(defense, len(fighters))
     if left and len(tied) > 1 and rules.leftover_tie == "roll":
-        allotments = [(allot_defense(defense, forces, lambda _, t=t: t), Fraction(1, len(tied)))
+        allotments = [(allot_defense(defense, dedicated, lambda _, t=t: t), Fraction(1, len(tied)))
                       for t in tied]
     else:
-        allotments = [(allot_defense(defense, forces, lambda ts: ts[0], rules.leftover_tie),
+        allotments = [(allot_defense(defense, dedicated, lambda ts: ts[0], rules.leftover_tie),
                        Fraction(1))]
     win = {pid: Fraction(0) for pid, _ in forces}
     take = {pid: Fraction(0) for pid, _ in forces}

@@ -57,18 +57,13 @@ def join(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[State
         if me["status"] == ACTIVE or prov["owner"] is not None:
             continue
         me.update(status=ACTIVE, government=o.government, home=o.province, rebel=False,
-                  joined_turn=state.turn + 1, eliminated_turn=None, lord=o.lord or me["lord"])
+                  joined_turn=state.turn + 1, eliminated_turn=None, lord=o.lord or me["lord"],
+                  treasury=0, income=0)
         prov["owner"] = pid
         events.append(Event("join", INTRO, f"A new lord takes the colour {pid} and rules "
                             f"{o.province} as a {o.government}.", pid, o.province))
-    new = state.replace(players=_frame(players, "players"), provinces=_frame(provinces, "provinces"))
-    if events:
-        income = income_of(new, rules)
-        for r in players:
-            if r["id"] in income and r["joined_turn"] == state.turn + 1 and r["treasury"] == 0:
-                r["treasury"] = r["income"] = income[r["id"]]
-        new = new.replace(players=_frame(players, "players"))
-    return new, events
+    return state.replace(players=_frame(players, "players"),
+                         provinces=_frame(provinces, "provinces")), events
 
 
 def spend(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[State, list[Event]]:
@@ -173,9 +168,12 @@ def conquest(state: State, orders: Orders, dice: Dice,
     for target in sorted(attacks):
         prov = pr_by[target]
         owner = prov["owner"]
-        if owner is None:
+        newcomer = owner is not None and pl_by[owner]["joined_turn"] == state.turn + 1 \
+            and pl_by[owner]["home"] == target
+        if owner is None or newcomer:
             d = rules.capital_defense if prov["capital"] else rules.npc_defense
-            defender = "the Emperor" if prov["capital"] else "independent"
+            defender = "the Emperor" if prov["capital"] else (
+                f"{owner}, still defended as independent" if newcomer else "independent")
         else:
             d = defense.get((owner, target), 0)
             defender = owner
@@ -194,7 +192,7 @@ def conquest(state: State, orders: Orders, dice: Dice,
                                     f"{rules.sea_preparation} of {o.grain} grain go on "
                                     f"preparations, {force} fight.", pid, target,
                                     public=True))
-        shares = allot_defense(d, [(pid, force) for pid, _, force, _ in fighters],
+        shares = allot_defense(d, [(pid, o.grain) for pid, o, _, _ in fighters],
                                lambda tied: dice.choice(
                                    tied, purpose=f"who faces the leftover defence of {target}",
                                    rule=WAR, key=f"leftover/{target}"),
@@ -479,8 +477,8 @@ def victory(state: State, orders: Orders, dice: Dice,
 STEPS = [
     Step("join", "New players", INTRO, join),
     Step("spend", "Grain set aside", GRAIN, spend),
-    Step("petitions", "Petitions and declarations", PETITIONS, petitions),
     Step("investment", "Investments", GRAIN, investment),
+    Step("petitions", "Petitions and declarations", PETITIONS, petitions),
     Step("conquest", "Conquests", WAR, conquest),
     Step("elimination", "Eliminations", INTRO, elimination),
     Step("emperor", "The Emperor and his missions", MISSIONS, emperor),
