@@ -159,6 +159,8 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool) -> 
                        f"({r.source})")
         for e in rec.events:
             click.echo(f"   {e.text}")
+    for draw_id in session.unused_entered:
+        click.echo(f"warning: entered die '{draw_id}' matches no roll of this turn", err=True)
     if dry_run:
         click.echo("dry run: nothing committed")
         return

@@ -83,6 +83,12 @@ class TurnSession:
         """The dice the GM entered for this turn."""
         return dict(self.driver.dice.entered)
 
+    @property
+    def unused_entered(self) -> list[str]:
+        """Entered draw ids that no roll used so far (a typo in a dice file shows up here)."""
+        used = {r.draw_id for r in self.driver.rolls}
+        return sorted(k for k in self.driver.dice.entered if k not in used)
+
     def result(self, turn_no: int) -> State:
         """The state after every step (running the rest if needed)."""
         self.driver.run_all()

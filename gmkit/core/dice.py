@@ -4,7 +4,8 @@ Draws are derived from a secret per-turn seed, so a turn can be verified once th
 
 * before resolving, the GM posts the *commitment* ``sha256(seed)`` (hex);
 * each draw has a stable id, ``"<step>:<key>"``; its raw bits are
-  ``HMAC-SHA256(key=seed, msg="gmkit/1|<turn>|<draw id>|<attempt>")``;
+  ``HMAC-SHA256(key=bytes.fromhex(seed), msg="gmkit/1|<turn>|<draw id>|<attempt>")`` (the key is
+  the seed's 32 bytes; the commitment hashes the seed's hex text);
 * an integer in ``[0, n)`` takes the first 8 bytes as a big-endian number ``x`` and accepts it when
   ``x < 2**64 - (2**64 % n)`` (then the value is ``x % n``), else it tries ``attempt + 1``:
   rejection sampling, so every value is exactly equally likely;
@@ -209,7 +210,11 @@ class Dice:
         draw_id = self._id(key)
         labels = [str(o) for o in items]
         if draw_id in self.entered:
-            order = [str(v) for v in self.entered[draw_id]]
+            value = self.entered[draw_id]
+            if not isinstance(value, (list, tuple)):
+                raise DiceError(f"entered value {value!r} for {draw_id} is not an order of "
+                                f"{', '.join(labels)}")
+            order = [str(v) for v in value]
             if sorted(order) != sorted(labels):
                 raise DiceError(f"entered order for {draw_id} is not a permutation of "
                                 f"{', '.join(labels)}")

@@ -252,8 +252,13 @@ class GameStore:
             if not prev_turns:
                 problems.append(f"{folder}: turn {turn} has no previous turn")
             else:
-                want = self.manifest_hash(prev_turns[-1])
-                if prev != want:
+                try:
+                    want = self.manifest_hash(prev_turns[-1])
+                except OSError:
+                    want = None
+                    problems.append(f"{folder}: the link to turn {prev_turns[-1]} cannot be "
+                                    "checked: its manifest is missing")
+                if want is not None and prev != want:
                     problems.append(f"{folder}/manifest.json: previous-turn hash does not match "
                                     f"turn {prev_turns[-1]}'s manifest")
         return problems
@@ -354,8 +359,11 @@ class GameStore:
             return final
 
     def rollback(self, to_turn: int) -> list[Path]:
-        """Set aside every turn after ``to_turn`` into ``attic/`` (kept, never deleted)."""
+        """Set aside every turn after ``to_turn``, with its seeds, into ``attic/`` (kept, never
+        deleted); the turns are then played again with fresh seeds."""
         with self.lock():
+            if to_turn not in self._turn_dirs():
+                raise StoreError(f"{self.root}: no turn {to_turn} to roll back to")
             moved = []
             attic = self.root / "attic"
             attic.mkdir(exist_ok=True)
@@ -367,8 +375,11 @@ class GameStore:
                     target = attic / f"{stamp:03d}-{path.name}"
                     os.rename(path, target)
                     moved.append(target)
-            if to_turn not in self._turn_dirs():
-                raise StoreError(f"{self.root}: no turn {to_turn} to roll back to")
+                # a rolled-back turn is played again with a fresh seed: the old one may be public
+                for revealed in (False, True):
+                    seed = self.seed_path(turn, revealed=revealed)
+                    if seed.exists():
+                        os.rename(seed, attic / f"{stamp:03d}-{seed.parent.name}-{seed.name}")
             return moved
 
     # -- across turns --------------------------------------------------------------------------
@@ -400,8 +411,10 @@ class GameStore:
         with self.lock():
             posts = self.root / "pending" / "posts"
             posts.mkdir(parents=True, exist_ok=True)
-            seq = 1 + max((int(p.stem) for p in posts.glob("*.json") if p.stem.isdigit()),
-                          default=0)
+            pending = self.root / "pending"
+            seen = [p.stem.rsplit("-", 1)[-1] for sub in ("posts", "withdrawn", "used")
+                    for p in (pending / sub).glob("*.json")]
+            seq = 1 + max((int(x) for x in seen if x.isdigit()), default=0)
             record = {"turn": turn, "seq": seq, "player": player, "secret": secret,
                       "received": received, "text": text}
             atomic_write(posts / f"{seq:05d}.json", json.dumps(record, ensure_ascii=False).encode())
@@ -426,6 +439,8 @@ class GameStore:
             raise StoreError(f"{src}: no such pending post")
         dst = self.root / "pending" / "withdrawn"
         dst.mkdir(parents=True, exist_ok=True)
+        if (dst / src.name).exists():
+            raise StoreError(f"{dst / src.name}: a withdrawn post with this number is kept already")
         os.rename(src, dst / src.name)
 
     def clear_posts(self, turn: int) -> None:

@@ -149,6 +149,8 @@ def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False) -> Or
         if not m:
             continue
         g = m.groupdict()
+        if g.get("n") and len(g["n"]) > 9:
+            raise OrderSyntaxError(f"{g['n'][:12]}… grain is more than any treasury holds")
         n = int(g["n"]) if g.get("n") else 0
         common = {"line": line.number, "secret": secret}
         if kind == "defend":

@@ -1,0 +1,187 @@
+"""Property tests of the Crown of Cien through the real workflow (gmkit.playout): for random seeds,
+players and a few turns of bot playouts the game's invariants hold (no negative treasury, one owner
+per province and only active players own, verification passes), the same seed builds byte-identical
+tables, and any post, however garbled, is read without crashing, each error naming its line."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from unittest import mock
+
+import polars as pl
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from shapely.geometry import mapping
+
+from gmkit.core.orders import NO_ORDERS_MESSAGE
+from gmkit.core.store import LOG_SCHEMAS, parquet_bytes
+from gmkit.game import Game
+from gmkit.playout import new_game
+from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
+from tests.cien.helpers import RULESET, grid_map, scenario
+
+GRID = """
+Coyons Tróys Sevoy Cien Arles
+Guicardie Solsauvre Vauclerc Cien Brest
+~1 ~1 ~2 ~2 ~3
+"""
+MAP = grid_map(GRID)
+LAND = sorted(MAP.land())
+HOMES = [n for n in LAND if n != CAPITAL]
+
+GAME_SETTINGS = settings(max_examples=15, deadline=None,
+                         suppress_health_check=[HealthCheck.too_slow])
+
+
+def map_file(folder: Path) -> Path:
+    """The grid map as a GeoJSON file."""
+    features = [{"type": "Feature", "geometry": mapping(r.geometry),
+                 "properties": {"name": r.name, "kind": r.kind, "capital": r.name == CAPITAL}}
+                for r in MAP.regions.values()]
+    path = folder / "map.geojson"
+    path.write_text(json.dumps({"type": "FeatureCollection", "features": features}), "utf-8")
+    return path
+
+
+@st.composite
+def player_lists(draw: st.DrawFn) -> list[dict[str, str]]:
+    """One to four players, each with a distinct colour and home state."""
+    n = draw(st.integers(min_value=1, max_value=4))
+    homes = draw(st.permutations(HOMES))[:n]
+    colours = draw(st.permutations(COLOURS))[:n]
+    govs = draw(st.lists(st.sampled_from(["duchy", "city-state"]), min_size=n, max_size=n))
+    return [{"id": c, "name": f"Player {i}", "state": h, "government": g}
+            for i, (c, h, g) in enumerate(zip(colours, homes, govs))]
+
+
+masters = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=12)
+
+
+def build(folder: Path, players: list[dict[str, str]], turns: int, master: str) -> Game:
+    """A bot playout on the grid map. Durability is not what these properties are about, so
+    fsync is skipped to keep them fast (the store tests cover the commit itself)."""
+    with mock.patch("os.fsync"):
+        return new_game(folder / "g", "cien", players, turns, master, map_path=map_file(folder))
+
+
+# ---------------------------------------------------------------------------
+# invariants of played games
+# ---------------------------------------------------------------------------
+
+
+@GAME_SETTINGS
+@given(players=player_lists(), turns=st.integers(min_value=1, max_value=3), master=masters)
+def test_playout_invariants(players: list[dict[str, str]], turns: int, master: str) -> None:
+    """For every committed turn of a bot playout: no treasury is negative (grain cannot be spent
+    that is not there), every province appears once (so has at most one owner), every owner is an
+    active player of that turn, and Game.verify() finds nothing to report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        game = build(Path(tmp), players, turns, master)
+        assert game.store.turns() == list(range(game.latest_turn + 1))
+        assert game.latest_turn == turns or game.turn().outcome
+        players_hist = game.history("players")
+        provinces_hist = game.history("provinces")
+        for t in game.store.turns():
+            pls = players_hist.filter(pl.col("turn") == t)
+            prov = provinces_hist.filter(pl.col("turn") == t)
+            negative = pls.filter(pl.col("treasury") < 0)
+            assert negative.is_empty(), f"turn {t}: negative treasury\n{negative}"
+            assert sorted(prov["name"].to_list()) == LAND, f"turn {t}: provinces not one each"
+            active = set(pls.filter(pl.col("status") == "active")["id"].to_list())
+            owners = set(prov["owner"].drop_nulls().to_list())
+            assert owners <= active, f"turn {t}: owners {owners - active} are not active"
+            assert pls["id"].n_unique() == pls.height
+        assert game.verify() == []
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=player_lists(), turns=st.integers(min_value=1, max_value=3), master=masters)
+def test_same_seed_same_orders_byte_identical_tables(players: list[dict[str, str]], turns: int,
+                                                     master: str) -> None:
+    """Determinism: two games built independently from the same seed (so the same orders) have
+    byte-identical state tables, roll logs and event logs at every turn."""
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        one = build(Path(a), players, turns, master)
+        two = build(Path(b), players, turns, master)
+        assert one.store.turns() == two.store.turns()
+        for t in one.store.turns():
+            x, y = one.turn(t), two.turn(t)
+            for name in RULESET.schemas:
+                assert parquet_bytes(x.state[name]) == parquet_bytes(y.state[name]), \
+                    f"turn {t}: table {name} differs"
+            for name in LOG_SCHEMAS:
+                assert parquet_bytes(getattr(x, name)) == parquet_bytes(getattr(y, name)), \
+                    f"turn {t}: {name} differ"
+            assert x.manifest_hash == y.manifest_hash
+
+
+# ---------------------------------------------------------------------------
+# fuzzed posts
+# ---------------------------------------------------------------------------
+
+STATE, PARAMS = scenario(GRID, {"Red": ("Coyons", "duchy"), "Gold": ("Arles", "city-state")},
+                         owners={"Tróys": "Red"})
+
+FRAGMENTS = [
+    "[b]", "[/b]", "[B]", "[/ b]", "<b>", "</b>", "<strong>", "</strong>", "[quote]",
+    "[/quote]", "[quote=GM]", "<blockquote>", "</blockquote>", "[i]", "[/i]", "[color=red]",
+    "[/color]", "[size=5]", "[*]", "[list]", "[/list]", "[url=http://x]", "[/url]", "[br]",
+    "\n", "\r\n", "\r", " ", "\t", "&amp;", "&#x", "\u200b", "- ", "1. ",
+    "10 Grain for Conquest of ", "5 Grain for Defense of ", "3 grain for investing of ",
+    "Invest 5 in ", "Attack ", " with 7", "Petition for Advancement, gift ", "Gift 5 Grain to the "
+    "Emperor", "Declare Kingdom", "Declare Republic", "Reward to ", "Join as Teal with ",
+    " as a Duchy", ", lord ", "Coyons", "Tróys", "TROYS", "Troies", "Cien", "Imperial City",
+    "Sa", "Great Sea 1", "Vauclerc", "Brest", "0", "7", "35", "99999999999999999999",
+    "grain", ".", "!", ";", ",", "[", "]", "<", ">", "é",
+]
+
+posts = st.one_of(
+    st.text(max_size=300),
+    st.lists(st.sampled_from(FRAGMENTS), max_size=30).map("".join),
+    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=8)), max_size=25)
+    .map("".join),
+)
+
+
+def line_count(post: str) -> int:
+    return post.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(post=posts, secret=st.booleans())
+@example(post="", secret=False)
+@example(post="[b][/b]\n[quote][b]Hold Coyons[/b]", secret=False)
+@example(post="[b]Join as Teal with Vauclerc as a Duchy, lord [/b]", secret=True)
+def test_fuzzed_posts_never_crash_and_errors_name_a_line(post: str, secret: bool) -> None:
+    """Orders module: parsing never fails on any post; every error names its line (a line of
+    the post) except the single 'no orders found' error; checking the orders against the state
+    then never fails either and names a line for every problem."""
+    result = RULESET.parse_post(post, "Red", STATE, PARAMS, secret=secret)
+    if len(result.errors) == 1 and result.errors[0].line is None:
+        assert str(result.errors[0]) == NO_ORDERS_MESSAGE
+        assert result.orders == []
+    else:
+        for err in result.errors:
+            assert str(err).startswith("line "), str(err)
+            assert 1 <= err.line <= line_count(post)
+    for line, order in result.orders:
+        assert 1 <= line.number <= line_count(post)
+        assert order.line == line.number and order.secret == secret
+    problems = RULESET.validate(STATE, {"Red": result}, PARAMS)
+    for err in problems.get("Red", []):
+        assert str(err).startswith("line "), str(err)
+    accepted = RULESET.accepted({"Red": result}, problems)
+    assert len(accepted["Red"]) <= len(result.orders)
+
+
+def test_a_huge_number_is_an_error_not_a_crash() -> None:
+    """Orders module: a line parser raises OrderError for a line that cannot be an order; a
+    grain figure too long to be a number (5000 digits) is such a line, reported on its line,
+    not a crash."""
+    post = "[b]5 Grain for Defense of Coyons[/b]\n[b]" + "9" * 5000 + \
+        " Grain for Defense of Coyons[/b]"
+    result = RULESET.parse_post(post, "Red", STATE, PARAMS)
+    assert len(result.orders) == 1
+    assert [e.line for e in result.errors] == [2]
