@@ -79,6 +79,7 @@ def bench_turn(tmp: Path) -> list[dict]:
 
         io_times.append(median_time(io, 1))
         t = time.perf_counter()
+        game = Game.open(work)
         game.commit(game.start())
         resolve_times.append(time.perf_counter() - t)
     r, b = statistics.median(resolve_times), statistics.median(io_times)

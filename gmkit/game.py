@@ -13,6 +13,7 @@ The workflow of a turn::
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.ruleset import PlayerInfo, Ruleset, find_ruleset
 from gmkit.core.steps import Driver, Event
 from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameStore, StoreError, \
-    TurnData
+    TurnData, sha256_file
 from gmkit.core.tables import State
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
@@ -109,8 +110,16 @@ class Game:
             raise GameError(f"{self.root / 'game.toml'}: {e.args[0]}") from None
         self.store = GameStore(self.root, self.ruleset.schemas)
         self.rules = self.ruleset.rules(self.config.get("rules", {}))
-        map_file = self.root / "map.geojson"
-        self.map: GameMap | None = GameMap.from_geojson(map_file) if map_file.exists() else None
+        self._latest: tuple[tuple[Any, ...], TurnData] | None = None
+        self._map: GameMap | None = None
+
+    @property
+    def map(self) -> GameMap | None:
+        """The game's map (loaded on first use; None for a game without one)."""
+        if self._map is None:
+            path = self.root / "map.geojson"
+            self._map = GameMap.from_geojson(path) if path.exists() else None
+        return self._map
 
     @classmethod
     def open(cls, root: str | Path) -> Game:
@@ -164,11 +173,21 @@ class Game:
         return self.store.latest() + 1
 
     def turn(self, number: int | None = None, revision: int | None = None) -> TurnData:
-        """A committed turn, checked."""
-        return self.store.read_turn(number, revision)
+        """A committed turn, checked (the current revision of the latest turn is kept in memory
+        while its manifest is unchanged)."""
+        if revision is not None or (number is not None and number != self.store.latest()):
+            return self.store.read_turn(number, revision)
+        manifest = self.store.turn_path(self.store.latest()) / "manifest.json"
+        stat = manifest.stat()
+        key = (manifest, stat.st_mtime_ns, stat.st_size)
+        if self._latest is None or self._latest[0] != key:
+            self._latest = (key, self.store.read_turn())
+        return self._latest[1]
 
     def state(self, number: int | None = None) -> State:
         """The state after a committed turn (the latest by default)."""
+        if number is None and self._latest is None:
+            return self.store.read_state()
         return self.turn(number).state
 
     def history(self, table: str) -> pl.DataFrame:
@@ -282,12 +301,21 @@ class Game:
         if session.turn != self.next_turn:
             raise GameError(f"this session resolves turn {session.turn} but the next turn is "
                             f"{self.next_turn}")
-        if self.turn().outcome:
-            raise GameError(f"the game is over: {self.turn().outcome}")
+        outcome = self.store.manifest(self.latest_turn).get("outcome")
+        if outcome:
+            raise GameError(f"the game is over: {outcome}")
         data = self._turn_data(session)
-        self.store.commit(data)
+        folder = self.store.commit(data)
         self.store.clear_posts(session.turn)
-        return self.turn(session.turn)
+        return self._committed(data, folder)
+
+    def _committed(self, data: TurnData, folder: Path) -> TurnData:
+        manifest = folder / "manifest.json"
+        stat = manifest.stat()
+        done = dataclasses.replace(data, revision=int(folder.name.rsplit(".r", 1)[1]),
+                                   manifest_hash=sha256_file(manifest))
+        self._latest = ((manifest, stat.st_mtime_ns, stat.st_size), done)
+        return done
 
     def re_resolve(self, entered: Mapping[str, Any] | None = None,
                    posts: pl.DataFrame | None = None) -> TurnData:
@@ -302,8 +330,8 @@ class Game:
             raise GameError(f"turn {turn} has no seed kept")
         session = self._session(self.state(turn - 1), old.orders if posts is None else posts,
                                 seed, turn, old.entered if entered is None else entered)
-        self.store.commit(self._turn_data(session), new_revision=True)
-        return self.turn(turn)
+        data = self._turn_data(session)
+        return self._committed(data, self.store.commit(data, new_revision=True))
 
     def rollback(self, to_turn: int) -> list[Path]:
         """Set aside every turn after ``to_turn`` (kept in the folder's attic)."""

@@ -263,9 +263,10 @@ class GameStore:
                                     f"turn {prev_turns[-1]}'s manifest")
         return problems
 
-    def _read_parquet(self, path: Path, schema: Schema) -> pl.DataFrame:
+    @staticmethod
+    def _parse_parquet(source: Path | bytes, path: Path, schema: Schema) -> pl.DataFrame:
         try:
-            df = pl.read_parquet(path)
+            df = pl.read_parquet(io.BytesIO(source) if isinstance(source, bytes) else source)
         except FileNotFoundError:
             raise StoreError(f"{path}: missing") from None
         except Exception as e:  # polars raises several kinds for a corrupt file
@@ -276,24 +277,70 @@ class GameStore:
         except SchemaError as e:
             raise StoreError(str(e)) from None
 
+    def _read_parquet(self, path: Path, schema: Schema) -> pl.DataFrame:
+        return self._parse_parquet(path, path, schema)
+
+    def _verified_files(self, folder: Path, manifest: Mapping[str, Any]) -> dict[str, bytes]:
+        """Every file a manifest lists, read once and checked against its hash."""
+        listed = manifest["files"]
+        present = {p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                   if p.is_file() and p.name != "manifest.json"}
+        problems = [f"{folder / rel}: missing (listed in the manifest)"
+                    for rel in sorted(set(listed) - present)]
+        problems += [f"{folder / rel}: not listed in the manifest"
+                     for rel in sorted(present - set(listed))]
+        blobs = {}
+        for rel in sorted(set(listed) & present):
+            blob = (folder / rel).read_bytes()
+            if hashlib.sha256(blob).hexdigest() != listed[rel]:
+                problems.append(f"{folder / rel}: content does not match its manifest hash")
+            blobs[rel] = blob
+        if problems:
+            raise TamperError("; ".join(problems))
+        return blobs
+
+    def read_state(self, turn: int | None = None, revision: int | None = None) -> State:
+        """Only the state tables of a committed turn (every file's hash is still checked)."""
+        turn = self.latest() if turn is None else turn
+        folder = self.turn_path(turn, revision)
+        manifest = self.manifest(turn, revision)
+        if manifest.get("turn") != turn:
+            raise TamperError(f"{folder}/manifest.json: says turn {manifest.get('turn')}")
+        blobs = self._verified_files(folder, manifest)
+        tables = {}
+        for name, schema in self.schemas.items():
+            rel = f"tables/{name}.parquet"
+            if rel not in blobs:
+                raise StoreError(f"{folder / rel}: missing")
+            tables[name] = self._parse_parquet(blobs[rel], folder / rel, schema)
+        return State(turn, tables)
+
     def read_turn(self, turn: int | None = None, revision: int | None = None,
                   *, verify: bool = True) -> TurnData:
         """Read a committed turn, checking every hash and schema (raises naming the file)."""
         turn = self.latest() if turn is None else turn
         folder = self.turn_path(turn, revision)
         manifest = self.manifest(turn, revision)
+        if manifest.get("turn") != turn:
+            raise TamperError(f"{folder}/manifest.json: says turn {manifest.get('turn')}")
+        blobs: Mapping[str, bytes | Path]
         if verify:
-            problems = [p for p in self.check_turn(turn, revision) if "previous-turn" not in p]
-            if problems:
-                raise TamperError("; ".join(problems))
-        tables = {}
-        for name, schema in self.schemas.items():
-            tables[name] = self._read_parquet(folder / "tables" / f"{name}.parquet", schema)
-        logs = {name: self._read_parquet(folder / f"{name}.parquet", schema)
-                for name, schema in LOG_SCHEMAS.items()}
+            blobs = self._verified_files(folder, manifest)
+        else:
+            blobs = {rel: folder / rel for rel in manifest["files"]}
+
+        def frame(rel: str, schema: Schema) -> pl.DataFrame:
+            if rel not in blobs:
+                raise StoreError(f"{folder / rel}: missing")
+            return self._parse_parquet(blobs[rel], folder / rel, schema)
+
+        tables = {name: frame(f"tables/{name}.parquet", schema)
+                  for name, schema in self.schemas.items()}
+        logs = {name: frame(f"{name}.parquet", schema) for name, schema in LOG_SCHEMAS.items()}
         try:
-            entered = json.loads((folder / "entered.json").read_text("utf-8"))
-        except (OSError, json.JSONDecodeError) as e:
+            raw = blobs["entered.json"]
+            entered = json.loads(raw if isinstance(raw, bytes) else raw.read_bytes())
+        except (KeyError, OSError, json.JSONDecodeError) as e:
             raise StoreError(f"{folder / 'entered.json'}: unreadable ({e})") from None
         return TurnData(turn, State(turn, tables), logs["orders"], logs["rolls"], logs["events"],
                         entered, manifest.get("seed_commitment"), manifest.get("outcome"),

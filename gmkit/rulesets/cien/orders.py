@@ -14,6 +14,7 @@ Forms accepted (case and accents do not matter, names by unambiguous prefix)::
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from gmkit.core.orders import (NameIndex, OrderError, OrderSyntaxError, ParseRes
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
+from gmkit.rulesets.cien.geography import geography, holdings
 from gmkit.rulesets.cien.state import ACTIVE
 
 
@@ -202,7 +204,12 @@ def describe(order: Order) -> str:
 
 def province_index(state: State) -> NameIndex:
     """Names a player may use for the states on the map."""
-    return NameIndex(state["provinces"]["name"].to_list(), kind="province",
+    return _index(tuple(state["provinces"]["name"].to_list()))
+
+
+@functools.lru_cache(maxsize=8)
+def _index(names: tuple[str, ...]) -> NameIndex:
+    return NameIndex(names, kind="province",
                      aliases={"Imperial City": CAPITAL, "Imperial City of Cien": CAPITAL,
                               "the Imperial City": CAPITAL, "City of Cien": CAPITAL})
 
@@ -225,14 +232,7 @@ def requirements_met(state: State, pid: str, rules: Params, income: int | None =
 
 def reach(state: State, pid: str, target: str) -> str | None:
     """How a player can reach ``target``: 'land', 'sea', or None when it cannot."""
-    held = set(state["provinces"].filter(pl.col("owner") == pid)["name"])
-    borders = state["borders"]
-    if borders.filter(pl.col("a").is_in(list(held)) & (pl.col("b") == target)).height:
-        return "land"
-    coasts = state["coasts"]
-    target_seas = set(coasts.filter(pl.col("province") == target)["sea"])
-    my_seas = set(coasts.filter(pl.col("province").is_in(list(held)))["sea"])
-    return "sea" if target_seas & my_seas else None
+    return geography(state).reach(holdings(state).get(pid, frozenset()), target)
 
 
 def validate(state: State, parsed: Mapping[str, ParseResult[Order]],

@@ -8,6 +8,7 @@ import polars as pl
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.cien.constants import CAPITAL
+from gmkit.rulesets.cien.geography import holdings
 from gmkit.rulesets.cien.state import ACTIVE, income_of
 
 GOVERNMENTS_THAT_WIN = {"republic_or_duchy": ("republic", "duchy"),
@@ -18,16 +19,15 @@ def winners_of(state: State, rules: Params) -> tuple[list[str], str]:
     """Who has won at the start of the coming turn, and why in words (empty when nobody)."""
     players = state["players"]
     active = players.filter(pl.col("status") == ACTIVE)
-    provinces = state["provinces"]
     income = income_of(state, rules)
     allowed = GOVERNMENTS_THAT_WIN[rules.victory_government]
+    held = holdings(state)
     won = []
-    for r in active.iter_rows(named=True):
-        held = provinces.filter(pl.col("owner") == r["id"])
-        if (held.height >= rules.victory_provinces and CAPITAL in held["name"].to_list()
-                and income.get(r["id"], 0) >= rules.victory_income
-                and r["government"] in allowed):
-            won.append(r["id"])
+    for pid, government in zip(active["id"].to_list(), active["government"].to_list()):
+        mine = held.get(pid, frozenset())
+        if (len(mine) >= rules.victory_provinces and CAPITAL in mine
+                and income.get(pid, 0) >= rules.victory_income and government in allowed):
+            won.append(pid)
     if won:
         return won, (f"{' and '.join(won)} hold{'s' if len(won) == 1 else ''} "
                      f"{rules.victory_provinces}+ provinces including Cien, "

@@ -67,18 +67,21 @@ def player_row(pid: str, name: str, government: str, home: str | None, turn: int
 
 def income_of(state: State, rules: Params) -> dict[str, int]:
     """Each active player's income: outputs of held states, government bonus, mission support."""
-    prov = state["provinces"].filter(pl.col("owner").is_not_null())
-    outputs = dict(prov.group_by("owner").agg(pl.col("output").sum()).iter_rows())
-    support = state["missions"].filter((pl.col("status") == "active")
-                                       & (pl.col("kind") == "subjugation"))
+    provinces = state["provinces"]
+    outputs: dict[str, int] = {}
+    for owner, out in zip(provinces["owner"].to_list(), provinces["output"].to_list()):
+        if owner is not None:
+            outputs[owner] = outputs.get(owner, 0) + out
+    missions = state["missions"]
     extra: dict[str, int] = {}
-    for pid in support["player"]:
-        extra[pid] = extra.get(pid, 0) + int(rules.subjugation_support)
-    out = {}
-    for row in state["players"].filter(pl.col("status") == ACTIVE).iter_rows(named=True):
-        out[row["id"]] = (int(outputs.get(row["id"], 0)) + bonus(row["government"], rules)
-                          + extra.get(row["id"], 0))
-    return out
+    for pid, kind, status in zip(missions["player"].to_list(), missions["kind"].to_list(),
+                                 missions["status"].to_list()):
+        if status == "active" and kind == "subjugation":
+            extra[pid] = extra.get(pid, 0) + int(rules.subjugation_support)
+    players = state["players"]
+    return {pid: outputs.get(pid, 0) + bonus(gov, rules) + extra.get(pid, 0)
+            for pid, gov, status in zip(players["id"].to_list(), players["government"].to_list(),
+                                        players["status"].to_list()) if status == ACTIVE}
 
 
 def setup(players: Sequence[PlayerInfo], game_map: GameMap | None, rules: Params) -> State:

@@ -20,6 +20,7 @@ from gmkit.rulesets.cien.constants import (CAPITAL, EMPEROR, GRAIN, INTRO, LOYAL
 from gmkit.rulesets.cien.orders import (Conquer, Declare, Defend, Gift, Invest, Join, Order,
                                         Petition, Reward, reach, requirements_met)
 from gmkit.rulesets.cien.state import ACTIVE, ELIMINATED, SCHEMAS, income_of, invest_cost
+from gmkit.rulesets.cien.geography import geography, holdings
 from gmkit.rulesets.cien.battle import allot_defense, battle_wins
 from gmkit.rulesets.cien.outcome import winners_of
 
@@ -252,11 +253,7 @@ def conquest(state: State, orders: Orders, dice: Dice,
 
 
 def _shared_sea(state: State, pid: str, target: str) -> str:
-    coasts = state["coasts"]
-    held = state["provinces"].filter(pl.col("owner") == pid)["name"].to_list()
-    mine = set(coasts.filter(pl.col("province").is_in(held))["sea"])
-    theirs = coasts.filter(pl.col("province") == target)["sea"].to_list()
-    return next((s for s in sorted(theirs) if s in mine), "a Great Sea")
+    return geography(state).shared_sea(holdings(state).get(pid, frozenset()), target) or "a Great Sea"
 
 
 def elimination(state: State, orders: Orders, dice: Dice,
