@@ -74,7 +74,12 @@ def gm(python: Path) -> int:
 
 
 def test(python: Path, extra: list[str]) -> int:
-    """Run the whole test suite."""
+    """Check the type hints, then run the whole test suite (or the tests named in ``extra``)."""
+    if not extra:
+        types = [str(python), "-m", "mypy", "gmkit"]
+        print("+", " ".join(types), flush=True)
+        if subprocess.run(types, cwd=ROOT).returncode:
+            return 1
     cmd = [str(python), "-m", "pytest", "-n", "2", "-q", *extra]
     print("+", " ".join(cmd), flush=True)
     return subprocess.run(cmd, cwd=ROOT).returncode

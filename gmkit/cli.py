@@ -157,8 +157,8 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool) -> 
         for r in rec.rolls:
             click.echo(f"   die {r.draw_id}: {r.purpose}: {r.expression} -> {r.result} "
                        f"({r.source})")
-        for e in rec.events:
-            click.echo(f"   {e.text}")
+        for event in rec.events:
+            click.echo(f"   {event.text}")
     for draw_id in session.unused_entered:
         click.echo(f"warning: entered die '{draw_id}' matches no roll of this turn", err=True)
     if dry_run:

@@ -109,7 +109,10 @@ class Game:
         except KeyError as e:
             raise GameError(f"{self.root / 'game.toml'}: {e.args[0]}") from None
         self.store = GameStore(self.root, self.ruleset.schemas)
-        self.rules = self.ruleset.rules(self.config.get("rules", {}))
+        rules = self.config.get("rules", {})
+        if not isinstance(rules, dict):
+            raise GameError(f"{self.root / 'game.toml'}: [rules] must be a table")
+        self.rules = self.ruleset.rules(rules)
         self._latest: tuple[tuple[Any, ...], TurnData] | None = None
         self._map: GameMap | None = None
 
@@ -152,9 +155,10 @@ class Game:
             map_path = MAPS_DIR / rs.default_map
         map_bytes = Path(map_path).read_bytes() if map_path else None
         game_map = GameMap.from_geojson(map_path) if map_path else None
-        config = {"title": title or f"A game of {rs.title}", "ruleset": rs.name,
-                  "rules": dict(rules or {}), "players": [dict(p) for p in players]}
-        params = rs.rules(config["rules"])
+        config: dict[str, Any] = {"title": title or f"A game of {rs.title}", "ruleset": rs.name,
+                                  "rules": dict(rules or {}),
+                                  "players": [dict(p) for p in players]}
+        params = rs.rules(rules)
         state = rs.setup(cls.players_from_config(config), game_map, params)
         store = GameStore.create(root, config, rs.schemas, map_bytes)
         store.commit(TurnData(0, state, pl.DataFrame(schema=dict(ORDERS_SCHEMA)),

@@ -59,8 +59,10 @@ class Ruleset(ABC):
         """The state of turn 0."""
 
     @abstractmethod
-    def parse_post(self, post: str, player: str, state: State, rules: Params) -> ParseResult[Any]:
-        """Read one player's post into typed orders and per-line errors."""
+    def parse_post(self, post: str, player: str, state: State, rules: Params, *,
+                   secret: bool = False) -> ParseResult[Any]:
+        """Read one player's post into typed orders and per-line errors (``secret``: the post was
+        private, so what follows from it stays out of public reports)."""
 
     @abstractmethod
     def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
@@ -109,6 +111,10 @@ class Ruleset(ABC):
         """A seeded random player's post (for sample games, playouts and benchmarks); an empty
         post (no orders) unless the ruleset offers a bot."""
         return ""
+
+    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+        """A player list for sample games and conformance playouts."""
+        return []
 
     def players_to_move(self, state: State) -> list[str]:
         """Who is expected to post orders for the coming turn."""

@@ -102,6 +102,23 @@ class Cien(Ruleset):
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
 
+    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+        """Six players on states spread over the map (the named states first)."""
+        if game_map is None:
+            return []
+        named = ["Solsauvre", "Coyons", "Guicardie", "Tróys", "Sevoy"]
+        land = [n for n in game_map.land() if n != CAPITAL]
+        homes = [n for n in named if n in land]
+        for n in land:
+            if len(homes) >= 6:
+                break
+            if n not in homes and not game_map.land_neighbours(n) & set(homes):
+                homes.append(n)
+        colours = ["Red", "Gold", "Green", "Cyan", "Orange", "Purple"]
+        return [{"id": c, "name": f"Lord {c}", "state": h,
+                 "government": "city-state" if i % 2 else "duchy"}
+                for i, (c, h) in enumerate(zip(colours, homes))]
+
     def players_to_move(self, state: State) -> list[str]:
         return state["players"].filter(pl.col("status") == cien_state.ACTIVE)["id"].to_list()
 

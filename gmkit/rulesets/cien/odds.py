@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 import polars as pl
@@ -31,6 +31,10 @@ def _battle(force: int, share: int, die: int) -> list[tuple[int | None, Fraction
     return out
 
 
+def _always(pid: str) -> Callable[[list[str]], str]:
+    return lambda _: pid
+
+
 def take_chances(defense: int, fighters: Sequence[tuple[str, int, int]], rules: Params
                  ) -> dict[str, tuple[Fraction, Fraction]]:
     """For each attacker ``(id, grain dedicated, grain that fights)``: the probability that its
@@ -42,7 +46,7 @@ def take_chances(defense: int, fighters: Sequence[tuple[str, int, int]], rules: 
     tied = leftover_candidates(dedicated)
     base, left = divmod(defense, len(fighters))
     if left and len(tied) > 1 and rules.leftover_tie == "roll":
-        allotments = [(allot_defense(defense, dedicated, lambda _, t=t: t), Fraction(1, len(tied)))
+        allotments = [(allot_defense(defense, dedicated, _always(t)), Fraction(1, len(tied)))
                       for t in tied]
     else:
         allotments = [(allot_defense(defense, dedicated, lambda ts: ts[0], rules.leftover_tie),
@@ -51,7 +55,8 @@ def take_chances(defense: int, fighters: Sequence[tuple[str, int, int]], rules: 
     take = {pid: Fraction(0) for pid, _ in forces}
     for shares, p_allot in allotments:
         if defense == 0:
-            per = [[(force, Fraction(1))] for _, force in forces]
+            per: list[list[tuple[int | None, Fraction]]] = [[(force, Fraction(1))]
+                                                           for _, force in forces]
         else:
             per = [_battle(force, shares[pid], die) for pid, force in forces]
         for combo in itertools.product(*per):

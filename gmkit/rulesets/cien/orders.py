@@ -18,7 +18,7 @@ import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 import polars as pl
 
@@ -154,7 +154,7 @@ def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False) -> Or
         if g.get("n") and len(g["n"]) > 9:
             raise OrderSyntaxError(f"{g['n'][:12]}… grain is more than any treasury holds")
         n = int(g["n"]) if g.get("n") else 0
-        common = {"line": line.number, "secret": secret}
+        common: dict[str, Any] = {"line": line.number, "secret": secret}
         if kind == "defend":
             return Defend(provinces.resolve(g["p"]), n, **common)
         if kind == "invest":

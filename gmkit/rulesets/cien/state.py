@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import polars as pl
 
 from gmkit.core.maps import GameMap
 from gmkit.core.params import Params
 from gmkit.core.ruleset import PlayerInfo
-from gmkit.core.tables import State
+from gmkit.core.tables import Schema, State
 from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
 
-SCHEMAS = {
+SCHEMAS: dict[str, Schema] = {
     "provinces": {"name": pl.String, "owner": pl.String, "output": pl.Int64,
                   "capital": pl.Boolean, "conquered_turn": pl.Int64},
     "borders": {"a": pl.String, "b": pl.String},
@@ -37,9 +38,9 @@ class SetupError(ValueError):
     """A player list or map that cannot start a game of Cien."""
 
 
-def _frame(rows: list[dict], name: str) -> pl.DataFrame:
-    return pl.DataFrame(rows, schema=SCHEMAS[name], orient="row") if rows else \
-        pl.DataFrame(schema=SCHEMAS[name])
+def _frame(rows: list[dict[str, Any]], name: str) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=dict(SCHEMAS[name]), orient="row") if rows else \
+        pl.DataFrame(schema=dict(SCHEMAS[name]))
 
 
 def bonus(government: str, rules: Params) -> int:
@@ -57,7 +58,7 @@ def invest_cost(government: str, rules: Params) -> int:
 
 
 def player_row(pid: str, name: str, government: str, home: str | None, turn: int,
-               lord: str = "", arms: str = "", status: str = ACTIVE) -> dict:
+               lord: str = "", arms: str = "", status: str = ACTIVE) -> dict[str, Any]:
     """A fresh row of the players table."""
     return {"id": pid, "name": name, "lord": lord, "arms": arms, "government": government,
             "status": status, "rebel": False, "home": home, "treasury": 0, "income": 0,
@@ -94,7 +95,7 @@ def setup(players: Sequence[PlayerInfo], game_map: GameMap | None, rules: Params
     if len(players) > rules.max_players:
         raise SetupError(f"at most {rules.max_players} players, not {len(players)}")
     homes: dict[str, str] = {}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for p in players:
         if p.id not in COLOURS:
             raise SetupError(f"player {p.name!r}: colour {p.id!r} is not one of "

@@ -34,7 +34,7 @@ def _rows(state: State, name: str) -> Rows:
 
 
 def _frame(rows: Rows, name: str) -> pl.DataFrame:
-    schema = SCHEMAS[name]
+    schema = dict(SCHEMAS[name])
     return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 
 
