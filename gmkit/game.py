@@ -53,7 +53,7 @@ def rolls_frame(rolls: Sequence[Roll]) -> pl.DataFrame:
         rows.append({"step": r.step, "draw_id": r.draw_id, "purpose": r.purpose, "rule": r.rule,
                      "expression": r.expression, "result": _json(r.result),
                      "total": float(total) if isinstance(total, (int, float)) else None,
-                     "source": r.source, "public": r.public})
+                     "source": r.source, "public": r.public, "player": r.player})
     return pl.DataFrame(rows, schema=dict(ROLLS_SCHEMA), orient="row") if rows else \
         pl.DataFrame(schema=dict(ROLLS_SCHEMA))
 

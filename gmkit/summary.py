@@ -27,14 +27,20 @@ def _result_text(result: str, expression: str) -> str:
     return str(value)
 
 
-def standings_chart(standings: pl.DataFrame, title: str) -> alt.Chart | None:
-    """A bar chart of provinces held per player."""
+def standings_chart(standings: pl.DataFrame, title: str,
+                    colours: dict[str, str] | None = None) -> alt.Chart | None:
+    """A bar chart of provinces held per player, in the players' colours."""
     if standings.is_empty() or "provinces" not in standings.columns:
         return None
     data = standings.select("player", "provinces", "income").to_dicts()
-    return alt.Chart(alt.Data(values=data), title=title).mark_bar().encode(
+    colours = colours or {}
+    players = [row["player"] for row in data]
+    colour = alt.Color("player:N", legend=None, scale=alt.Scale(
+        domain=players, range=[colours.get(p, "#4c78a8") for p in players]))
+    return alt.Chart(alt.Data(values=data), title=title).mark_bar(stroke="#333").encode(
         x=alt.X("provinces:Q", title="provinces held"),
         y=alt.Y("player:N", sort="-x", title=None),
+        color=colour,
         tooltip=["player:N", "provinces:Q", "income:Q"],
     ).properties(width=420, height=24 * max(3, len(data)))
 
@@ -85,6 +91,7 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
         map_after_svg=game.map_svg(data.state, title=f"After turn {t}"),
         steps=tuple(steps), standings=standings,
         gm_only_columns=game.ruleset.gm_only_columns(),
-        chart=standings_chart(standings, f"Provinces after turn {t}"),
+        chart=standings_chart(standings, f"Provinces after turn {t}",
+                              dict(game.ruleset.map_style(data.state, game.rules).legend)),
         orders=orders, seed_commitment=data.seed_commitment, seed=seed, outcome=data.outcome,
         links=links)

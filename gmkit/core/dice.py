@@ -89,6 +89,7 @@ class Roll:
     result: Any
     source: str
     public: bool = True
+    player: str | None = None
 
     @property
     def total(self) -> Any:
@@ -134,13 +135,16 @@ class Dice:
         return f"{self.step}:{key if key is not None else self._count}"
 
     def _log(self, draw_id: str, purpose: str, rule: str, expression: str, result: Any,
-             source: str, public: bool) -> None:
+             source: str, public: bool, player: str | None) -> None:
         self.log.append(Roll(self.turn, self.step, draw_id, purpose, rule, expression, result,
-                             source, public))
+                             source, public, player))
 
     def roll(self, count: int, sides: int, *, purpose: str, rule: str, key: str | None = None,
-             public: bool = True) -> int:
-        """Roll ``count`` dice of ``sides`` faces and return the sum (each face logged)."""
+             public: bool = True, player: str | None = None) -> int:
+        """Roll ``count`` dice of ``sides`` faces and return the sum (each face logged).
+
+        ``player`` names whose roll it is (for the dice report); ``public`` False hides it from
+        public reports."""
         if count < 1 or sides < 1:
             raise DiceError(f"cannot roll {count}d{sides}")
         draw_id = self._id(key)
@@ -152,7 +156,7 @@ class Dice:
             faces = [seeded_int(self.seed, self.turn, f"{draw_id}#{i}", sides) + 1
                      for i in range(count)]
             source = SEEDED
-        self._log(draw_id, purpose, rule, expression, faces, source, public)
+        self._log(draw_id, purpose, rule, expression, faces, source, public, player)
         return sum(faces)
 
     def d(self, sides: int, **kw: Any) -> int:
@@ -160,7 +164,7 @@ class Dice:
         return self.roll(1, sides, **kw)
 
     def uniform(self, *, purpose: str, rule: str, key: str | None = None,
-                public: bool = True) -> float:
+                public: bool = True, player: str | None = None) -> float:
         """A uniform number in [0, 1)."""
         draw_id = self._id(key)
         if draw_id in self.entered:
@@ -170,12 +174,12 @@ class Dice:
             value, source = float(value), ENTERED
         else:
             value, source = seeded_uniform(self.seed, self.turn, draw_id), SEEDED
-        self._log(draw_id, purpose, rule, "U[0,1)", value, source, public)
+        self._log(draw_id, purpose, rule, "U[0,1)", value, source, public, player)
         return value
 
     def choice(self, options: Sequence[T], *, purpose: str, rule: str,
                weights: Sequence[int] | None = None, key: str | None = None,
-               public: bool = True) -> T:
+               public: bool = True, player: str | None = None) -> T:
         """Pick one of ``options``, with integer ``weights`` if given (exact, unbiased)."""
         if not options:
             raise DiceError(f"{purpose}: nothing to choose from")
@@ -201,11 +205,11 @@ class Dice:
                 r -= w[index]
                 index += 1
             source = SEEDED
-        self._log(draw_id, purpose, rule, expression, labels[index], source, public)
+        self._log(draw_id, purpose, rule, expression, labels[index], source, public, player)
         return options[index]
 
     def shuffle(self, items: Sequence[T], *, purpose: str, rule: str, key: str | None = None,
-                public: bool = True) -> list[T]:
+                public: bool = True, player: str | None = None) -> list[T]:
         """A shuffled copy of ``items`` (Fisher-Yates over seeded integers)."""
         draw_id = self._id(key)
         labels = [str(o) for o in items]
@@ -231,7 +235,7 @@ class Dice:
                 out[i], out[j] = out[j], out[i]
             source = SEEDED
         self._log(draw_id, purpose, rule, f"shuffle({len(items)})", [str(o) for o in out],
-                  source, public)
+                  source, public, player)
         return out
 
 

@@ -50,7 +50,8 @@ ORDERS_SCHEMA: Schema = {"seq": pl.Int64, "player": pl.String, "secret": pl.Bool
                          "received": pl.String, "text": pl.String}
 ROLLS_SCHEMA: Schema = {"step": pl.String, "draw_id": pl.String, "purpose": pl.String,
                         "rule": pl.String, "expression": pl.String, "result": pl.String,
-                        "total": pl.Float64, "source": pl.String, "public": pl.Boolean}
+                        "total": pl.Float64, "source": pl.String, "public": pl.Boolean,
+                        "player": pl.String}
 EVENTS_SCHEMA: Schema = {"step": pl.String, "kind": pl.String, "rule": pl.String,
                          "text": pl.String, "player": pl.String, "region": pl.String,
                          "public": pl.Boolean, "data": pl.String}

@@ -111,7 +111,7 @@ def petitions(state: State, orders: Orders, dice: Dice,
         chance = min(100, rules.petition_chance * met + o.gift)
         roll = dice.roll(1, 100, purpose=f"{pid}'s Petition of Advancement ({chance}%: {met} "
                          f"requirement(s), gift {o.gift})", rule=PETITIONS, key=f"petition/{pid}",
-                         public=not o.secret)
+                         public=not o.secret, player=pid)
         approved = roll <= chance
         new_gov = NEXT_GOVERNMENT.get(me["government"], me["government"])
         if approved:
@@ -212,9 +212,10 @@ def conquest(state: State, orders: Orders, dice: Dice,
                 winners.append((pid, o.grain, force))
                 continue
             a = dice.d(rules.die, purpose=f"{pid} attacks {target} with {force}", rule=WAR,
-                       key=f"attack/{target}/{pid}")
+                       key=f"attack/{target}/{pid}", player=pid)
             b = dice.d(rules.die, purpose=f"{target} ({defender}) defends with {share} against "
-                       f"{pid}", rule=WAR, key=f"defend/{target}/{pid}")
+                       f"{pid}", rule=WAR, key=f"defend/{target}/{pid}",
+                       player=owner)
             won = battle_wins(force, a, share, b)
             events.append(Event("battle", WAR, f"{pid} attacks {target}: {force}+{a} = "
                                 f"{force + a} against {target}'s ({defender}) {share}+{b} = {share + b}: "
