@@ -49,6 +49,24 @@ def setup() -> Path:
     return _python()
 
 
+def browser() -> None:
+    """Install Debian's Chromium and its driver for the real-browser tests, when this machine
+    can (root with apt-get); otherwise those tests say they were skipped and why."""
+    if shutil.which("chromium") and shutil.which("chromedriver"):
+        return
+    if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
+        print("note: chromium and chromium-driver are not installed; the browser tests will be "
+              "skipped (install them with your package manager)", flush=True)
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    try:
+        _run("apt-get", "update", "-qq", env=env, stdout=subprocess.DEVNULL)
+        _run("apt-get", "install", "-y", "-qq", "chromium", "chromium-driver", env=env,
+             stdout=subprocess.DEVNULL)
+    except subprocess.CalledProcessError:
+        print("note: could not install chromium; the browser tests will be skipped", flush=True)
+
+
 def gm(python: Path) -> int:
     """Resolve the next turn of a copy of the sample game and write its summaries."""
     out = ROOT / "out"
@@ -93,6 +111,7 @@ def main(argv: list[str]) -> int:
     if argv[0] == "gm":
         return gm(python)
     if argv[0] == "test":
+        browser()
         return test(python, argv[1:])
     return 0
 

@@ -102,8 +102,16 @@ def bench_verify(tmp: Path) -> list[dict]:
     t = time.perf_counter()
     problems = Game.open(tmp / "hundred").verify()
     v = time.perf_counter() - t
-    return [{"name": f"cien_verify_{turns}_turns_s", "value": round(v, 3), "unit": "s",
-             "target": "< 5", "ok": v < 5 and not problems and turns >= 100}]
+    results = [{"name": f"cien_verify_{turns}_turns_s", "value": round(v, 3), "unit": "s",
+                "target": "< 5", "ok": v < 5 and not problems and turns >= 100}]
+    from gmkit.site import publish
+
+    t = time.perf_counter()
+    pages = publish(Game.open(tmp / "hundred"), tmp / "hundred-site")
+    p = time.perf_counter() - t
+    results.append({"name": f"publish_{turns}_turns_s", "value": round(p, 3), "unit": "s",
+                    "target": "< 20", "ok": p < 20 and len(pages) >= turns + 2})
+    return results
 
 
 def bench_map() -> list[dict]:

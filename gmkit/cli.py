@@ -242,6 +242,19 @@ def history(game: Path, table: str, out: Path | None) -> None:
 
 @main.command()
 @GAME
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="The folder to write the site into (replaced as a whole).")
+def publish(game: Path, out: Path) -> None:
+    """Write the game's public static site: an index of turns, each turn's public summary and
+    the history charts. It opens offline from the file system."""
+    from gmkit.site import publish as publish_site
+
+    pages = publish_site(Game.open(game), out)
+    click.echo(f"published {len(pages)} page(s) in {out}; open {out / 'index.html'}")
+
+
+@main.command()
+@GAME
 @click.option("--to", "to_turn", type=int, required=True, help="The turn to go back to.")
 def rollback(game: Path, to_turn: int) -> None:
     """Set aside every turn after --to (kept in the game folder's attic, never deleted)."""

@@ -1,0 +1,152 @@
+"""``gmkit publish``: a game as a static site that opens offline from the file system.
+
+The site holds an index of turns, each turn's public summary, and the history charts. Every page is
+self-contained (inline CSS, static SVG, no script, no request) and public: it is built only from
+:func:`gmkit.core.reports.public_view` and the public views of the history, so nothing secret can
+reach it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from gmkit.core.reports import CSP, chart_svg, public_view, render_html
+from gmkit.game import Game
+from gmkit.summary import turn_report
+
+PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).from_string("""\
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{{ csp }}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ title }}</title>
+<style>
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:1100px;margin:2em auto;
+padding:0 1em;color:#222;line-height:1.45}
+h1{margin-bottom:.2em} .sub{color:#666;margin-top:0}
+nav a{margin-right:1em} table{border-collapse:collapse;margin:1em 0}
+td,th{border-bottom:1px solid #ddd;padding:.3em .8em;text-align:left}
+.turns{columns:4 10em} .figure{margin:1.5em 0;overflow-x:auto}
+.maps input{display:none} .maps label{display:inline-block;padding:.1em .45em;margin:.1em;
+border:1px solid #bbb;border-radius:4px;cursor:pointer;font-size:.9em}
+.maps .frame{display:none} .banner{background:#fff4d6;border:1px solid #e0b84a;padding:.6em 1em}
+{% for t in map_turns %}#m{{ t }}:checked ~ .frames .f{{ t }}{display:block}
+#m{{ t }}:checked ~ .labels label[for=m{{ t }}]{background:#222;color:#fff}
+{% endfor %}
+</style></head><body>
+<nav><a href="index.html">Index</a><a href="history.html">History</a></nav>
+<h1>{{ title }}</h1><p class="sub">{{ subtitle }}</p>
+{{ body|safe }}
+</body></html>
+""")
+
+
+def _page(title: str, subtitle: str, body: str, map_turns: Sequence[int] = ()) -> str:
+    return PAGE.render(title=title, subtitle=subtitle, body=body, csp=CSP,
+                       map_turns=list(map_turns))
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    env = jinja2.Environment(autoescape=True)
+    return env.from_string(
+        "<table><tr>{% for k in rows[0] %}<th>{{ k }}</th>{% endfor %}</tr>"
+        "{% for r in rows %}<tr>{% for v in r.values() %}<td>{{ '—' if v is none else v }}</td>"
+        "{% endfor %}</tr>{% endfor %}</table>").render(rows=rows) if rows else "<p>—</p>"
+
+
+def _index(game: Game, turns: Sequence[int]) -> str:
+    env = jinja2.Environment(autoescape=True)
+    state = game.ruleset.public_state(game.state())
+    standings = game.ruleset.standings(state, game.rules).drop(
+        [c for c in game.ruleset.gm_only_columns()], strict=False)
+    outcome = game.turn().outcome
+    body = env.from_string("""
+{% if outcome %}<p class="banner">{{ outcome }}</p>{% endif %}
+<div class="figure">{{ map|safe }}</div>
+<h2>Standings after turn {{ latest }}</h2>{{ standings|safe }}
+<h2>Turns</h2><ul class="turns">
+{% for t in turns %}<li><a href="turn-{{ '%04d' % t }}.html">Turn {{ t }}</a></li>{% endfor %}
+</ul>""").render(outcome=outcome, map=game.map_svg(state, title=f"After turn {turns[-1]}") or "",
+                 latest=game.latest_turn, standings=_table(standings.to_dicts()),
+                 turns=turns)
+    return _page(game.title, f"{game.ruleset.title} · {len(turns)} turn(s) played", body)
+
+
+def _history(game: Game) -> str:
+    from gmkit import charts, history
+
+    series = history.player_series(game, view="public")
+    colours = dict(game.ruleset.map_style(game.state(), game.rules).legend)
+    parts = ["<h2>Players over the turns</h2>"]
+    for metric in series["metric"].unique(maintain_order=True).to_list():
+        parts.append(f'<div class="figure">'
+                     f'{chart_svg(charts.series_chart(series, metric, colours=colours))}</div>')
+    timeline = history.timeline(game, view="public")
+    if timeline.height:
+        parts.append("<h2>Timeline</h2>")
+        parts.append(f'<div class="figure">{chart_svg(charts.timeline_chart(timeline))}</div>')
+    report = history.dice_report(game, view="public")
+    parts.append("<h2>The dice</h2>")
+    if report.height:
+        parts.append(f'<div class="figure">{chart_svg(charts.dice_chart(report))}</div>')
+    parts.append(_table(report.to_dicts()))
+    turns = game.store.turns()
+    frames = "".join(f'<div class="frame f{t}">{history.map_at(game, t)}</div>' for t in turns)
+    radios = "".join(f'<input type="radio" name="map" id="m{t}"'
+                     f'{" checked" if t == turns[-1] else ""}>' for t in turns)
+    labels = "".join(f'<label for="m{t}">{t}</label>' for t in turns)
+    parts.append(f'<h2>The map, turn by turn</h2><div class="maps">{radios}'
+                 f'<div class="labels">{labels}</div><div class="frames">{frames}</div></div>')
+    return _page(f"{game.title}: history", game.ruleset.title, "".join(parts), map_turns=turns)
+
+
+def publish(game: Game, out: str | Path, *, workers: int = 2) -> list[Path]:
+    """Write the public site of a game into ``out`` (replaced atomically); returns its pages."""
+    out = Path(out)
+    turns = [t for t in game.store.turns() if t > 0]
+    if not turns:
+        raise ValueError(f"{game.root}: no turn has been played yet; nothing to publish")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    try:
+        nav = '<nav style="margin:1em 2em"><a href="index.html">Index</a> · ' \
+              '<a href="history.html">History</a>{prev}{next}</nav>'
+
+        def turn_page(t: int) -> tuple[int, str]:
+            html = render_html(public_view(turn_report(game, t)))
+            links = nav.format(
+                prev=f' · <a href="turn-{t - 1:04d}.html">turn {t - 1}</a>' if t - 1 in turns
+                else "",
+                next=f' · <a href="turn-{t + 1:04d}.html">turn {t + 1}</a>' if t + 1 in turns
+                else "")
+            return t, html.replace("<body>", "<body>" + links, 1)
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            pages = dict(pool.map(turn_page, turns))
+        written = []
+        for t, html in pages.items():
+            path = staging / f"turn-{t:04d}.html"
+            path.write_text(html, "utf-8")
+            written.append(path)
+        (staging / "history.html").write_text(_history(game), "utf-8")
+        (staging / "index.html").write_text(_index(game, turns), "utf-8")
+        if out.exists():
+            old = out.with_name(f".{out.name}.old")
+            shutil.rmtree(old, ignore_errors=True)
+            os.rename(out, old)
+            os.rename(staging, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return sorted(out.glob("*.html"))
