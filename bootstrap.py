@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Set gmkit up in a local virtual environment, then run the main job or the tests.
 
-    python3 bootstrap.py gm      # set up, then resolve a turn of the bundled sample game
+    python3 bootstrap.py gm      # set up, then open the GM's turn notebook on the sample game
     python3 bootstrap.py test    # set up, then run every test
+    python3 bootstrap.py demo    # set up, then resolve a turn of the sample from the command line
 
 Needs only Python 3.11+ and pip. The environment lives in ``.venv`` and is reinstalled only when
 ``pyproject.toml`` changes.
@@ -68,7 +69,24 @@ def browser() -> None:
 
 
 def gm(python: Path) -> int:
-    """Resolve the next turn of a copy of the sample game and write its summaries."""
+    """Open the GM's turn notebook (marimo, code hidden) on a working copy of the sample game.
+
+    ``GMKIT_PORT`` chooses the port (default 2718); ``GMKIT_HEADLESS=1`` opens no browser."""
+    port = os.environ.get("GMKIT_PORT", "2718")
+    cmd = [python, "-m", "marimo", "run", ROOT / "notebooks" / "turn.py", "--host", "127.0.0.1",
+           "--port", port, "--no-token"]
+    if os.environ.get("GMKIT_HEADLESS"):
+        cmd.append("--headless")
+    print(f"\nThe GM's turn notebook: http://127.0.0.1:{port}/  (Ctrl-C to stop)", flush=True)
+    try:
+        return subprocess.run([str(c) for c in cmd], cwd=ROOT).returncode
+    except KeyboardInterrupt:
+        return 0
+
+
+def demo(python: Path) -> int:
+    """Resolve the next turn of a copy of the sample game from the command line and write its
+    summaries."""
     out = ROOT / "out"
     out.mkdir(exist_ok=True)
     n = 1
@@ -104,12 +122,14 @@ def test(python: Path, extra: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("gm", "test", "setup"):
+    if not argv or argv[0] not in ("gm", "test", "demo", "setup"):
         print(__doc__)
         return 2
     python = setup()
     if argv[0] == "gm":
         return gm(python)
+    if argv[0] == "demo":
+        return demo(python)
     if argv[0] == "test":
         browser()
         return test(python, argv[1:])

@@ -128,6 +128,49 @@ def bench_map() -> list[dict]:
              "target": None, "ok": True}]
 
 
+def bench_notebook(tmp: Path) -> list[dict]:
+    """The turn notebook run headless on the sample, against importing marimo, polars and altair
+    alone; and the gmkit call behind "next step" in an open notebook."""
+    import subprocess
+
+    from gmkit.desk import Desk
+
+    work = tmp / "nb-sample"
+    shutil.copytree(ROOT / "data" / "sample-cien", work)
+
+    def run(args: list[str]) -> float:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, *args], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - t
+
+    imports = statistics.median(run(["-c", "import marimo, polars, altair"]) for _ in range(3))
+    notebook = statistics.median(run([str(ROOT / "notebooks" / "turn.py"), "--game", str(work)])
+                                 for _ in range(3))
+    desk = Desk.open(work)
+    desk.begin()
+    steps = []
+    while True:
+        t = time.perf_counter()
+        view = desk.step()
+        steps.append(time.perf_counter() - t)
+        if view is None or desk.position >= desk.step_count:
+            break
+    step = statistics.median(steps)
+    return [
+        {"name": "turn_notebook_headless_s", "value": round(notebook, 3), "unit": "s",
+         "target": None, "ok": True},
+        {"name": "import_marimo_polars_altair_s", "value": round(imports, 3), "unit": "s",
+         "target": None, "ok": True},
+        {"name": "turn_notebook_vs_imports_ratio", "value": round(notebook / imports, 2),
+         "unit": "x", "target": "<= 1.5", "ok": notebook / imports <= 1.5},
+        {"name": "notebook_next_step_ms", "value": round(step * 1000, 2), "unit": "ms",
+         "target": "< 100", "ok": step < 0.1},
+        {"name": "notebook_next_step_max_ms", "value": round(max(steps) * 1000, 2), "unit": "ms",
+         "target": None, "ok": True},
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -136,7 +179,7 @@ def main() -> int:
     results: list[dict] = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for fn in (bench_map, bench_turn, bench_verify):
+        for fn in (bench_map, bench_turn, bench_verify, bench_notebook):
             if args.only and args.only not in fn.__name__:
                 continue
             results.extend(fn() if fn is bench_map else fn(tmp))

@@ -441,12 +441,13 @@ class GameStore:
             raise StoreError(f"no table '{table}' (known: "
                              f"{', '.join([*self.schemas, *LOG_SCHEMAS])})")
         frames = []
-        for turn in self.turns():
+        current = {turn: revs[max(revs)] for turn, revs in self._turn_dirs().items()}
+        for turn in sorted(current):
             if verify:
                 problems = self.check_turn(turn)
                 if problems:
                     raise TamperError("; ".join(problems))
-            df = self._read_parquet(self.turn_path(turn) / rel, schema)
+            df = self._read_parquet(current[turn] / rel, schema)
             frames.append(df.with_columns(pl.lit(turn, pl.Int64).alias("turn")))
         if not frames:
             return pl.DataFrame(schema={**schema, "turn": pl.Int64})

@@ -1,0 +1,1246 @@
+"""The GM's desk: a game folder opened for interactive play in a notebook.
+
+The turn notebooks (``notebooks/turn.py`` for marimo, ``notebooks/turn.ipynb`` for Jupyter) hold no
+game logic: every cell asks a :class:`Desk`. A desk wraps a :class:`~gmkit.game.Game` and keeps
+the turn being resolved (a :class:`~gmkit.game.TurnSession`)::
+
+    desk = Desk.open(Desk.working_copy("data/sample-cien", "out/turn-notebook/sample-cien"))
+    desk.overview()                                # turn, standings (GM view), who has posted
+    desk.preview_post("Red", post, secret=False)   # how a post reads, without storing it
+    desk.receive("Red", post)                      # store it
+    desk.odds()                                    # exact odds of every conquest
+    desk.commitment()                              # post this hash before resolving
+    desk.step(); desk.back(); desk.run_all()       # a StepView each: events, dice, changes, map
+    desk.enter_die("conquest:attack/Tróys/Red", 7) # a die rolled elsewhere; replays the steps
+    desk.commit(); desk.reveal(); desk.publish_reports()
+
+Every failure a GM can cause (a wrong folder, a post without orders, a die that does not fit, a
+commit that fails) raises :class:`DeskError` with a message meant to be shown as it is; the game
+folder is then exactly as it was before the call.
+
+Dice the GM enters are kept beside the pending posts in ``pending/dice-NNNN.txt`` (one
+``draw-id = value`` per line, the format of ``gmkit resolve --dice``), so they survive a restart
+of the notebook.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import html
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from gmkit.core.dice import Dice, DiceError, Roll, parse_entered
+from gmkit.core.orders import OrderError
+from gmkit.core.steps import Driver, StepRecord
+from gmkit.core.store import ORDERS_SCHEMA, StoreError, atomic_write
+from gmkit.core.tables import SchemaError, State
+from gmkit.game import Game, GameError, TurnSession
+
+__all__ = [
+    "Desk",
+    "DeskError",
+    "DeskPanel",
+    "Overview",
+    "PostPreview",
+    "Published",
+    "StepView",
+    "callout_html",
+    "frame_html",
+    "iframe_html",
+    "repo_root",
+    "sample_working_copy",
+    "table_changes",
+]
+
+#: The game bundled with gmkit; the desk never writes into it.
+BUNDLED_SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample-cien"
+#: Where the notebooks keep their working copy of the sample, relative to the repository root.
+WORKING_COPY = Path("out") / "turn-notebook" / "sample-cien"
+#: The file that marks a folder as a working copy made by :meth:`Desk.working_copy`.
+COPY_MARKER = ".gmkit-working-copy"
+
+_OPEN_ERRORS = (GameError, StoreError, SchemaError, KeyError, OSError, ValueError)
+
+
+class DeskError(ValueError):
+    """Something the GM asked that cannot be done; the message says why, ready to show."""
+
+
+# ------------------------------------------------------------------------------------------------
+# What the desk shows
+# ------------------------------------------------------------------------------------------------
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "\u2014"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(str, value))
+    return str(value)
+
+
+def frame_html(df: pl.DataFrame | None, *, empty: str = "none", caption: str | None = None) -> str:
+    """A small frame as an escaped HTML table (no scripts, no styles beyond inline ones)."""
+    cap = f"<caption style='text-align:left;font-weight:bold'>{html.escape(caption)}</caption>" \
+        if caption else ""
+    if df is None or df.is_empty():
+        return (f"<p><b>{html.escape(caption)}</b>: " if caption else "<p>") + \
+            f"<i>{html.escape(empty)}</i></p>"
+    head = "".join(f"<th style='text-align:left;padding:2px 8px'>{html.escape(c)}</th>"
+                   for c in df.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td style='padding:2px 8px;vertical-align:top'>"
+                         f"{html.escape(_cell(v)).replace(chr(10), '<br>')}</td>" for v in row)
+        + "</tr>" for row in df.iter_rows())
+    return (f"<table style='border-collapse:collapse;margin:4px 0'>{cap}<thead>"
+            f"<tr style='border-bottom:1px solid #999'>{head}</tr></thead><tbody>{body}"
+            f"</tbody></table>")
+
+
+_CALLOUT_COLOURS = {"danger": ("#fdecea", "#b3261e"), "warn": ("#fff8e1", "#8a6d00"),
+                    "success": ("#e8f5e9", "#1b5e20"), "info": ("#e3f2fd", "#0d47a1"),
+                    "neutral": ("#f5f5f5", "#333333")}
+
+
+def callout_html(message: str, kind: str = "neutral") -> str:
+    """A message box (the Jupyter counterpart of ``mo.callout``)."""
+    bg, fg = _CALLOUT_COLOURS.get(kind, _CALLOUT_COLOURS["neutral"])
+    return (f"<div style='background:{bg};color:{fg};border-left:4px solid {fg};"
+            f"padding:6px 10px;margin:4px 0;white-space:pre-wrap'>{html.escape(message)}</div>")
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The turn at a glance: what is committed, the standings (GM view) and who has posted."""
+
+    title: str
+    ruleset: str
+    latest_turn: int
+    turn: int
+    standings: pl.DataFrame
+    sent: tuple[str, ...]
+    waiting: tuple[str, ...]
+    posts: int
+    outcome: str | None = None
+
+    def summary(self) -> str:
+        """One paragraph in words."""
+        if self.outcome:
+            return (f"{self.title} ({self.ruleset}): the game is over after turn "
+                    f"{self.latest_turn}: {self.outcome}")
+        sent = ", ".join(self.sent) or "nobody yet"
+        waiting = ", ".join(self.waiting) or "nobody"
+        return (f"{self.title} ({self.ruleset}): turn {self.latest_turn} is committed; orders are "
+                f"for turn {self.turn}. {self.posts} post(s) received. Orders from: {sent}. "
+                f"Waiting for: {waiting}.")
+
+    def to_html(self) -> str:
+        return (f"<p>{html.escape(self.summary())}</p>"
+                + frame_html(self.standings, caption="Standings (GM view)"))
+
+
+@dataclass(frozen=True)
+class PostPreview:
+    """How a post reads: the orders in words, the rejected lines and the validation problems.
+
+    ``counts`` is False when the game's rule on several posts means this one would not count
+    (``note`` says why); ``seq`` is set once the post is stored.
+    """
+
+    player: str
+    secret: bool
+    text: str
+    orders: pl.DataFrame  # line, text, reads as
+    rejected: pl.DataFrame  # line, text, reason
+    problems: tuple[str, ...]  # validation against the state and the other pending posts
+    parse_report: str
+    message: str | None = None  # e.g. the post has no orders
+    note: str | None = None  # e.g. an earlier post of this player counts instead
+    counts: bool = True
+    seq: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when every line was read and nothing is wrong with the orders."""
+        return self.message is None and self.rejected.is_empty() and not self.problems
+
+    def report(self) -> str:
+        """The text to quote back to the player: every rejected line with its reason."""
+        lines = [self.parse_report] if self.parse_report else []
+        return "\n".join(lines + list(self.problems))
+
+    def to_text(self) -> str:
+        """The preview as plain text."""
+        out = [f"{self.player}'s {'secret' if self.secret else 'public'} post"
+               + (f" (stored as #{self.seq})" if self.seq is not None else "") + ":"]
+        if self.message:
+            out.append(f"  ! {self.message}")
+        for line, text, words in self.orders.iter_rows():
+            out.append(f"  line {line}: {words}   <  {text}")
+        rejected = self.report()
+        if rejected:
+            out.append("rejected (quote this back):")
+            out += [f"  {r}" for r in rejected.splitlines()]
+        if self.note:
+            out.append(f"note: {self.note}")
+        if self.ok:
+            out.append("every line reads as an order; nothing is wrong.")
+        return "\n".join(out)
+
+    def to_html(self) -> str:
+        parts = []
+        if self.message:
+            parts.append(callout_html(self.message, "danger"))
+        parts.append(frame_html(self.orders, caption="Read as orders", empty="no order read"))
+        report = self.report()
+        if report:
+            parts.append("<p><b>Rejected, ready to quote back:</b></p><pre style='white-space:"
+                         f"pre-wrap;background:#fdecea;padding:6px'>{html.escape(report)}</pre>")
+        if self.note:
+            parts.append(callout_html(self.note, "warn"))
+        if self.ok:
+            parts.append(callout_html("Every line reads as an order; nothing is wrong.",
+                                      "success"))
+        return "".join(parts)
+
+
+@dataclass(frozen=True)
+class StepView:
+    """One resolution step as the GM looks at it."""
+
+    index: int  # 1-based
+    count: int
+    name: str
+    title: str
+    rule: str
+    events: pl.DataFrame  # kind, player, region, shown, text
+    dice: pl.DataFrame  # draw_id, purpose, expression, faces, result, source, shown
+    changes: Mapping[str, pl.DataFrame]  # table -> key, field, before, after
+    map_svg: str | None
+    next_title: str | None
+
+    @property
+    def done(self) -> bool:
+        """True when this was the last step."""
+        return self.index == self.count
+
+    def heading(self) -> str:
+        return f"Step {self.index} of {self.count}: {self.title}"
+
+    def to_text(self) -> str:
+        """The step as plain text (events, dice, changes)."""
+        out = [self.heading(), f"  rule: {self.rule}"]
+        out += [f"  event: {text}" + ("" if shown == "public" else " [GM only]")
+                for text, shown in self.events.select("text", "shown").iter_rows()]
+        for r in self.dice.iter_rows(named=True):
+            out.append(f"  die {r['draw_id']}: {r['purpose']}: {r['expression']} -> "
+                       f"{r['result']} ({r['source']})")
+        for table, frame in self.changes.items():
+            for row in frame.iter_rows():
+                out.append(f"  {table} {row[0]}: {row[1]} {row[2]} -> {row[3]}")
+        if not self.events.height and not self.dice.height and not self.changes:
+            out.append("  nothing happened in this step")
+        out.append(f"  next: {self.next_title}" if self.next_title else "  every step has run")
+        return "\n".join(out)
+
+    def to_html(self, *, with_map: bool = True) -> str:
+        parts = [f"<h4 style='margin:4px 0'>{html.escape(self.heading())}</h4>",
+                 f"<p><i>Rule: {html.escape(self.rule)}</i></p>",
+                 frame_html(self.events, caption="Events", empty="no event"),
+                 frame_html(self.dice, caption="Dice", empty="no die rolled")]
+        if self.changes:
+            parts += [frame_html(frame, caption=f"Changes to {table}")
+                      for table, frame in self.changes.items()]
+        else:
+            parts.append("<p><b>Changes</b>: <i>no table changed</i></p>")
+        if with_map and self.map_svg:
+            parts.append(f"<div style='max-width:900px'>{self.map_svg}</div>")
+        parts.append(f"<p>Next: {html.escape(self.next_title)}</p>" if self.next_title
+                     else "<p>Every step has run: the turn can be committed.</p>")
+        return "".join(parts)
+
+
+@dataclass(frozen=True)
+class Published:
+    """The summaries written for a committed turn."""
+
+    turn: int
+    paths: tuple[Path, ...]
+    html: Mapping[str, str]  # view -> page
+    bbcode: Mapping[str, str]  # view -> post(s), parts separated by a blank line
+    revealed: bool
+
+
+# ------------------------------------------------------------------------------------------------
+# Helpers
+# ------------------------------------------------------------------------------------------------
+
+
+def repo_root(start: str | Path | None = None) -> Path:
+    """The gmkit checkout holding ``data/sample-cien``: searched upwards from ``start`` (default:
+    the working directory), else the one this module lives in."""
+    here = Path(start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "data" / "sample-cien" / "game.toml").is_file():
+            return folder
+    return BUNDLED_SAMPLE.parent.parent
+
+
+def sample_working_copy(root: str | Path | None = None, *, fresh: bool = False,
+                        name: str = "sample-cien", into: str | Path | None = None) -> Path:
+    """The notebooks' working copy of the bundled sample: ``out/turn-notebook/<name>`` of the
+    checkout found from ``root`` (or ``into``), made on first use and then reused (``fresh``:
+    made again)."""
+    base = repo_root(root)
+    target = Path(into) if into else base / WORKING_COPY.parent / name
+    return Desk.working_copy(base / "data" / "sample-cien", target, fresh=fresh)
+
+
+def _faces_result(roll: Roll) -> tuple[str, str]:
+    value = roll.result
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        faces = " + ".join(map(str, value))
+        return faces, str(sum(value))
+    if isinstance(value, float):
+        return "", f"{value:.6f}"
+    if isinstance(value, list):
+        return "", ", ".join(map(str, value))
+    return "", str(value)
+
+
+_DICE_SCHEMA = {"draw_id": pl.String, "purpose": pl.String, "expression": pl.String,
+                "faces": pl.String, "result": pl.String, "source": pl.String, "shown": pl.String}
+_EVENT_SCHEMA = {"kind": pl.String, "player": pl.String, "region": pl.String,
+                 "shown": pl.String, "text": pl.String}
+_CHANGE_COLUMNS = ("field", "before", "after")
+
+
+def _dice_frame(rolls: Iterable[Roll]) -> pl.DataFrame:
+    rows = []
+    for r in rolls:
+        faces, result = _faces_result(r)
+        rows.append((r.draw_id, r.purpose, r.expression, faces, result, r.source,
+                     "public" if r.public else "GM only"))
+    return pl.DataFrame(rows, schema=_DICE_SCHEMA, orient="row")
+
+
+def _key_column(before: pl.DataFrame, after: pl.DataFrame) -> str | None:
+    if not before.columns:
+        return None
+    key = before.columns[0]
+    if key not in after.columns:
+        return None
+    for df in (before, after):
+        col = df[key]
+        if col.null_count() or col.n_unique() != df.height:
+            return None
+    return key
+
+
+def table_changes(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame | None:
+    """What changed in one table, as ``key, field, before, after`` rows (None when nothing did).
+
+    Rows are matched on the first column when it is a key in both frames (a province's name, a
+    player's id); a one-row table is compared column by column; otherwise whole rows are listed as
+    removed or added."""
+    if before is after or (before.schema == after.schema and before.equals(after)):
+        return None
+    cols = [c for c in after.columns if c in before.columns]
+    rows: list[tuple[str, str, str, str]] = []
+    if before.height == 1 and after.height == 1:
+        key_name = "row"
+        b, a = before.row(0, named=True), after.row(0, named=True)
+        rows = [("", c, _cell(b[c]), _cell(a[c])) for c in cols if b[c] != a[c]]
+    elif (key := _key_column(before, after)) is not None:
+        key_name = key
+        old = {r[key]: r for r in before.iter_rows(named=True)}
+        new = {r[key]: r for r in after.iter_rows(named=True)}
+        for k, r in new.items():
+            if k not in old:
+                rows.append((_cell(k), "(new row)", "\u2014",
+                             ", ".join(f"{c}={_cell(r[c])}" for c in cols if c != key)))
+                continue
+            o = old[k]
+            rows += [(_cell(k), c, _cell(o[c]), _cell(r[c])) for c in cols
+                     if c != key and o[c] != r[c]]
+        rows += [(_cell(k), "(removed)", ", ".join(f"{c}={_cell(o[c])}" for c in cols
+                                                   if c != key), "\u2014")
+                 for k, o in old.items() if k not in new]
+    else:
+        key_name = "row"
+        old_rows = [tuple(r) for r in before.select(cols).iter_rows()]
+        new_rows = [tuple(r) for r in after.select(cols).iter_rows()]
+        for gone in old_rows:
+            if gone not in new_rows:
+                rows.append(("", "(removed)", ", ".join(map(_cell, gone)), "\u2014"))
+        for added in new_rows:
+            if added not in old_rows:
+                rows.append(("", "(new row)", "\u2014", ", ".join(map(_cell, added))))
+    if not rows:
+        return None
+    return pl.DataFrame(rows, schema=[(key_name, pl.String), *((c, pl.String)
+                                                              for c in _CHANGE_COLUMNS)],
+                        orient="row")
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(str, value))
+    return str(value)
+
+
+def _parse_value(value: Any) -> Any:
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            raise DeskError("enter a value for the die")
+        if "\n" in text or "#" in text:
+            raise DeskError(f"{text!r} is not a die value (one number, several separated by "
+                            "spaces, or a label)")
+        try:
+            return parse_entered(f"value = {text}")["value"]
+        except DiceError as e:
+            raise DeskError(str(e)) from None
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+_DICE_EXPR = re.compile(r"^(\d+)d(\d+)$")
+
+
+def _check_value(roll: Roll, value: Any) -> None:
+    """Check an entered value against a known draw; raise DeskError naming the draw and die."""
+    what = f"draw {roll.draw_id} ({roll.purpose})"
+    m = _DICE_EXPR.match(roll.expression)
+    if m:
+        count, sides = int(m.group(1)), int(m.group(2))
+        faces = value if isinstance(value, list) else [value]
+        wanted = (f"a whole number from 1 to {sides}" if count == 1 else
+                  f"{count} whole numbers from 1 to {sides}, separated by spaces")
+        if len(faces) != count or any(isinstance(f, bool) or not isinstance(f, int)
+                                      for f in faces):
+            raise DeskError(f"{_format_value(value)} does not fit {what}: it is a roll of "
+                            f"{roll.expression}; enter {wanted}")
+        bad = [f for f in faces if not 1 <= f <= sides]
+        if bad:
+            raise DeskError(f"{_format_value(bad[0])} does not fit {what}: it is a "
+                            f"d{sides} roll ({roll.expression}), so each die shows 1 to {sides}")
+    elif roll.expression == "U[0,1)":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
+            raise DeskError(f"{_format_value(value)} does not fit {what}: it is a uniform number; "
+                            "enter a number from 0 up to (not including) 1")
+
+
+# ------------------------------------------------------------------------------------------------
+# The desk
+# ------------------------------------------------------------------------------------------------
+
+
+class Desk:
+    """A game opened for a GM at a notebook: the turn being played and every action on it."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.session: TurnSession | None = None
+        self._views: dict[int, tuple[StepRecord, StepView]] = {}
+        self._shadow: tuple[Any, Any, list[Roll]] | None = None
+        self._svg: tuple[tuple[Any, ...], State, str | None] | None = None
+
+    # -- opening ---------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | Path) -> Desk:
+        """Open a game folder; a wrong folder is a :class:`DeskError` saying what is wrong."""
+        root = Path(path).expanduser()
+        if not str(path).strip():
+            raise DeskError("no game folder given")
+        if not root.exists():
+            raise DeskError(f"{root}: no such game folder")
+        if not root.is_dir():
+            raise DeskError(f"{root}: not a folder (a game is a folder holding game.toml)")
+        if root.resolve() == BUNDLED_SAMPLE:
+            raise DeskError(f"{root} is the sample game bundled with gmkit; play a working copy "
+                            "of it (Desk.working_copy) so that it stays as shipped")
+        try:
+            game = Game.open(root)
+            game.turn()  # the latest committed turn, checked against its manifest
+        except _OPEN_ERRORS as e:
+            msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
+            raise DeskError(f"cannot open the game: {msg}") from None
+        return cls(game)
+
+    @staticmethod
+    def working_copy(source: str | Path, into: str | Path, *, fresh: bool = False) -> Path:
+        """A copy of the game folder ``source`` at ``into`` to play on (``source`` is only read).
+
+        Made once and then reused; ``fresh`` replaces a copy made earlier by this method (never
+        any other folder). The copy is written aside and renamed into place, so an interrupted
+        copy is never mistaken for a game."""
+        source, into = Path(source), Path(into)
+        if not (source / "game.toml").is_file():
+            raise DeskError(f"{source}: not a game folder (no game.toml)")
+        if into.exists():
+            if not fresh:
+                if not (into / "game.toml").is_file():
+                    raise DeskError(f"{into}: exists and is not a game folder")
+                return into
+            if not (into / COPY_MARKER).is_file():
+                raise DeskError(f"{into}: not a working copy made by the desk; not replacing it")
+            shutil.rmtree(into)
+        into.parent.mkdir(parents=True, exist_ok=True)
+        staging = into.parent / f".{into.name}.copying-{os.getpid()}"
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.copytree(source, staging, ignore=shutil.ignore_patterns(".lock", COPY_MARKER))
+        (staging / COPY_MARKER).write_text(f"a working copy of {source.name}\n", "utf-8")
+        try:
+            os.rename(staging, into)
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)
+            if not (into / "game.toml").is_file():
+                raise
+        return into
+
+    # -- reading ---------------------------------------------------------------------------------
+    @property
+    def root(self) -> Path:
+        return self.game.root
+
+    @property
+    def title(self) -> str:
+        return self.game.title
+
+    @property
+    def turn(self) -> int:
+        """The turn orders are for (the one being resolved)."""
+        return self.game.next_turn
+
+    def players(self) -> list[str]:
+        """Who may post orders: those expected to move first, then the others (a free colour
+        may join, for instance)."""
+        state = self.game.state()
+        ids = self.game.player_ids(state)
+        to_move = [p for p in self.game.ruleset.players_to_move(state) if p in ids]
+        return to_move + [p for p in ids if p not in to_move]
+
+    def overview(self) -> Overview:
+        """The current turn: standings (GM view, with each player's holdings), who has posted."""
+        game = self.game
+        state = game.state()
+        standings = game.ruleset.standings(state, game.rules)
+        to_move = game.ruleset.players_to_move(state) or game.player_ids(state)
+        posts = game.store.pending_posts(game.next_turn)
+        sent = set(posts["player"].to_list())
+        if "player" in standings.columns:
+            standings = standings.with_columns(
+                pl.when(pl.col("player").is_in(list(sent))).then(pl.lit("received"))
+                .when(pl.col("player").is_in(list(to_move))).then(pl.lit("waiting"))
+                .otherwise(pl.lit("\u2014")).alias("orders"))
+            holdings = self._holdings(state)
+            if holdings is not None:
+                standings = standings.join(holdings, on="player", how="left")
+        return Overview(game.title, game.ruleset.title, game.latest_turn, game.next_turn,
+                        standings, tuple(p for p in to_move if p in sent),
+                        tuple(p for p in to_move if p not in sent), posts.height,
+                        game.turn().outcome)
+
+    @staticmethod
+    def _holdings(state: State) -> pl.DataFrame | None:
+        provinces = state.tables.get("provinces")
+        if provinces is None or not {"name", "owner"} <= set(provinces.columns):
+            return None
+        label = pl.col("name")
+        if "output" in provinces.columns:
+            label = pl.format("{} ({})", pl.col("name"), pl.col("output"))
+        return (provinces.filter(pl.col("owner").is_not_null())
+                .sort("name")
+                .group_by("owner", maintain_order=True)
+                .agg(label.str.join(", ").alias("holdings"))
+                .rename({"owner": "player"}))
+
+    def map_svg(self, state: State | None = None, *, title: str | None = None,
+                highlight: Iterable[str] = ()) -> str | None:
+        """The map coloured for ``state`` (the latest committed state by default) as SVG."""
+        state = self.game.state() if state is None else state
+        game_map = self.game.map
+        if game_map is None:
+            return None
+        marked = tuple(sorted(n for n in highlight if n in game_map.regions))
+        key = (tuple(id(df) for df in state.tables.values()), title, marked)
+        if self._svg is not None and self._svg[0] == key:
+            return self._svg[2]
+        style = self.game.ruleset.map_style(state, self.game.rules)
+        svg = game_map.to_svg(style.fills, labels=style.labels, title=title, legend=style.legend,
+                              highlight=marked)
+        self._svg = (key, state, svg)  # the state is kept so that its tables' ids stay unique
+        return svg
+
+    # -- posts -----------------------------------------------------------------------------------
+    def _player(self, player: str) -> str:
+        ids = self.game.player_ids()
+        match = [p for p in ids if p.casefold() == str(player or "").strip().casefold()]
+        if not match:
+            raise DeskError(f"no player '{player}' (players: {', '.join(ids)})")
+        return match[0]
+
+    def _pending(self) -> pl.DataFrame:
+        return self.game.store.pending_posts(self.game.next_turn)
+
+    def preview_post(self, player: str, text: str, secret: bool = False) -> PostPreview:
+        """How a post reads, checked against the state and the other pending posts, without
+        storing anything."""
+        return self._preview(self._player(player), text or "", bool(secret), None)
+
+    def _preview(self, player: str, text: str, secret: bool, seq: int | None) -> PostPreview:
+        game = self.game
+        state = game.state()
+        parsed = game.ruleset.parse_post(text, player, state, game.rules, secret=secret)
+        orders = pl.DataFrame(
+            [(line.number, line.text, game.ruleset.describe_order(order))
+             for line, order in parsed.orders],
+            schema={"line": pl.Int64, "text": pl.String, "reads as": pl.String}, orient="row")
+        rejected = pl.DataFrame(
+            [(e.line, e.text, e.reason) for e in parsed.errors],
+            schema={"line": pl.Int64, "text": pl.String, "reason": pl.String}, orient="row")
+        message = None
+        if not text.strip():
+            message = "the post is empty: paste the player's post or type the orders"
+        elif not parsed.orders:
+            first = parsed.errors[0] if parsed.errors else None
+            if first is None or first.line is None:
+                why = first.reason if first else "nothing in it reads as an order"
+            else:
+                more = len(parsed.errors) - 1
+                why = f"every order line was rejected ({first}" + \
+                    (f", and {more} more line(s))" if more else ")")
+            message = f"no orders could be read from {player}'s post: {why}"
+        pending = self._pending()
+        if seq is None:
+            new_seq = 1 + max(pending["seq"].to_list(), default=0)
+            row = pl.DataFrame([{"seq": new_seq, "player": player, "secret": secret,
+                                 "received": "", "text": text}], schema=dict(ORDERS_SCHEMA))
+            posts = pl.concat([pending, row])
+        else:
+            new_seq, posts = seq, pending
+        counted = set(game.effective_posts(posts)["seq"].to_list())
+        counts, note = new_seq in counted, None
+        if not counts:
+            earlier = [s for s, p in pending.select("seq", "player").iter_rows()
+                       if p == player and s != new_seq]
+            policy = game.rules.get("orders_post", "all")
+            note = (f"this post will not count: under this game's rule only a player's "
+                    f"{policy} post counts, and {player} has post(s) "
+                    f"{', '.join(f'#{s}' for s in earlier)}; withdraw "
+                    f"{'it' if len(earlier) == 1 else 'them'} to let this one count")
+            # check it as if it replaced the other(s), so the GM sees whether it would be valid
+            posts = posts.filter((pl.col("player") != player) | (pl.col("seq") == new_seq))
+        problems: list[str] = []
+        if text.strip():
+            try:
+                _, found, _ = game.read_orders(state, posts)
+            except (OrderError, ValueError) as e:  # pragma: no cover - rulesets report, not raise
+                found = {player: [OrderError(str(e))]}
+            problems = [f"{e}  >  {e.text}" if e.text else str(e)
+                        for e in found.get(player, [])]
+        return PostPreview(player, secret, text, orders, rejected, tuple(problems),
+                           parsed.report(), message, note, counts, seq)
+
+    def receive(self, player: str, text: str, secret: bool = False, *,
+                received: str | None = None, allow_empty: bool = False) -> PostPreview:
+        """Store a player's post (a post with no orders is refused unless ``allow_empty``) and
+        return how it reads; a turn being resolved takes the new orders at once."""
+        pid = self._player(player)
+        preview = self._preview(pid, text or "", bool(secret), None)
+        if preview.message and not allow_empty:
+            raise DeskError(f"{preview.message}; nothing was stored")
+        stamp = received or datetime.now(timezone.utc).isoformat(timespec="seconds")
+        try:
+            seq = self.game.store.add_post(self.game.next_turn, pid, text, secret=bool(secret),
+                                           received=stamp)
+        except (StoreError, OSError) as e:
+            raise DeskError(f"the post was not stored: {e}") from None
+        self._orders_changed()
+        return PostPreview(preview.player, preview.secret, preview.text, preview.orders,
+                           preview.rejected, preview.problems, preview.parse_report,
+                           preview.message, preview.note, preview.counts, seq)
+
+    def posts(self) -> pl.DataFrame:
+        """The pending posts for this turn: seq, player, secret, whether it counts, the text."""
+        pending = self._pending()
+        counted = set(self.game.effective_posts(pending)["seq"].to_list())
+        return pending.sort("seq").select(
+            "seq", "player", "secret",
+            pl.col("seq").is_in(list(counted)).alias("counts"),
+            "received", "text")
+
+    def withdraw(self, seq: int) -> None:
+        """Set a pending post aside (kept in ``pending/withdrawn``); a turn being resolved
+        drops its orders at once."""
+        try:
+            seq = int(seq)
+        except (TypeError, ValueError):
+            raise DeskError(f"{seq!r} is not a post number") from None
+        if seq not in self._pending()["seq"].to_list():
+            known = ", ".join(f"#{s}" for s in self._pending()["seq"].to_list()) or "none"
+            raise DeskError(f"no pending post #{seq} for turn {self.turn} (pending: {known})")
+        try:
+            self.game.store.withdraw_post(seq)
+        except (StoreError, OSError) as e:
+            raise DeskError(f"post #{seq} was not withdrawn: {e}") from None
+        self._orders_changed()
+
+    def _orders_changed(self) -> None:
+        session = self._live_session()
+        if session is None:
+            return
+        posts = self._pending()
+        parsed, problems, orders = self.game.read_orders(session.driver.start, posts)
+        session.posts, session.parsed, session.problems, session.orders = \
+            posts, parsed, problems, orders
+        steps_run = len(session.driver.records)
+        session.driver.restart(orders=orders)
+        self._forget()
+        try:
+            self._replay(steps_run)
+        except DiceError as e:
+            session.driver.restart()
+            self._forget()
+            raise DeskError(f"the orders changed and the steps could not be replayed: {e}; "
+                            "back at the start of the turn") from None
+
+    # -- seeds -----------------------------------------------------------------------------------
+    def commitment(self) -> str:
+        """The dice commitment to post before resolving this turn (makes the seed if needed)."""
+        try:
+            return self.game.commitment()
+        except (GameError, StoreError, OSError) as e:
+            raise DeskError(f"no commitment: {e}") from None
+
+    # -- resolving -------------------------------------------------------------------------------
+    def _dice_file(self, turn: int | None = None) -> Path:
+        return self.root / "pending" / f"dice-{(turn or self.turn):04d}.txt"
+
+    def _saved_dice(self) -> dict[str, Any]:
+        path = self._dice_file()
+        if not path.exists():
+            return {}
+        try:
+            return parse_entered(path.read_text("utf-8"))
+        except (DiceError, OSError, UnicodeError) as e:
+            raise DeskError(f"{path.name}: {e}") from None
+
+    def _save_dice(self, entered: Mapping[str, Any]) -> None:
+        path = self._dice_file()
+        if not entered:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+            return
+        lines = [f"# dice entered by the GM for turn {self.turn}"]
+        lines += [f"{k} = {_format_value(v)}" for k, v in sorted(entered.items())]
+        atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+
+    def _live_session(self) -> TurnSession | None:
+        if self.session is not None and self.session.turn != self.game.next_turn:
+            self.session = None  # committed elsewhere meanwhile
+            self._forget()
+        return self.session
+
+    def _forget(self) -> None:
+        self._views.clear()
+        self._shadow = None
+
+    def begin(self, entered: Mapping[str, Any] | None = None) -> TurnSession:
+        """Start resolving this turn with the posts received so far (and the dice entered so
+        far); the session is kept on the desk."""
+        outcome = self.game.turn().outcome
+        if outcome:
+            raise DeskError(f"the game is over: {outcome}")
+        dice = self._saved_dice()
+        dice.update(entered or {})
+        try:
+            self.session = self.game.start(entered=dice)
+        except (GameError, StoreError, OSError) as e:
+            raise DeskError(f"cannot start turn {self.turn}: {e}") from None
+        self._forget()
+        if entered:
+            self._save_dice(dice)
+        return self.session
+
+    def _ensure(self) -> TurnSession:
+        return self._live_session() or self.begin()
+
+    @property
+    def position(self) -> int:
+        """How many steps have run."""
+        session = self._live_session()
+        return len(session.driver.records) if session else 0
+
+    @property
+    def step_count(self) -> int:
+        return len(self.game.ruleset.steps(self.game.rules))
+
+    def _replay(self, steps: int) -> None:
+        driver = self._ensure().driver
+        while len(driver.records) < steps and not driver.done:
+            driver.next()
+
+    def _view(self, index: int) -> StepView:
+        driver = self._ensure().driver
+        record = driver.records[index]
+        cached = self._views.get(index)
+        if cached is not None and cached[0] is record:
+            return cached[1]
+        events = pl.DataFrame(
+            [(e.kind, e.player, e.region, "public" if e.public else "GM only", e.text)
+             for e in record.events], schema=_EVENT_SCHEMA, orient="row")
+        changes: dict[str, pl.DataFrame] = {}
+        marked: set[str] = set()
+        for name, after in record.after.tables.items():
+            before = record.before.tables.get(name)
+            diff = table_changes(before, after) if before is not None else None
+            if diff is not None:
+                changes[name] = diff
+                marked.update(diff[diff.columns[0]].to_list())
+        nxt = driver.steps[index + 1].title if index + 1 < len(driver.steps) else None
+        svg = self.map_svg(record.after, title=f"Turn {record.after.turn}: after "
+                           f"{record.step.title.lower()}", highlight=marked)
+        view = StepView(index + 1, len(driver.steps), record.step.name, record.step.title,
+                        record.step.rule, events, _dice_frame(record.rolls), changes, svg, nxt)
+        self._views[index] = (record, view)
+        return view
+
+    def current(self) -> StepView | None:
+        """The last step run (None before the first)."""
+        return self._view(self.position - 1) if self.position else None
+
+    def views(self) -> list[StepView]:
+        """Every step run so far."""
+        return [self._view(i) for i in range(self.position)]
+
+    @property
+    def next_title(self) -> str | None:
+        """The title of the step that :meth:`step` would run."""
+        session = self._live_session()
+        steps = session.driver.steps if session else self.game.ruleset.steps(self.game.rules)
+        return steps[self.position].title if self.position < len(steps) else None
+
+    def step(self) -> StepView:
+        """Run the next step and show it."""
+        driver = self._ensure().driver
+        if driver.done:
+            raise DeskError("every step has run: commit the turn, or step back to change it")
+        try:
+            driver.next()
+        except DiceError as e:
+            raise DeskError(str(e)) from None
+        return self._view(len(driver.records) - 1)
+
+    def back(self) -> StepView | None:
+        """Undo the last step; returns the step now last (None when back at the start)."""
+        session = self._live_session()
+        if session is None or not session.driver.records:
+            raise DeskError("no step to undo: the turn is at its start")
+        session.driver.back()
+        return self.current()
+
+    def run_all(self) -> StepView:
+        """Run every remaining step; returns the last."""
+        driver = self._ensure().driver
+        try:
+            driver.run_all()
+        except DiceError as e:
+            raise DeskError(str(e)) from None
+        return self._view(len(driver.records) - 1)
+
+    def restart(self) -> None:
+        """Back to the start of the turn, with the posts as they are now in the game folder (a
+        post added meanwhile by the ``gmkit`` command counts) and the dice entered so far."""
+        session = self._live_session()
+        if session is not None:
+            self.begin(session.entered)
+
+    # -- dice ------------------------------------------------------------------------------------
+    def entered(self) -> dict[str, Any]:
+        """The dice entered for this turn so far."""
+        session = self._live_session()
+        return dict(session.entered) if session else self._saved_dice()
+
+    def _all_rolls(self) -> list[Roll]:
+        """Every draw of the whole turn with the current orders and entered dice (resolved on
+        the side; the turn's own position does not move)."""
+        session = self._ensure()
+        driver = session.driver
+        key = tuple(sorted((k, repr(v)) for k, v in driver.dice.entered.items()))
+        if self._shadow is not None and self._shadow[0] is driver.orders \
+                and self._shadow[1] == key:
+            return self._shadow[2]
+        shadow = Driver(driver.steps, driver.start, driver.orders,
+                        Dice(driver.dice.seed, driver.dice.turn, entered=dict(driver.dice.entered)),
+                        driver.rules)
+        try:
+            shadow.run_all()
+        except DiceError:
+            pass
+        rolls = shadow.rolls
+        self._shadow = (driver.orders, key, rolls)
+        return rolls
+
+    def draws(self) -> pl.DataFrame:
+        """Every draw the turn makes (as resolved now): step, draw id, purpose, die, result,
+        source; the ids to use with :meth:`enter_die`."""
+        rolls = self._all_rolls()
+        frame = _dice_frame(rolls)
+        return frame.with_columns(pl.Series("step", [r.step for r in rolls], pl.String)).select(
+            "step", *_DICE_SCHEMA)
+
+    def enter_die(self, draw_id: str, value: Any) -> StepView | None:
+        """Use a die rolled elsewhere for ``draw_id``; the steps run so far are replayed with it.
+
+        The value is checked against the draw (an 11 on a d10 is refused, naming the draw and
+        the die); on any error nothing changes."""
+        session = self._ensure()
+        draw_id = str(draw_id or "").strip()
+        if not draw_id:
+            raise DeskError("enter the draw id of the die (e.g. conquest:attack/Tróys/Red)")
+        value = _parse_value(value)
+        known = {r.draw_id: r for r in self._all_rolls()}
+        known.update({r.draw_id: r for r in session.driver.rolls})
+        roll = known.get(draw_id)
+        if roll is None:
+            close = difflib.get_close_matches(draw_id, list(known), n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(close)}?" if close else \
+                f" (draws: {', '.join(list(known)[:8])}{', ...' if len(known) > 8 else ''})"
+            raise DeskError(f"no draw '{draw_id}' in turn {self.turn}{hint}")
+        _check_value(roll, value)
+        entered = dict(session.entered)
+        entered[draw_id] = value
+        self._apply_entered(entered)
+        return self.current()
+
+    def clear_die(self, draw_id: str) -> StepView | None:
+        """Go back to the seeded die for ``draw_id``."""
+        session = self._ensure()
+        entered = dict(session.entered)
+        if draw_id not in entered:
+            raise DeskError(f"no die entered for '{draw_id}'")
+        del entered[draw_id]
+        self._apply_entered(entered)
+        return self.current()
+
+    def _apply_entered(self, entered: dict[str, Any]) -> None:
+        driver = self._ensure().driver
+        old = dict(driver.dice.entered)
+        steps_run = len(driver.records)
+        driver.restart(entered=entered)
+        self._forget()
+        try:
+            self._replay(steps_run)
+            self._save_dice(entered)
+        except (DiceError, OSError) as e:
+            driver.restart(entered=old)
+            self._forget()
+            self._replay(steps_run)
+            raise DeskError(f"{e}; the die was not entered") from None
+
+    def odds(self) -> pl.DataFrame:
+        """Exact odds of every contested action of the orders received so far."""
+        session = self._live_session()
+        if session is not None:
+            return self.game.odds(session)
+        state = self.game.state()
+        _, _, orders = self.game.read_orders(state, self._pending())
+        return self.game.ruleset.odds(state, orders, self.game.rules)
+
+    def problems(self) -> pl.DataFrame:
+        """Every rejected line and validation problem of the posts that count: player, problem."""
+        game = self.game
+        parsed, found, _ = game.read_orders(game.state(), self._pending())
+        rows = [(p, f"{e}  >  {e.text}" if e.text else str(e))
+                for p, result in parsed.items() for e in [*result.errors, *found.get(p, [])]]
+        return pl.DataFrame(rows, schema={"player": pl.String, "problem": pl.String},
+                            orient="row")
+
+    # -- committing and publishing ---------------------------------------------------------------
+    def commit(self) -> int:
+        """Commit the turn once every step has run; returns the committed turn number.
+
+        On failure nothing is half-written: the last good turn and the pending posts are as they
+        were, the turn being resolved is kept, and :class:`DeskError` says what went wrong."""
+        session = self._live_session()
+        if session is None or not session.driver.done:
+            raise DeskError(f"run every step of turn {self.turn} before committing it (Run all "
+                            "steps), so that the whole turn has been seen")
+        before = self.game.latest_turn
+        try:
+            data = self.game.commit(session)
+        except Exception as e:  # noqa: BLE001 - every failure is reported, the state checked
+            after = self._latest_or(before)
+            if after == session.turn:  # the turn is in; only setting its posts aside failed
+                with contextlib.suppress(Exception):
+                    self.game.store.clear_posts(session.turn)
+                self._committed(session.turn)
+                raise DeskError(f"turn {session.turn} was committed, but setting its posts "
+                                f"aside failed: {e}") from e
+            raise DeskError(f"turn {session.turn} was not committed: {e}. Nothing was written: "
+                            f"turn {before} is still the last committed turn and the pending "
+                            "posts and entered dice are kept.") from e
+        self._committed(data.turn)
+        return data.turn
+
+    def _latest_or(self, default: int) -> int:
+        try:
+            return self.game.latest_turn
+        except Exception:  # noqa: BLE001
+            return default
+
+    def _committed(self, turn: int) -> None:
+        dice = self._dice_file(turn)
+        if dice.exists():
+            used = self.root / "pending" / "used"
+            used.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(OSError):
+                os.replace(dice, used / dice.name)
+        self.session = None
+        self._forget()
+
+    def reveal(self) -> str:
+        """Reveal the last committed turn's seed (checked against its commitment)."""
+        try:
+            return self.game.reveal()
+        except (GameError, StoreError, OSError) as e:
+            raise DeskError(f"cannot reveal: {e}") from None
+
+    def publish_reports(self, out_dir: str | Path | None = None, *,
+                        turn: int | None = None) -> Published:
+        """Write the public and GM summaries of a committed turn (the latest by default) as HTML
+        and BBCode into ``out_dir`` (default: the game folder's ``reports/``).
+
+        Everything is rendered before anything is written, then each file is moved into place."""
+        from gmkit.core.reports import render, write_report
+        from gmkit.summary import turn_report
+
+        turn = self.game.latest_turn if turn is None else turn
+        if turn == 0:
+            raise DeskError("turn 0 is the set-up: commit a turn before publishing its summary")
+        out = Path(out_dir) if out_dir is not None else self.root / "reports"
+        try:
+            report = turn_report(self.game, turn)
+            pages = {view: render(report, view=view, fmt="html") for view in ("public", "gm")}
+            posts = {view: render(report, view=view, fmt="bbcode") for view in ("public", "gm")}
+        except Exception as e:  # noqa: BLE001
+            raise DeskError(f"the summaries of turn {turn} could not be made: {e}; nothing "
+                            "was written") from e
+        paths: list[Path] = []
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for view in ("public", "gm"):
+                for fmt in ("html", "bbcode"):
+                    paths += write_report(report, out / f"turn-{turn:04d}-{view}.html"
+                                          if fmt == "html" else out / f"turn-{turn:04d}-{view}",
+                                          view=view, fmt=fmt)
+        except Exception as e:  # noqa: BLE001
+            raise DeskError(f"writing the summaries failed: {e}") from e
+        bbcode = {view: "\n\n".join(parts) for view, parts in posts.items()}
+        return Published(turn, tuple(paths), {k: str(v) for k, v in pages.items()}, bbcode,
+                         self.game.store.seed_path(turn, revealed=True).exists())
+
+
+# ------------------------------------------------------------------------------------------------
+# The Jupyter panel (ipywidgets)
+# ------------------------------------------------------------------------------------------------
+
+
+def iframe_html(page: str, height: int = 520) -> str:
+    """A full HTML page shown in a sandboxed iframe (srcdoc)."""
+    return (f"<iframe sandbox='' style='width:100%;height:{height}px;border:1px solid #ccc' "
+            f"srcdoc=\"{html.escape(page, quote=True)}\"></iframe>")
+
+
+class DeskPanel:
+    """The GM's turn workflow as ipywidgets over a :class:`Desk` (``panel.widget`` to show it).
+
+    Every button calls the desk; a :class:`DeskError` becomes a red message above the panel and
+    the desk is left as it was. ``panel["next"].click()`` drives it from code."""
+
+    def __init__(self, desk: Desk, out_dir: str | Path | None = None):
+        import ipywidgets as W
+
+        self.desk = desk
+        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.message: tuple[str, str] = ("neutral", "")
+        self._w: dict[str, Any] = {}
+        d, w = self.desk, self._w
+        full = W.Layout(width="100%")
+        w["message"] = W.HTML()
+        w["overview"] = W.HTML()
+        w["map"] = W.HTML()
+        w["player"] = W.Dropdown(options=d.players(), description="Player")
+        w["secret"] = W.Checkbox(value=False, description="secret (PM or e-mail)")
+        w["text"] = W.Textarea(placeholder="Paste the player's post here", rows=8, layout=full)
+        w["preview"] = W.HTML()
+        w["store"] = W.Button(description="Store post", button_style="primary")
+        w["posts"] = W.HTML()
+        w["seq"] = W.IntText(description="Post #")
+        w["withdraw"] = W.Button(description="Withdraw post", button_style="warning")
+        w["odds"] = W.HTML()
+        w["commitment"] = W.HTML()
+        w["next"] = W.Button(description="Next step", button_style="primary")
+        w["back"] = W.Button(description="Step back")
+        w["run_all"] = W.Button(description="Run all steps")
+        w["restart"] = W.Button(description="Restart")
+        w["step"] = W.HTML()
+        w["draw"] = W.Text(description="Draw id", placeholder="conquest:attack/Tróys/Red")
+        w["value"] = W.Text(description="Value", placeholder="7")
+        w["enter"] = W.Button(description="Enter die")
+        w["clear"] = W.Button(description="Clear die")
+        w["draws"] = W.HTML()
+        w["commit"] = W.Button(description="Commit the turn", button_style="danger")
+        w["reveal"] = W.Button(description="Reveal the seed")
+        w["publish"] = W.Button(description="Write the summaries", button_style="success")
+        w["published"] = W.HTML()
+        w["bb_public"] = W.Textarea(rows=8, layout=full, description="public")
+        w["bb_gm"] = W.Textarea(rows=8, layout=full, description="GM")
+        for name in ("player", "secret", "text"):
+            w[name].observe(lambda _change: self._show_preview(), names="value")
+        actions: dict[str, Callable[[], str]] = {
+            "store": self._store, "withdraw": self._withdraw, "next": self._next,
+            "back": self._back, "run_all": self._run_all, "restart": self._restart,
+            "enter": self._enter, "clear": self._clear, "commit": self._commit,
+            "reveal": self._reveal, "publish": self._publish}
+        for name, fn in actions.items():
+            w[name].on_click(lambda _b, fn=fn: self.act(fn))
+
+        def section(title: str, *children: Any) -> Any:
+            return W.VBox([W.HTML(f"<h3>{html.escape(title)}</h3>"), *children])
+
+        self.widget = W.VBox([
+            w["message"],
+            section("1. The turn", w["overview"], w["map"]),
+            section("2. Orders", W.HBox([w["player"], w["secret"]]), w["text"], w["preview"],
+                    w["store"], w["posts"], W.HBox([w["seq"], w["withdraw"]])),
+            section("3. Odds before rolling", w["odds"]),
+            section("4. Resolve step by step", w["commitment"],
+                    W.HBox([w["next"], w["back"], w["run_all"], w["restart"]]), w["step"],
+                    W.HBox([w["draw"], w["value"], w["enter"], w["clear"]]), w["draws"]),
+            section("5. Commit, reveal, publish", W.HBox([w["commit"], w["reveal"],
+                                                          w["publish"]]),
+                    w["published"], W.HTML("<b>BBCode, ready to copy</b>"), w["bb_public"],
+                    w["bb_gm"]),
+        ])
+        self.refresh()
+
+    # the widgets, for code that drives the panel
+    def __getitem__(self, name: str) -> Any:
+        return self._w[name]
+
+    def act(self, fn: Callable[[], str]) -> None:
+        """Run an action, show its outcome (a DeskError in red) and refresh the panel."""
+        try:
+            self.message = ("success", fn())
+        except DeskError as e:
+            self.message = ("danger", str(e))
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw every view from the desk."""
+        d, w = self.desk, self._w
+        kind, text = self.message
+        w["message"].value = callout_html(text, kind) if text else ""
+        ov = d.overview()
+        w["overview"].value = ov.to_html()
+        w["map"].value = d.map_svg() or "<i>this game has no map</i>"
+        self._show_preview()
+        w["posts"].value = frame_html(d.posts(), caption=f"Posts for turn {d.turn}",
+                                      empty="no post yet")
+        try:
+            w["odds"].value = frame_html(d.odds(), empty="no contested action")
+        except (DeskError, ValueError) as e:
+            w["odds"].value = callout_html(str(e), "danger")
+        session = d.session
+        if session is None:
+            w["commitment"].value = ("<p>The dice commitment is shown when the turn starts "
+                                     "(first step).</p>")
+            w["step"].value = f"<p>No step run yet. Next: {html.escape(d.next_title or '')}</p>"
+            w["draws"].value = ""
+            return
+        w["commitment"].value = (f"<p>Dice commitment for turn {session.turn} (post it before "
+                                 f"resolving): <code>{html.escape(d.commitment())}</code></p>")
+        view = d.current()
+        w["step"].value = view.to_html() if view else \
+            f"<p>At the start of the turn. Next: {html.escape(d.next_title or '')}</p>"
+        w["draws"].value = frame_html(d.draws(), caption="Every draw of the turn",
+                                      empty="no draw")
+
+    def _show_preview(self) -> None:
+        w = self._w
+        if not w["text"].value.strip():
+            w["preview"].value = "<p><i>Paste a post to see how it reads.</i></p>"
+            return
+        try:
+            w["preview"].value = self.desk.preview_post(w["player"].value, w["text"].value,
+                                                        w["secret"].value).to_html()
+        except DeskError as e:
+            w["preview"].value = callout_html(str(e), "danger")
+
+    def _store(self) -> str:
+        w = self._w
+        got = self.desk.receive(w["player"].value, w["text"].value, w["secret"].value)
+        w["text"].value = ""
+        return f"stored post #{got.seq} of {got.player}" + \
+            (f"; quote back:\n{got.report()}" if got.report() else "")
+
+    def _withdraw(self) -> str:
+        self.desk.withdraw(self._w["seq"].value)
+        return f"post #{self._w['seq'].value} withdrawn"
+
+    def _next(self) -> str:
+        return self.desk.step().heading()
+
+    def _back(self) -> str:
+        view = self.desk.back()
+        return f"stepped back to {view.heading()}" if view else "back at the start of the turn"
+
+    def _run_all(self) -> str:
+        return f"{self.desk.run_all().heading()}: every step has run"
+
+    def _restart(self) -> str:
+        self.desk.restart()
+        return "back at the start of the turn"
+
+    def _enter(self) -> str:
+        w = self._w
+        self.desk.enter_die(w["draw"].value, w["value"].value)
+        return f"die {w['draw'].value.strip()} = {w['value'].value.strip()} entered"
+
+    def _clear(self) -> str:
+        self.desk.clear_die(self._w["draw"].value.strip())
+        return f"die {self._w['draw'].value.strip()} back to the seeded roll"
+
+    def _commit(self) -> str:
+        return f"turn {self.desk.commit()} committed"
+
+    def _reveal(self) -> str:
+        return f"seed revealed: {self.desk.reveal()}"
+
+    def _publish(self) -> str:
+        pub = self.desk.publish_reports(self.out_dir)
+        w = self._w
+        w["published"].value = ("<p><b>Public summary</b></p>" + iframe_html(pub.html["public"])
+                                + "<p><b>GM summary</b></p>" + iframe_html(pub.html["gm"]))
+        w["bb_public"].value = pub.bbcode["public"]
+        w["bb_gm"].value = pub.bbcode["gm"]
+        return "wrote " + ", ".join(p.name for p in pub.paths)
+

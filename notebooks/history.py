@@ -1,0 +1,157 @@
+"""The history of a gmkit game, as a marimo notebook.
+
+Open it with ``marimo edit notebooks/history.py`` (or ``marimo run``); pick another game with
+``-- --game PATH`` or the text field at the top (``-- --view gm`` starts in the GM view). It also
+runs headless as a script (``python notebooks/history.py --game PATH``) and exports to HTML
+(``marimo export html notebooks/history.py -o history.html -- --game PATH``).
+
+Every cell calls gmkit (:mod:`gmkit.history` for the data, :mod:`gmkit.charts` for the charts);
+none holds rule logic.
+"""
+
+import marimo
+
+__generated_with = "0.25.2"
+app = marimo.App(width="medium", app_title="Game history")
+
+
+@app.cell
+def _():
+    from pathlib import Path
+
+    import marimo as mo
+
+    from gmkit import history
+    from gmkit.game import GameError
+
+    return GameError, Path, history, mo
+
+
+@app.cell
+def _(Path, mo):
+    # The game folder: ``--game PATH`` on the command line, else the repository's sample game.
+    _given = mo.cli_args().get("game")
+    default_game = str(_given) if _given not in (None, "") else \
+        str(Path(__file__).resolve().parent.parent / "data" / "sample-cien")
+    game_path = mo.ui.text(value=default_game, label="Game folder", full_width=True)
+    game_path
+    return (game_path,)
+
+
+@app.cell
+def _(GameError, game_path, history, mo):
+    game, problem = None, None
+    try:
+        game = history.open_game(game_path.value)
+    except GameError as _e:
+        problem = str(_e)
+    mo.stop(game is None, mo.callout(
+        mo.vstack([mo.md("**Cannot open this game folder.** Type the path of a gmkit game "
+                         "folder (one holding `game.toml` and `turns/`)."),
+                   mo.plain_text(problem or "")]),
+        kind="danger"))
+    return (game,)
+
+
+@app.cell
+def _(game, mo):
+    from html import escape
+
+    from gmkit import charts  # once a game is open (altair takes a while to import)
+
+    _views = {"Public (what the players see)": "public", "GM (everything)": "gm"}
+    view = mo.ui.radio(options=_views, inline=True, label="View",
+                       value=list(_views)[1 if mo.cli_args().get("view") == "gm" else 0])
+    _turns = game.store.turns()
+    mo.vstack([
+        mo.md(f"# {escape(game.title)}\n\n*{game.ruleset.title}* \u00b7 turns {_turns[0]} to "
+              f"{_turns[-1]} committed"),
+        view,
+    ])
+    return charts, view
+
+
+@app.cell
+def _(game, history, view):
+    series = history.player_series(game, view=view.value)
+    colours = history.player_colours(game)
+    return colours, series
+
+
+@app.cell
+def _(charts, history, mo, series):
+    metric = mo.ui.dropdown(
+        options={charts.metric_label(_m): _m for _m in history.metrics(series)},
+        value=charts.metric_label(history.metrics(series)[0]), label="Metric")
+    return (metric,)
+
+
+@app.cell
+def _(charts, colours, metric, mo, series):
+    mo.vstack([
+        mo.md("## The players over the turns"),
+        metric,
+        charts.series_chart(series, metric.value, colours=colours),
+        mo.accordion({"Every metric at once": charts.metrics_chart(series, colours=colours)}),
+    ])
+    return
+
+
+@app.cell
+def _(game, mo):
+    _turns = game.store.turns()
+    map_turn = mo.ui.slider(steps=_turns, value=_turns[-1], label="Turn", show_value=True,
+                            full_width=True)
+    return (map_turn,)
+
+
+@app.cell
+def _(game, history, map_turn, mo):
+    mo.vstack([
+        mo.md("## The map"),
+        map_turn,
+        mo.Html(history.map_at(game, map_turn.value)),
+    ])
+    return
+
+
+@app.cell
+def _(game, history, mo, view):
+    who = mo.ui.multiselect(options=history.players(game, view=view.value),
+                            label="Players (none: all)")
+    kinds = mo.ui.multiselect(options=history.event_kinds(game, view=view.value),
+                              label="Kinds of event (none: all)")
+    return kinds, who
+
+
+@app.cell
+def _(charts, colours, game, history, kinds, mo, view, who):
+    events = history.timeline(game, players=who.value or None, kinds=kinds.value or None,
+                              view=view.value)
+    mo.vstack([
+        mo.md("## What happened"),
+        mo.hstack([who, kinds], justify="start"),
+        charts.timeline_chart(events, colours=colours),
+        mo.ui.table(events, selection=None, page_size=10),
+    ])
+    return
+
+
+@app.cell
+def _(charts, colours, game, history, mo, view):
+    dice = history.dice_report(game, view=view.value)
+    mo.vstack([
+        mo.md("## The dice\n\nEvery die rolled for each player (\u2014: no player, e.g. an "
+              "independent state). *Luck* is where the player's total of faces falls among all "
+              "the totals their dice could have made: 0 the unluckiest possible, 50 as "
+              "expected, 100 the luckiest."),
+        charts.dice_chart(dice, colours=colours),
+        mo.ui.table(dice, selection=None, format_mapping={
+            "expected_total": "{:.1f}", "total_minus_expected": "{:+.1f}",
+            "mean_face": "{:.2f}", "expected_face": "{:.2f}", "luck": "{:.1f}"}),
+    ])
+    return
+
+
+if __name__ == "__main__":
+    app.run()
