@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -114,6 +115,8 @@ class Game:
             raise GameError(f"{self.root / 'game.toml'}: [rules] must be a table")
         self.rules = self.ruleset.rules(rules)
         self._latest: tuple[tuple[Any, ...], TurnData] | None = None
+        self._recent: dict[tuple[Any, ...], TurnData] = {}
+        self._lock = threading.Lock()
         self._map: GameMap | None = None
 
     @property
@@ -177,22 +180,39 @@ class Game:
         return self.store.latest() + 1
 
     def turn(self, number: int | None = None, revision: int | None = None) -> TurnData:
-        """A committed turn, checked (the current revision of the latest turn is kept in memory
-        while its manifest is unchanged)."""
-        if revision is not None or (number is not None and number != self.store.latest()):
+        """A committed turn, checked. The last few turns read are kept in memory while their
+        manifests are unchanged (a changed or replaced file is read and checked again)."""
+        latest = self.store.latest()
+        number = latest if number is None else number
+        if revision is not None:
             return self.store.read_turn(number, revision)
-        manifest = self.store.turn_path(self.store.latest()) / "manifest.json"
+        manifest = self.store.turn_path(number) / "manifest.json"
         stat = manifest.stat()
         key = (manifest, stat.st_mtime_ns, stat.st_size)
-        if self._latest is None or self._latest[0] != key:
-            self._latest = (key, self.store.read_turn())
-        return self._latest[1]
+        if number == latest:
+            if self._latest is None or self._latest[0] != key:
+                self._latest = (key, self.store.read_turn(number))
+            return self._latest[1]
+        with self._lock:
+            cached = self._recent.get(key)
+        if cached is None:
+            cached = self.store.read_turn(number)
+            with self._lock:
+                self._recent[key] = cached
+                while len(self._recent) > 4:
+                    self._recent.pop(next(iter(self._recent)))
+        return cached
 
     def state(self, number: int | None = None) -> State:
         """The state after a committed turn (the latest by default)."""
-        if number is None and self._latest is None:
-            return self.store.read_state()
-        return self.turn(number).state
+        latest = self.store.latest()
+        if number is None or number == latest:
+            return self.store.read_state() if self._latest is None else self.turn().state
+        manifest = self.store.turn_path(number) / "manifest.json"
+        stat = manifest.stat()
+        with self._lock:
+            kept = self._recent.get((manifest, stat.st_mtime_ns, stat.st_size))
+        return kept.state if kept is not None else self.store.read_state(number)
 
     def history(self, table: str) -> pl.DataFrame:
         """A table across every turn, with a ``turn`` column."""

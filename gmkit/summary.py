@@ -7,9 +7,11 @@ nothing is kept by hand beside them. The report holds the GM view; the reports m
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
+from typing import Any
 
-import altair as alt
 import polars as pl
 
 from gmkit.core.reports import EventLine, OrderPost, RollLine, StepSection, TurnReport
@@ -27,22 +29,36 @@ def _result_text(result: str, expression: str) -> str:
     return str(value)
 
 
+@functools.lru_cache(maxsize=1)
+def _standings_template() -> dict[str, Any]:
+    """The standings bar chart as a Vega-Lite spec, built with altair once per process (building
+    altair objects costs more than drawing them; each turn only swaps in its data)."""
+    import altair as alt
+
+    return alt.Chart(alt.Data(values=[{"player": "", "provinces": 0, "income": 0}])).mark_bar(
+        stroke="#333").encode(
+        x=alt.X("provinces:Q", title="provinces held"),
+        y=alt.Y("player:N", sort="-x", title=None),
+        color=alt.Color("player:N", legend=None, scale=alt.Scale(domain=[""], range=["#000"])),
+        tooltip=["player:N", "provinces:Q", "income:Q"],
+    ).properties(width=420, title="").to_dict(validate=False)
+
+
 def standings_chart(standings: pl.DataFrame, title: str,
-                    colours: dict[str, str] | None = None) -> alt.Chart | None:
-    """A bar chart of provinces held per player, in the players' colours."""
+                    colours: dict[str, str] | None = None) -> dict[str, Any] | None:
+    """A bar chart of provinces held per player, in the players' colours (a Vega-Lite spec)."""
     if standings.is_empty() or "provinces" not in standings.columns:
         return None
     data = standings.select("player", "provinces", "income").to_dicts()
     colours = colours or {}
     players = [row["player"] for row in data]
-    colour = alt.Color("player:N", legend=None, scale=alt.Scale(
-        domain=players, range=[colours.get(p, "#4c78a8") for p in players]))
-    return alt.Chart(alt.Data(values=data), title=title).mark_bar(stroke="#333").encode(
-        x=alt.X("provinces:Q", title="provinces held"),
-        y=alt.Y("player:N", sort="-x", title=None),
-        color=colour,
-        tooltip=["player:N", "provinces:Q", "income:Q"],
-    ).properties(width=420, height=24 * max(3, len(data)))
+    spec = copy.deepcopy(_standings_template())
+    spec["data"] = {"values": data}
+    spec["title"] = title
+    spec["height"] = 24 * max(3, len(data))
+    spec["encoding"]["color"]["scale"] = {
+        "domain": players, "range": [colours.get(p, "#4c78a8") for p in players]}
+    return spec
 
 
 def turn_report(game: Game, turn: int | None = None, revision: int | None = None) -> TurnReport:

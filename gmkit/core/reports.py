@@ -24,6 +24,7 @@ This module is generic: it never imports a ruleset.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -148,7 +149,7 @@ class TurnReport:
     steps: tuple[StepSection, ...] = ()
     standings: pl.DataFrame | None = None
     gm_only_columns: tuple[str, ...] = ()  # standings columns hidden from the public
-    chart: altair.TopLevelMixin | None = None  # e.g. a bar chart of standings
+    chart: altair.TopLevelMixin | dict[str, Any] | None = None  # altair chart or Vega-Lite spec
     orders: tuple[OrderPost, ...] = ()
     seed_commitment: str | None = None  # sha256 hex posted before the turn
     seed: str | None = None  # revealed seed hex, None until revealed
@@ -223,17 +224,13 @@ def _scrub_chart(chart: Any, hidden: Sequence[str]) -> Any:
     """
     if chart is None or not hidden:
         return chart
-    spec = chart.to_dict()
+    spec = chart.to_dict(validate=False) if hasattr(chart, "to_dict") else copy.deepcopy(chart)
     changed = _drop_fields(spec, set(hidden))
     shape = _without_data(spec)
     text = json.dumps(shape, ensure_ascii=False)
     if any(col in text or json.dumps(col)[1:-1] in text for col in hidden):
         return None  # the chart shows, sorts, filters or computes with a hidden column
-    if not changed:
-        return chart
-    import altair as alt
-
-    return alt.Chart.from_dict(spec)
+    return spec if changed else chart
 
 
 def _drop_fields(node: Any, hidden: set[str], parent: str | None = None) -> bool:
@@ -304,7 +301,10 @@ def chart_svg(chart: Any) -> str:
     """
     import vl_convert
 
-    svg = vl_convert.vegalite_to_svg(chart.to_json(), allowed_base_urls=[])
+    # gmkit's charts are built from code, not user specs: skip altair's schema validation,
+    # which costs far more than the conversion itself
+    spec = chart.to_dict(validate=False) if hasattr(chart, "to_dict") else chart
+    svg = vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
     return sanitize_svg(svg)
 
 

@@ -32,6 +32,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -175,15 +176,24 @@ class GameStore:
 
     # -- turns ---------------------------------------------------------------------------------
     def _turn_dirs(self) -> dict[int, dict[int, Path]]:
-        out: dict[int, dict[int, Path]] = {}
         tdir = self.root / "turns"
-        if not tdir.is_dir():
-            return out
+        try:
+            stamp = tdir.stat().st_mtime_ns
+        except FileNotFoundError:
+            return {}
+        cached = getattr(self, "_listing", None)
+        if cached is not None and cached[0] == stamp:
+            return {t: dict(revs) for t, revs in cached[1].items()}
+        out: dict[int, dict[int, Path]] = {}
         for p in tdir.iterdir():
             m = TURN_DIR.match(p.name)
             if m and p.is_dir():
                 out.setdefault(int(m.group(1)), {})[int(m.group(2))] = p
-        return out
+        # the folder's mtime changes whenever a turn is renamed in or out; a listing made in
+        # the same clock tick as a change is not kept, so it is never stale
+        if time.time_ns() - stamp > 50_000_000:
+            self._listing = (stamp, out)
+        return {t: dict(revs) for t, revs in out.items()}
 
     def turns(self) -> list[int]:
         """Committed turn numbers, ascending."""
