@@ -180,15 +180,13 @@ class Game:
         return self.store.latest() + 1
 
     def turn(self, number: int | None = None, revision: int | None = None) -> TurnData:
-        """A committed turn, checked. The last few turns read are kept in memory while their
-        manifests are unchanged (a changed or replaced file is read and checked again)."""
+        """A committed turn, checked. The last few turns read are kept in memory while none of
+        their files changes (a changed or replaced file is read and checked again)."""
         latest = self.store.latest()
         number = latest if number is None else number
         if revision is not None:
             return self.store.read_turn(number, revision)
-        manifest = self.store.turn_path(number) / "manifest.json"
-        stat = manifest.stat()
-        key = (manifest, stat.st_mtime_ns, stat.st_size)
+        key = _stamp(self.store.turn_path(number))
         if number == latest:
             if self._latest is None or self._latest[0] != key:
                 self._latest = (key, self.store.read_turn(number))
@@ -208,10 +206,8 @@ class Game:
         latest = self.store.latest()
         if number is None or number == latest:
             return self.store.read_state() if self._latest is None else self.turn().state
-        manifest = self.store.turn_path(number) / "manifest.json"
-        stat = manifest.stat()
         with self._lock:
-            kept = self._recent.get((manifest, stat.st_mtime_ns, stat.st_size))
+            kept = self._recent.get(_stamp(self.store.turn_path(number)))
         return kept.state if kept is not None else self.store.read_state(number)
 
     def history(self, table: str) -> pl.DataFrame:
@@ -334,11 +330,9 @@ class Game:
         return self._committed(data, folder)
 
     def _committed(self, data: TurnData, folder: Path) -> TurnData:
-        manifest = folder / "manifest.json"
-        stat = manifest.stat()
         done = dataclasses.replace(data, revision=int(folder.name.rsplit(".r", 1)[1]),
-                                   manifest_hash=sha256_file(manifest))
-        self._latest = ((manifest, stat.st_mtime_ns, stat.st_size), done)
+                                   manifest_hash=sha256_file(folder / "manifest.json"))
+        self._latest = (_stamp(folder), done)
         return done
 
     def re_resolve(self, entered: Mapping[str, Any] | None = None,
@@ -405,6 +399,16 @@ class Game:
         style = self.ruleset.map_style(state, self.rules)
         return self.map.to_svg(style.fills, labels=style.labels, title=title,
                                legend=style.legend)
+
+
+def _stamp(folder: Path) -> tuple[Any, ...]:
+    """What identifies the content of a turn folder cheaply: every file's name, inode, size and
+    modification time."""
+    out = []
+    for path in sorted(folder.rglob("*")):
+        st = path.stat()
+        out.append((str(path), st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(out)
 
 
 def _compare(turn: int, stored: TurnData, again: TurnData) -> list[str]:

@@ -91,13 +91,13 @@ def _(get_flash, html, mo):
 
 
 @app.cell
-def _(desk, get_tick, mo):
+def _(desk, get_tick, html, mo):
     mo.stop(desk is None)
     get_tick()
     overview = desk.overview()
     mo.vstack([
-        mo.md(f"## 1. {overview.title}: turn {overview.turn}"),
-        mo.md(overview.summary()),
+        mo.Html(f"<h2>1. {html.escape(overview.title)}: turn {overview.turn}</h2>"),
+        mo.Html(f"<p>{html.escape(overview.summary())}</p>"),
         mo.ui.table(overview.standings, selection=None, pagination=False,
                     show_column_summaries=False, label="Standings (GM view)"),
         mo.Html(desk.map_svg(title=f"After turn {overview.latest_turn}") or ""),

@@ -170,7 +170,8 @@ class TurnReport:
 def public_view(report: TurnReport) -> TurnReport:
     """The public copy of ``report``: the one door for hidden information.
 
-    Removes secret orders, non-public events and rolls, the ``gm_only_columns`` of the
+    Removes secret orders (and the GM's problem notes on public ones), non-public events and
+    rolls, the ``gm_only_columns`` of the
     standings (also from the chart's inline data; a chart that uses such a column anywhere
     else, e.g. an axis or tooltip, is dropped) and the GM notes; sets ``view="public"``.
     Idempotent: ``public_view(public_view(r)) == public_view(r)`` (unchanged parts are shared,
@@ -196,7 +197,10 @@ def public_view(report: TurnReport) -> TurnReport:
         standings=standings,
         gm_only_columns=(),
         chart=chart,
-        orders=tuple(o for o in report.orders if not o.secret),
+        # the problems found in a post are for the GM to quote back privately: they may carry
+        # GM-only figures (a treasury in an over-spending message)
+        orders=tuple(replace(o, problems=()) if o.problems else o
+                     for o in report.orders if not o.secret),
         gm_notes=(),
     )
 

@@ -433,16 +433,29 @@ class GameStore:
                     target = attic / f"{stamp:03d}-{path.name}"
                     os.rename(path, target)
                     moved.append(target)
-                # a rolled-back turn is played again with a fresh seed: the old one may be public
-                for revealed in (False, True):
-                    seed = self.seed_path(turn, revealed=revealed)
-                    if seed.exists():
-                        os.rename(seed, attic / f"{stamp:03d}-{seed.parent.name}-{seed.name}")
+            # a rolled-back turn is played again with fresh seeds (the old ones may be public),
+            # and posts or dice received for the abandoned turns are set aside with them
+            for folder in ("secret", "revealed"):
+                for seed in sorted((self.root / folder).glob("*.seed")):
+                    if seed.stem.isdigit() and int(seed.stem) > to_turn:
+                        os.rename(seed, attic / f"{stamp:03d}-{folder}-{seed.name}")
+            pending = self.root / "pending"
+            for post in sorted((pending / "posts").glob("*.json")):
+                with contextlib.suppress(OSError, json.JSONDecodeError, AttributeError):
+                    if int(json.loads(post.read_text("utf-8")).get("turn", -1)) > to_turn:
+                        os.rename(post, attic / f"{stamp:03d}-post-{post.name}")
+            for dice in sorted(pending.glob("dice-*.txt")):
+                number = dice.stem.split("-", 1)[1]
+                if number.isdigit() and int(number) > to_turn:
+                    os.rename(dice, attic / f"{stamp:03d}-{dice.name}")
             return moved
 
     # -- across turns --------------------------------------------------------------------------
-    def history(self, table: str, *, verify: bool = False) -> pl.DataFrame:
-        """One table (a state table, or orders, rolls, events) across every turn, with ``turn``."""
+    def history(self, table: str, *, verify: bool = True) -> pl.DataFrame:
+        """One table (a state table, or orders, rolls, events) across every turn, with ``turn``.
+
+        Every turn's files are checked against its manifest first (``verify``), so a tampered
+        turn is reported rather than read."""
         if table in self.schemas:
             schema, rel = self.schemas[table], f"tables/{table}.parquet"
         elif table in LOG_SCHEMAS:
@@ -453,11 +466,14 @@ class GameStore:
         frames = []
         current = {turn: revs[max(revs)] for turn, revs in self._turn_dirs().items()}
         for turn in sorted(current):
+            folder = current[turn]
             if verify:
-                problems = self.check_turn(turn)
-                if problems:
-                    raise TamperError("; ".join(problems))
-            df = self._read_parquet(current[turn] / rel, schema)
+                blobs = self._verified_files(folder, self.manifest(turn))
+                if rel not in blobs:
+                    raise StoreError(f"{folder / rel}: missing")
+                df = self._parse_parquet(blobs[rel], folder / rel, schema)
+            else:
+                df = self._read_parquet(folder / rel, schema)
             frames.append(df.with_columns(pl.lit(turn, pl.Int64).alias("turn")))
         if not frames:
             return pl.DataFrame(schema={**schema, "turn": pl.Int64})
@@ -487,7 +503,17 @@ class GameStore:
                 rec = json.loads(p.read_text("utf-8"))
             except (OSError, json.JSONDecodeError) as e:
                 raise StoreError(f"{p}: unreadable post ({e})") from None
+            if not isinstance(rec, dict):
+                raise StoreError(f"{p}: a post must be a JSON object")
             if rec.get("turn") == turn:
+                for key, kind in (("seq", int), ("player", str), ("secret", bool),
+                                  ("received", str), ("text", str)):
+                    if key not in rec:
+                        raise StoreError(f"{p}: the post has no '{key}'")
+                    if not isinstance(rec[key], kind) or (kind is int and
+                                                          isinstance(rec[key], bool)):
+                        raise StoreError(f"{p}: '{key}' must be a {kind.__name__}, "
+                                         f"not {rec[key]!r}")
                 rows.append({k: rec[k] for k in ORDERS_SCHEMA})
         return pl.DataFrame(rows, schema=dict(ORDERS_SCHEMA))
 

@@ -370,7 +370,9 @@ def test_html_sections(gm_html: str, public_html: str) -> None:
         assert "gmkit verify" in html
         assert SEED in html and commitment(SEED) in html
         assert "matches the commitment" in html
-        assert "Unknown province" in html
+    # the problems found in a post are the GM's to quote back privately (they may carry
+    # GM-only figures), so only the GM view lists them
+    assert "Unknown province" in gm_html and "Unknown province" not in public_html
     assert ">GM only</span>" in gm_html and "secret</span>" in gm_html
     assert ">Public</span>" in public_html
     assert "GM only" not in public_html and "secret</span>" not in public_html

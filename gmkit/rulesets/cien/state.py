@@ -15,7 +15,8 @@ from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
 
 SCHEMAS: dict[str, Schema] = {
     "provinces": {"name": pl.String, "owner": pl.String, "output": pl.Int64,
-                  "capital": pl.Boolean, "conquered_turn": pl.Int64},
+                  "capital": pl.Boolean, "conquered_turn": pl.Int64,
+                  "conquered_from": pl.String},
     "borders": {"a": pl.String, "b": pl.String},
     "coasts": {"province": pl.String, "sea": pl.String},
     "players": {"id": pl.String, "name": pl.String, "lord": pl.String, "arms": pl.String,
@@ -121,7 +122,8 @@ def setup(players: Sequence[PlayerInfo], game_map: GameMap | None, rules: Params
     provinces = _frame([{"name": n, "owner": owner_of.get(n),
                          "output": int(rules.capital_output if n == CAPITAL
                                        else rules.base_output),
-                         "capital": n == CAPITAL, "conquered_turn": None} for n in land],
+                         "capital": n == CAPITAL, "conquered_turn": None,
+                         "conquered_from": None} for n in land],
                        "provinces")
     borders = _frame([{"a": a, "b": b} for a in land for b in sorted(game_map.land_neighbours(a))],
                      "borders")

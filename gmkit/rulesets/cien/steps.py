@@ -58,8 +58,8 @@ def join(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[State
         if me["status"] == ACTIVE or prov["owner"] is not None:
             continue
         me.update(status=ACTIVE, government=o.government, home=o.province, rebel=False,
-                  joined_turn=state.turn + 1, eliminated_turn=None, lord=o.lord or me["lord"],
-                  treasury=0, income=0)
+                  joined_turn=state.turn + 1, eliminated_turn=None, name=o.lord or pid,
+                  lord=o.lord, arms="", treasury=0, income=0)
         prov["owner"] = pid
         events.append(Event("join", INTRO, f"A new lord takes the colour {pid} and rules "
                             f"{o.province} as a {o.government}.", pid, o.province))
@@ -120,7 +120,7 @@ def petitions(state: State, orders: Orders, dice: Dice,
                             f"The Emperor {'grants' if approved else 'refuses'} {pid}'s petition "
                             f"(rolled {roll} against {chance}%)"
                             + (f": {pid} is now a {new_gov.title()}." if approved else "."),
-                            pid, public=True,
+                            pid, public=not o.secret,
                             data={"approved": approved, "chance": chance, "roll": roll}))
     for pid, o in _of(orders, Declare):
         me = by[pid]
@@ -246,7 +246,8 @@ def conquest(state: State, orders: Orders, dice: Dice,
         prov = pr_by[target]
         before = prov["output"]
         half = before // 2 if rules.halving == "floor" else -(-before // 2)
-        prov.update(owner=winner, output=half, conquered_turn=state.turn + 1)
+        prov.update(owner=winner, output=half, conquered_turn=state.turn + 1,
+                    conquered_from=prov["owner"])
         events.append(Event("conquest", WAR, f"{winner} conquers {target}; looting halves its "
                             f"output from {before} to {half}.", winner, target))
     return state.replace(provinces=_frame(provinces, "provinces"),
@@ -320,8 +321,9 @@ def emperor(state: State, orders: Orders, dice: Dice,
                 if rules.subjugation_credit == "any":
                     done = True
                 else:
-                    done = any(v == m["player"] for v in conquered_by.values()) and \
-                        target["eliminated_turn"] == turn
+                    done = target["eliminated_turn"] == turn and any(
+                        r["owner"] == m["player"] and r["conquered_from"] == m["target"]
+                        for r in provinces if r["conquered_turn"] == turn)
                 if not done:
                     m.update(status="voided", ended_turn=turn)
                     events.append(Event("mission_void", MISSIONS, f"{m['target']} fell to "
