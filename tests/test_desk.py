@@ -5,8 +5,6 @@ half-way, and published summaries that keep secret posts secret."""
 from __future__ import annotations
 
 import hashlib
-import statistics
-import time
 from pathlib import Path
 
 import pytest
@@ -192,16 +190,13 @@ def test_step_back_and_run_all(desk):
         desk.back()
 
 
-def test_next_step_is_fast(desk):
-    desk.step()  # the first starts the session: posts read, seed loaded
-    timings = []
-    for _ in range(3):
-        desk.restart()
-        for _ in range(desk.step_count):
-            t = time.perf_counter()
-            desk.step()
-            timings.append(time.perf_counter() - t)
-    assert statistics.median(timings) < 0.1 and max(timings) < 0.5, timings
+def test_stepping_again_after_a_restart_gives_the_same_steps(desk):
+    """Stepping through, restarting and stepping again gives the same events and dice (the
+    speed of a step is measured in bench/run.py, not here)."""
+    first = [desk.step() for _ in range(desk.step_count)]
+    desk.restart()
+    again = [desk.step() for _ in range(desk.step_count)]
+    assert [v.to_text() for v in first] == [v.to_text() for v in again]
 
 
 def test_an_out_of_range_die_is_refused_naming_the_draw_and_the_die(desk):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -86,15 +85,13 @@ def _long_game(tmp_path: Path, turns: int) -> Game:
     return Game.open(folder)
 
 
-def test_series_of_a_hundred_turns_is_quick(tmp_path: Path) -> None:
+def test_series_covers_every_turn_of_a_long_game(tmp_path: Path) -> None:
+    """The per-player series has a point for every committed turn (its speed on a 100-turn game
+    is measured in bench/run.py, not here)."""
     game = _long_game(tmp_path, 100)
-    best = float("inf")
-    for _ in range(2):
-        start = time.perf_counter()
-        series = history.player_series(game, view="gm")
-        best = min(best, time.perf_counter() - start)
+    series = history.player_series(game, view="gm")
     assert series["turn"].n_unique() == 101
-    assert best < 2.0, f"player_series took {best:.2f} s for 101 turns"
+    assert series["turn"].min() == 0 and series["turn"].max() == 100
 
 
 # -- the timeline ---------------------------------------------------------------------------------
