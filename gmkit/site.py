@@ -12,7 +12,8 @@ import os
 import shutil
 import tempfile
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -108,8 +109,29 @@ def _history(game: Game) -> str:
     return _page(f"{game.title}: history", game.ruleset.title, "".join(parts), map_turns=turns)
 
 
+NAV = ('<nav style="margin:1em 2em"><a href="index.html">Index</a> · '
+       '<a href="history.html">History</a>{prev}{next}</nav>')
+
+
+def _turn_page(game: Game, t: int, turns: Sequence[int]) -> str:
+    html = render_html(public_view(turn_report(game, t)))
+    links = NAV.format(
+        prev=f' · <a href="turn-{t - 1:04d}.html">turn {t - 1}</a>' if t - 1 in turns else "",
+        next=f' · <a href="turn-{t + 1:04d}.html">turn {t + 1}</a>' if t + 1 in turns else "")
+    return html.replace("<body>", "<body>" + links, 1)
+
+
+def _turn_pages(root: str, some: Sequence[int], turns: Sequence[int]) -> list[tuple[int, str]]:
+    """Turn pages rendered in a worker process (its own Game on the same folder)."""
+    game = Game.open(root)
+    return [(t, _turn_page(game, t, turns)) for t in some]
+
+
 def publish(game: Game, out: str | Path, *, workers: int = 2) -> list[Path]:
-    """Write the public site of a game into ``out`` (replaced atomically); returns its pages."""
+    """Write the public site of a game into ``out`` (replaced atomically); returns its pages.
+
+    With ``workers`` > 1 the turn pages are drawn in that many worker processes while this one
+    draws the history (chart drawing holds the interpreter lock, so threads would not help)."""
     out = Path(out)
     turns = [t for t in game.store.turns() if t > 0]
     if not turns:
@@ -117,27 +139,25 @@ def publish(game: Game, out: str | Path, *, workers: int = 2) -> list[Path]:
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
     try:
-        nav = '<nav style="margin:1em 2em"><a href="index.html">Index</a> · ' \
-              '<a href="history.html">History</a>{prev}{next}</nav>'
-
-        def turn_page(t: int) -> tuple[int, str]:
-            html = render_html(public_view(turn_report(game, t)))
-            links = nav.format(
-                prev=f' · <a href="turn-{t - 1:04d}.html">turn {t - 1}</a>' if t - 1 in turns
-                else "",
-                next=f' · <a href="turn-{t + 1:04d}.html">turn {t + 1}</a>' if t + 1 in turns
-                else "")
-            return t, html.replace("<body>", "<body>" + links, 1)
-
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            pages = dict(pool.map(turn_page, turns))
+        if workers > 1 and len(turns) >= 2 * workers:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+                futures = [pool.submit(_turn_pages, str(game.root), turns[i::workers], turns)
+                           for i in range(workers)]
+                history_html = _history(game)
+                index_html = _index(game, turns)
+                pages = dict(pair for f in futures for pair in f.result())
+        else:
+            pages = {t: _turn_page(game, t, turns) for t in turns}
+            history_html = _history(game)
+            index_html = _index(game, turns)
         written = []
         for t, html in pages.items():
             path = staging / f"turn-{t:04d}.html"
             path.write_text(html, "utf-8")
             written.append(path)
-        (staging / "history.html").write_text(_history(game), "utf-8")
-        (staging / "index.html").write_text(_index(game, turns), "utf-8")
+        (staging / "history.html").write_text(history_html, "utf-8")
+        (staging / "index.html").write_text(index_html, "utf-8")
         if out.exists():
             old = out.with_name(f".{out.name}.old")
             shutil.rmtree(old, ignore_errors=True)
