@@ -319,7 +319,7 @@ _PERMITS = [
                rf"{_WHERE}$", re.I),
 ]
 _SAC_FIRST = re.compile(r"^(?:sacrifice|sac)\s+(?P<n>\S+)(?:\s+(?:captives?|prisoners?|armies|army|a))?"
-                        rf"\s+(?:in|at)\s+(?P<city>.+)$", re.I)
+                        r"\s+(?:in|at)\s+(?P<city>.+)$", re.I)
 _SAC_REST = re.compile(r"^(?P<n>\S+)(?:\s+(?:captives?|prisoners?|armies|army|a))?$", re.I)
 _RETREAT = re.compile(r"(?:^|[\s,;(])\(?\s*(?:retreats?|retreating|ret|r)\b\.?\s*(?:to|into|:)?"
                       r"\s*(?P<where>[^()]*?)\s*\)?\s*$", re.I)

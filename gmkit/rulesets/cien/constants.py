@@ -24,7 +24,6 @@ COLOUR_HEX = {"Red": "#c0392b", "Gold": "#d4ac0d", "Green": "#27ae60", "Cyan": "
               "Orange": "#e67e22", "Silver": "#a6acaf", "Purple": "#8e44ad", "White": "#fdfefe",
               "Teal": "#117a65", "Lavender": "#b39ddb"}
 CAPITAL = "Cien"
-GOVERNMENTS = ("city-state", "duchy", "republic", "kingdom")
 
 PARAMS = (
     Param("max_players", 10, INTRO, "at most ten players, one per colour"),

@@ -1,0 +1,192 @@
+"""The GM's turn workflow as ipywidgets over a :class:`~gmkit.desk.Desk`, for Jupyter.
+
+All the work is the desk's; this module only wires buttons and shows what the desk returns.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gmkit.desk import Desk, DeskError, callout_html, frame_html, iframe_html
+
+__all__ = ["DeskPanel"]
+
+
+class DeskPanel:
+    """The GM's turn workflow as ipywidgets over a :class:`Desk` (``panel.widget`` to show it).
+
+    Every button calls the desk; a :class:`DeskError` becomes a red message above the panel and
+    the desk is left as it was. ``panel["next"].click()`` drives it from code."""
+
+    def __init__(self, desk: Desk, out_dir: str | Path | None = None):
+        import ipywidgets as W
+
+        self.desk = desk
+        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.message: tuple[str, str] = ("neutral", "")
+        self._w: dict[str, Any] = {}
+        d, w = self.desk, self._w
+        full = W.Layout(width="100%")
+        w["message"] = W.HTML()
+        w["overview"] = W.HTML()
+        w["map"] = W.HTML()
+        w["player"] = W.Dropdown(options=d.players(), description="Player")
+        w["secret"] = W.Checkbox(value=False, description="secret (PM or e-mail)")
+        w["text"] = W.Textarea(placeholder="Paste the player's post here", rows=8, layout=full)
+        w["preview"] = W.HTML()
+        w["store"] = W.Button(description="Store post", button_style="primary")
+        w["posts"] = W.HTML()
+        w["seq"] = W.IntText(description="Post #")
+        w["withdraw"] = W.Button(description="Withdraw post", button_style="warning")
+        w["odds"] = W.HTML()
+        w["commitment"] = W.HTML()
+        w["next"] = W.Button(description="Next step", button_style="primary")
+        w["back"] = W.Button(description="Step back")
+        w["run_all"] = W.Button(description="Run all steps")
+        w["restart"] = W.Button(description="Restart")
+        w["step"] = W.HTML()
+        w["draw"] = W.Text(description="Draw id", placeholder="conquest:attack/Tróys/Red")
+        w["value"] = W.Text(description="Value", placeholder="7")
+        w["enter"] = W.Button(description="Enter die")
+        w["clear"] = W.Button(description="Clear die")
+        w["draws"] = W.HTML()
+        w["commit"] = W.Button(description="Commit the turn", button_style="danger")
+        w["reveal"] = W.Button(description="Reveal the seed")
+        w["publish"] = W.Button(description="Write the summaries", button_style="success")
+        w["published"] = W.HTML()
+        w["bb_public"] = W.Textarea(rows=8, layout=full, description="public")
+        w["bb_gm"] = W.Textarea(rows=8, layout=full, description="GM")
+        for name in ("player", "secret", "text"):
+            w[name].observe(lambda _change: self._show_preview(), names="value")
+        actions: dict[str, Callable[[], str]] = {
+            "store": self._store, "withdraw": self._withdraw, "next": self._next,
+            "back": self._back, "run_all": self._run_all, "restart": self._restart,
+            "enter": self._enter, "clear": self._clear, "commit": self._commit,
+            "reveal": self._reveal, "publish": self._publish}
+        for name, fn in actions.items():
+            w[name].on_click(lambda _b, fn=fn: self.act(fn))
+
+        def section(title: str, *children: Any) -> Any:
+            return W.VBox([W.HTML(f"<h3>{html.escape(title)}</h3>"), *children])
+
+        self.widget = W.VBox([
+            w["message"],
+            section("1. The turn", w["overview"], w["map"]),
+            section("2. Orders", W.HBox([w["player"], w["secret"]]), w["text"], w["preview"],
+                    w["store"], w["posts"], W.HBox([w["seq"], w["withdraw"]])),
+            section("3. Odds before rolling", w["odds"]),
+            section("4. Resolve step by step", w["commitment"],
+                    W.HBox([w["next"], w["back"], w["run_all"], w["restart"]]), w["step"],
+                    W.HBox([w["draw"], w["value"], w["enter"], w["clear"]]), w["draws"]),
+            section("5. Commit, reveal, publish", W.HBox([w["commit"], w["reveal"],
+                                                          w["publish"]]),
+                    w["published"], W.HTML("<b>BBCode, ready to copy</b>"), w["bb_public"],
+                    w["bb_gm"]),
+        ])
+        self.refresh()
+
+    # the widgets, for code that drives the panel
+    def __getitem__(self, name: str) -> Any:
+        return self._w[name]
+
+    def act(self, fn: Callable[[], str]) -> None:
+        """Run an action, show its outcome (a DeskError in red) and refresh the panel."""
+        try:
+            self.message = ("success", fn())
+        except DeskError as e:
+            self.message = ("danger", str(e))
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw every view from the desk."""
+        d, w = self.desk, self._w
+        kind, text = self.message
+        w["message"].value = callout_html(text, kind) if text else ""
+        ov = d.overview()
+        w["overview"].value = ov.to_html()
+        w["map"].value = d.map_svg() or "<i>this game has no map</i>"
+        self._show_preview()
+        w["posts"].value = frame_html(d.posts(), caption=f"Posts for turn {d.turn}",
+                                      empty="no post yet")
+        try:
+            w["odds"].value = frame_html(d.odds(), empty="no contested action")
+        except (DeskError, ValueError) as e:
+            w["odds"].value = callout_html(str(e), "danger")
+        session = d.session
+        if session is None:
+            w["commitment"].value = ("<p>The dice commitment is shown when the turn starts "
+                                     "(first step).</p>")
+            w["step"].value = f"<p>No step run yet. Next: {html.escape(d.next_title or '')}</p>"
+            w["draws"].value = ""
+            return
+        w["commitment"].value = (f"<p>Dice commitment for turn {session.turn} (post it before "
+                                 f"resolving): <code>{html.escape(d.commitment())}</code></p>")
+        view = d.current()
+        w["step"].value = view.to_html() if view else \
+            f"<p>At the start of the turn. Next: {html.escape(d.next_title or '')}</p>"
+        w["draws"].value = frame_html(d.draws(), caption="Every draw of the turn",
+                                      empty="no draw")
+
+    def _show_preview(self) -> None:
+        w = self._w
+        if not w["text"].value.strip():
+            w["preview"].value = "<p><i>Paste a post to see how it reads.</i></p>"
+            return
+        try:
+            w["preview"].value = self.desk.preview_post(w["player"].value, w["text"].value,
+                                                        w["secret"].value).to_html()
+        except DeskError as e:
+            w["preview"].value = callout_html(str(e), "danger")
+
+    def _store(self) -> str:
+        w = self._w
+        got = self.desk.receive(w["player"].value, w["text"].value, w["secret"].value)
+        w["text"].value = ""
+        return f"stored post #{got.seq} of {got.player}" + \
+            (f"; quote back:\n{got.report()}" if got.report() else "")
+
+    def _withdraw(self) -> str:
+        self.desk.withdraw(self._w["seq"].value)
+        return f"post #{self._w['seq'].value} withdrawn"
+
+    def _next(self) -> str:
+        return self.desk.step().heading()
+
+    def _back(self) -> str:
+        view = self.desk.back()
+        return f"stepped back to {view.heading()}" if view else "back at the start of the turn"
+
+    def _run_all(self) -> str:
+        return f"{self.desk.run_all().heading()}: every step has run"
+
+    def _restart(self) -> str:
+        self.desk.restart()
+        return "back at the start of the turn"
+
+    def _enter(self) -> str:
+        w = self._w
+        self.desk.enter_die(w["draw"].value, w["value"].value)
+        return f"die {w['draw'].value.strip()} = {w['value'].value.strip()} entered"
+
+    def _clear(self) -> str:
+        self.desk.clear_die(self._w["draw"].value.strip())
+        return f"die {self._w['draw'].value.strip()} back to the seeded roll"
+
+    def _commit(self) -> str:
+        return f"turn {self.desk.commit()} committed"
+
+    def _reveal(self) -> str:
+        return f"seed revealed: {self.desk.reveal()}"
+
+    def _publish(self) -> str:
+        pub = self.desk.publish_reports(self.out_dir)
+        w = self._w
+        w["published"].value = ("<p><b>Public summary</b></p>" + iframe_html(pub.html["public"])
+                                + "<p><b>GM summary</b></p>" + iframe_html(pub.html["gm"]))
+        w["bb_public"].value = pub.bbcode["public"]
+        w["bb_gm"].value = pub.bbcode["gm"]
+        return "wrote " + ", ".join(p.name for p in pub.paths)
+
