@@ -153,5 +153,44 @@ def _(charts, colours, game, history, mo, view):
     return
 
 
+@app.cell
+def _():
+    import pytest
+    return (pytest,)
+
+
+@app.cell
+def _(pytest):
+    @pytest.fixture
+    def sample():
+        """The bundled sample game, opened read-only through the history API."""
+        from pathlib import Path
+
+        from gmkit import history as _history
+
+        root = Path(__file__).resolve().parent.parent / "data" / "sample-cien"
+        return _history, _history.open_game(root)
+
+    def test_public_series_hides_the_gm_only_columns(sample):
+        """The public history shows no GM-only figure (for Cien: the treasury)."""
+        history, game = sample
+        metrics = set(history.player_series(game, view="public")["metric"].to_list())
+        assert metrics and not metrics & set(game.ruleset.gm_only_columns())
+
+    def test_public_timeline_holds_only_public_events(sample):
+        """Events from secret orders stay out of the public timeline."""
+        history, game = sample
+        public = history.timeline(game, view="public")
+        assert public["public"].all()
+        assert public.height < history.timeline(game, view="gm").height
+
+    def test_luck_is_a_percentile(sample):
+        """Each player's luck is a percentile of the exact distribution of their dice."""
+        history, game = sample
+        luck = history.dice_report(game, view="gm")["luck"]
+        assert luck.min() >= 0 and luck.max() <= 100
+    return
+
+
 if __name__ == "__main__":
     app.run()
