@@ -355,10 +355,14 @@ def test_void_order_for_armies_the_player_does_not_have(board: GameMap) -> None:
     assert adj.peace_reset == frozenset()
 
 
-def test_move_is_not_adjudicated_and_the_army_stands(board: GameMap) -> None:
-    adj = run(board, {TEN: (AZ, 1)}, {AZ: [Move(TEN, 1, ("Tacuba",))]})
-    assert code(adj, TEN) is Code.VOID
-    assert adj.armies == {TEN: (AZ, 1)}
+def test_5_8_move_army_moves_to_an_own_city(board: GameMap) -> None:
+    adjacent(board, (TEN, "Tacuba"))
+    adj = run(board, {TEN: (AZ, 1)}, {AZ: [Move(TEN, 1, ("Tacuba",))]},
+              cities={"Tacuba": AZ})
+    assert code(adj, TEN) is Code.SUCCEEDS
+    assert adj.result(TEN).reason == "moves to Tacuba by Tacuba (5.8)"
+    assert adj.armies == {"Tacuba": (AZ, 1)}
+    assert adj.cities[TEN] == AZ
 
 
 # ---------------------------------------------------------------------------
@@ -571,7 +575,7 @@ def scenes(draw: st.DrawFn) -> tuple[dict[str, tuple[str, int]], dict[str, list[
     orders: dict[str, list[Order]] = {}
     for sector, (player, n) in armies.items():
         near = sorted(s for s in board.land_neighbours(sector) if s in CLUSTER)
-        kind = draw(st.sampled_from(("attack", "cut", "support", "hold", "stand")))
+        kind = draw(st.sampled_from(("attack", "cut", "support", "hold", "stand", "move")))
         order: Order
         if kind == "attack":
             order = Attack(sector, n, draw(st.sampled_from(near)))
@@ -579,11 +583,18 @@ def scenes(draw: st.DrawFn) -> tuple[dict[str, tuple[str, int]], dict[str, list[
             order = CutSupport(sector, n, draw(st.sampled_from(near)))
         elif kind == "support":
             cases = draw(st.lists(st.tuples(st.sampled_from(near),
-                                            st.sampled_from(("attack", "hold", "stand", "any")),
+                                            st.sampled_from(("attack", "hold", "stand", "any",
+                                                             "move")),
                                             st.sampled_from(CLUSTER)), min_size=1, max_size=3))
             order = Support(sector, n, tuple(
-                Contingency(s, a, t if a == "attack" else None)  # type: ignore[arg-type]
+                Contingency(s, a, t if a in ("attack", "move") else None)  # type: ignore[arg-type]
                 for s, a, t in cases))
+        elif kind == "move":
+            path = [draw(st.sampled_from(near))]
+            for _ in range(draw(st.integers(0, 2))):
+                path.append(draw(st.sampled_from(sorted(
+                    s for s in board.land_neighbours(path[-1]) if s in CLUSTER))))
+            order = Move(sector, n, tuple(path))
         elif kind == "hold":
             order = Hold(sector, n)
         else:

@@ -1,10 +1,11 @@
-"""AZTLAN's combat core: Attack, Cut Support, Support, Hold and Stand (rules 5.2-5.7).
+"""AZTLAN's adjudication: Attack, Cut Support, Support, Hold, Stand (rules 5.2-5.7)
+and Move (5.8, 5.8.1, 4.1, 4.2, 7.5).
 
 :func:`adjudicate` takes the position at the start of a movement turn, every
 player's typed orders (:mod:`gmkit.rulesets.aztlan.orders`) and the board, and
 returns an :class:`Adjudication`: an outcome code and a sentence for every
-force, the armies per sector after combat, the captives taken, the armies
-lost and the cities whose peace counter starts again (5.3, 3.2.1).
+force, the armies per sector after combat and moves, the captives taken,
+the armies lost and the cities whose peace counter starts again (5.3, 3.2.1).
 
 How it is built
 ---------------
@@ -48,7 +49,9 @@ Rulings where the rules are silent
   that happens is given (5.5): an attack contingency when the named force
   attacks that sector; a hold or stand contingency when the named sector is
   attacked and its armies hold or stand (a supporting force cannot be
-  supported, 5.5); ``any`` either way.  Move contingencies never apply here.
+  supported, 5.5); ``any`` either way (attack or defence, never a move); a
+  move contingency when the named force moves through that sector and the
+  supporter borders it (5.5, 5.8.1).
 * Attacking forces do not defend the sector they leave (5.7), except
   against a force attacking them back (then the two weights meet).  An
   attack that fails returns home; if home was taken meanwhile it is
@@ -73,12 +76,57 @@ Rulings where the rules are silent
 * Neutral garrisons always Stand (2.2, 3.4); defeated, they disband if they
   could retreat and are captured only when they could not.
 
+Moves
+-----
+Combat comes first, then movement; moves depend on the combat decisions of
+the sectors they cross, combat never on moves, so no cycle joins the two.
+
+* **Attacks are aimed where armies start.**  A moving force counts as
+  Standing in its own sector during combat (5.7): it helps defend it, and if
+  the sector is taken it is beaten there like any Standing army (it retreats
+  or is captured) and does not move.  It is never attacked in transit nor at
+  its destination in the same turn, and adds nothing to the defence of the
+  sectors it enters.
+* A Move goes one to three adjacent sectors (5.8); a path that is not is
+  VOID and the force stands.  Each step must enter friendly or unoccupied
+  country on the board as combat left it (a sector taken by an attack is
+  the attacker's; one vacated by a successful attack or move is free): an
+  own city; another player's city only with a Permit from its owner (2.4,
+  4.2); an independent city with a garrison never (2.4, 5.3, 5.8; an empty
+  one destroyed by the Chichimecs may be entered, 7.4); a non-city sector
+  that is vacant, the player's own, or another player's with a Permit from
+  them (4.1).
+* **A blocked move stops before the sector it could not enter**, in the
+  last sector it reached: code STOPPED, or BOUNCED when it never left its
+  own sector.  A move reaching the end of its path SUCCEEDS.
+* Scouts (5.8.1) are settled on the routes as far as each can go: when
+  moves of different players (neither permitting the other there) would
+  enter the same sector, each stops before it unless the armies of uncut
+  supports given to it for that sector (a Support contingency ``move`` with
+  that target, from a sector adjacent to it) are more than every rival's.
+  Two moves into each other's vacated sectors share no sector and both go
+  ahead; moves of one player never stop each other's scouts.
+* The end of the turn (4.1): a move that would leave another player's
+  armies and its own in one sector, or more than three armies in one
+  sector, stops one sector earlier, and so on back to its own sector.
+  This is worked to a fixed point: each move's reach only shrinks, moves
+  that stay at home block the others again, so swaps and chains of moves
+  into sectors being vacated succeed when nothing stops them.
+* Permission to pass an ally's sector is not permission to end the turn
+  there while his armies stay (4.1); an ally's empty city entered with
+  permission stays his city.
+* The Chichimec Desert (7.5): a player's force entering it, to stop or to
+  pass, must outnumber the Chichimec armies that stay there, else it is
+  EATEN (7.5.1).  Each force is compared on its own; when one outnumbers
+  them they all leave the board (7.5.2).  Any number of armies may mass
+  there (7.7); other players' armies there are passed as in 4.1.
+* Retreats are made after the moves, into sectors left valid by them.
+
 Left out
 --------
-Moves (5.8: a Move is reported VOID and its army stands where it is),
-retreats given to an ally (5.7.1), sacrifices and divine supports (3.5.3),
-gifts and permissions (4.1, 4.1.1), builds (3.2), the special rules of 1450
-and 1451 (6.1, 6.2) and the Chichimecs (7.x) are not adjudicated here.
+Retreats given to an ally (5.7.1), sacrifices and divine supports (3.5.3),
+gifts (4.1.1), builds (3.2), the special rules of 1450 and 1451 (6.1, 6.2)
+and the Chichimecs' other rules (7.0-7.4) are not adjudicated here.
 """
 
 from __future__ import annotations
@@ -93,10 +141,12 @@ from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
     Attack,
     Contingency,
+    MAX_MOVE,
     CutSupport,
     Hold,
     Move,
     Order,
+    Permit,
     Position,
     Stand,
     Support,
@@ -106,11 +156,13 @@ from gmkit.rulesets.aztlan_map import DESERT
 __all__ = ["Adjudication", "Capture", "Code", "Result", "adjudicate"]
 
 MAX_STACK = 3
+CHICHIMECS = "Chichimecs"
 
 CombatOrder = Attack | CutSupport | Support | Hold | Stand | Move
 #: A decision: ("cut", support's force id) or ("wins", attack's force id).
 Decision = tuple[str, int]
-#: What a support is given to: ("attack", attack's force id) or ("defend", sector).
+#: What a support is given to: ("attack", attack's force id), ("move", move's force
+#: id) or ("defend", sector).
 Aim = tuple[str, int | str]
 
 
@@ -123,6 +175,8 @@ class Code(enum.Enum):
     ANNIHILATED = "annihilated"
     SLAUGHTERED = "slaughtered"
     CAPTURED = "captured"
+    STOPPED = "stopped"
+    EATEN = "eaten"
     RETREATED = "retreated"
     DISBANDED = "disbanded"
     VOID = "void"
@@ -155,18 +209,19 @@ class Capture:
 
 @dataclass(frozen=True)
 class Adjudication:
-    """The combat of one movement turn.
+    """The combat and moves of one movement turn.
 
     Attributes:
         results: every force's outcome: the players' orders (players by
             name, each in the order given), then the armies that had no
             order (they stand), by sector.
-        armies: each occupied sector's ``(owner, count)`` after combat.
+        armies: each occupied sector's ``(owner, count)`` after combat and moves.
         cities: each city's owner after combat (a city taken by an Attack
             is the attacker's, 4.2).
         captures: the armies captured for sacrifice (3.5, 3.5.1).
         lost: each player's armies gone from the board: annihilated,
-            slaughtered, disbanded or captured.
+            slaughtered, disbanded, captured, eaten in the desert or
+            driven off it (7.5.1, 7.5.2).
         peace_reset: the cities attacked this turn, whose count of turns of
             peace starts again (3.2.1, 5.3); Cut Support does not count (3.2.2).
     """
@@ -342,8 +397,9 @@ class _Turn:
                 f = _Force(len(self.forces), player, o.origin, o.count, o)
                 self.forces.append(f)
                 if isinstance(o, Move):
-                    self._void(f, "moves are not adjudicated by the combat core; "
-                                  "the army stands where it is (5.7)")
+                    why = self._bad_path(o)
+                    if why:
+                        self._void(f, f"{why}; the army stands (5.8)")
                 elif isinstance(o, (Attack, CutSupport)):
                     if o.target not in self.map.land_neighbours(o.origin):
                         self._void(f, f"{o.target} is not adjacent to {o.origin}; "
@@ -360,6 +416,19 @@ class _Turn:
             owner, n = left[sector]
             if n > 0:
                 self.forces.append(_Force(len(self.forces), owner, sector, n, None))
+
+    def _bad_path(self, o: Move) -> str | None:
+        if not 1 <= len(o.path) <= MAX_MOVE:
+            return f"a Move passes one to three sectors, not {len(o.path)}"
+        here, seen = o.origin, {o.origin}
+        for step in o.path:
+            if step in seen:
+                return f"the Move passes {step} twice"
+            if here not in self.map.regions or step not in self.map.land_neighbours(here):
+                return f"{step} is not adjacent to {here}"
+            seen.add(step)
+            here = step
+        return None
 
     def _staying(self, sector: str) -> list[_Force]:
         return [f for f in self.by_sector.get(sector, []) if not f.attacks]
@@ -389,7 +458,13 @@ class _Turn:
                     return ("attack", a.fid)
             if c.action == "attack":
                 return None
-        if c.action == "move" or c.supported not in near or not self.attacks_on.get(c.supported):
+        if c.action == "move":
+            for m in self.by_sector.get(c.supported, []):
+                if (isinstance(m.order, Move) and m.code is None and c.target in m.order.path
+                        and c.target in near):
+                    return ("move", m.fid)
+            return None
+        if c.supported not in near or not self.attacks_on.get(c.supported):
             return None
         defenders = [f for f in self._staying(c.supported) if not isinstance(f.order, Support)]
         if not defenders:
@@ -460,11 +535,11 @@ class _Turn:
 
 def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order]],
                game_map: GameMap) -> Adjudication:
-    """Resolve the combat of one movement turn (see the module's notes).
+    """Resolve the combat and the moves of one movement turn (see the module's notes).
 
-    ``orders_by_player`` maps each player to their typed orders (orders
-    other than Attack, Cut Support, Support, Hold, Stand and Move are
-    ignored, and so are orders for :data:`NEUTRAL`: independent garrisons
+    ``orders_by_player`` maps each player to their typed orders (Permits
+    are read for the moves, 4.1; orders other than Attack, Cut Support,
+    Support, Hold, Stand, Move and Permit are ignored, and so are orders for :data:`NEUTRAL`: independent garrisons
     stand).  Armies with no order stand.  The position is not changed.
     """
     t = _Turn(position, orders_by_player, game_map)
@@ -481,8 +556,11 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
     for f in active:
         if isinstance(f.order, Support):
             assert f.supports is not None
-            _, what = f.supports
-            if isinstance(what, int):
+            kind, what = f.supports
+            if kind == "move":
+                assert isinstance(what, int) and f.contingency is not None
+                aim = f"{_name(forces[what])} moving into {f.contingency.target}"
+            elif isinstance(what, int):
                 helped = forces[what]
                 aim = f"{_name(helped)} attacking {helped.target}"
             else:
@@ -538,9 +616,13 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
         else:
             fates.append((a.sector, a.player, a.count))
 
-    # Sectors not taken keep their standing armies.
+    # Sectors not taken keep their standing armies; moving forces move after combat.
+    movers: list[_Force] = []
     for f in forces:
         if f.attacks or f.phantom or f.sector in winners:
+            continue
+        if f.code is None and isinstance(f.order, Move):
+            movers.append(f)
             continue
         if f.code is None:
             attacked = bool(t.attacks_on.get(f.sector))
@@ -628,6 +710,8 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
         assert owner == player, f"two players end the turn in {sector} (4.1)"
         final[sector] = (player, have + n)
 
+    _Moves(t, movers, final, cities, _permits(orders_by_player), lost).run()
+
     # Retreats (5.7, 5.7.2), captures (3.5); independent garrisons disband (2.2).
     for f, a in sorted(homeless, key=lambda p: (p[0].sector, p[0].fid)):
         where = _retreat_to(f, a, final, cities, game_map)
@@ -655,6 +739,200 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
                            f.reason) for f in forces)
     return Adjudication(results, dict(sorted(final.items())), cities, tuple(captures),
                         {p: n for p, n in sorted(lost.items()) if n}, peace)
+
+
+def _permits(orders_by_player: Mapping[str, Sequence[Order]]
+             ) -> dict[tuple[str, str], frozenset[str] | None]:
+    """(granter, grantee) -> the sectors granted, ``None`` for all of them (4.1)."""
+    permits: dict[tuple[str, str], frozenset[str] | None] = {}
+    for player, orders in orders_by_player.items():
+        for o in orders:
+            if isinstance(o, Permit):
+                before = permits.get((player, o.to_player), frozenset())
+                permits[(player, o.to_player)] = (
+                    None if o.sectors is None or before is None else before | frozenset(o.sectors))
+    return permits
+
+
+class _Moves:
+    """The Moves of one turn (5.8, 5.8.1, 4.1, 4.2, 7.5), made on the board as
+    combat left it (see the module's notes)."""
+
+    def __init__(self, turn: _Turn, movers: list[_Force], final: dict[str, tuple[str, int]],
+                 cities: Mapping[str, str | None],
+                 permits: Mapping[tuple[str, str], frozenset[str] | None],
+                 lost: dict[str, int]) -> None:
+        self.t = turn
+        self.movers = movers
+        self.final = final
+        self.cities = cities
+        self.permits = permits
+        self.lost = lost
+        owner, n = final.get(DESERT, ("", 0))
+        #: The Chichimecs in the desert that do not move out of it (7.5).
+        self.hordes = n if owner == CHICHIMECS else 0
+        self.reach: dict[int, int] = {}
+        self.why: dict[int, str] = {}
+
+    @staticmethod
+    def path(m: _Force) -> tuple[str, ...]:
+        assert isinstance(m.order, Move)
+        return m.order.path
+
+    def permitted(self, owner: str, player: str, sector: str) -> bool:
+        granted = self.permits.get((owner, player), frozenset())
+        return granted is None or sector in granted
+
+    def eaten_at(self, m: _Force, sector: str) -> bool:
+        return (sector == DESERT and m.player != CHICHIMECS and self.hordes > 0
+                and m.count <= self.hordes)
+
+    def blocked(self, m: _Force, sector: str, occupant: tuple[str, int] | None) -> str | None:
+        """Why ``m`` may not enter ``sector`` (2.4, 4.1, 4.2, 5.3, 5.8), or ``None``."""
+        p = m.player
+        if sector == DESERT and occupant is not None and occupant[0] == CHICHIMECS:
+            return None  # the hordes are met by numbers, not by permission (7.5)
+        if _is_city(self.t.map, sector):
+            owner = self.cities.get(sector)
+            if owner is None and occupant is not None:
+                return (f"{sector} is an independent city, never friendly: only an Attack "
+                        "takes it (2.4, 5.3, 5.8)")
+            if owner is not None and owner != p and not self.permitted(owner, p, sector):
+                return (f"{sector} is a city of the {owner}: only an Attack takes it, or a Move "
+                        "with their permission (2.4, 4.2)")
+        if occupant is not None and occupant[0] != p and not self.permitted(occupant[0], p, sector):
+            return (f"{sector} is held by the {occupant[0]}, who gave no permission to pass "
+                    "(4.1)")
+        return None
+
+    def walk(self, m: _Force, occupied: Mapping[str, tuple[str, int]], upto: int) -> int:
+        """How far ``m`` gets along its path (at most ``upto`` sectors); sets its reason."""
+        for i, sector in enumerate(self.path(m)[:upto]):
+            why = self.blocked(m, sector, occupied.get(sector))
+            if why is not None:
+                self.why[m.fid] = why
+                return i
+            if self.eaten_at(m, sector):
+                return i + 1
+        return upto
+
+    def eaten(self, m: _Force) -> bool:
+        r = self.reach[m.fid]
+        return r > 0 and self.eaten_at(m, self.path(m)[r - 1])
+
+    def end(self, m: _Force) -> str:
+        r = self.reach[m.fid]
+        return self.path(m)[r - 1] if r else m.sector
+
+    def hostile(self, a: _Force, b: _Force, sector: str) -> bool:
+        return (a.player != b.player and not self.permitted(a.player, b.player, sector)
+                and not self.permitted(b.player, a.player, sector))
+
+    def backing(self, m: _Force, sector: str) -> int:
+        """The armies of uncut supports given to ``m`` moving into ``sector`` (5.5, 5.8.1)."""
+        return sum(s.count for s in self.t.supporters(("move", m.fid))
+                   if s.contingency is not None and s.contingency.target == sector
+                   and not self.t.resolve(("cut", s.fid)))
+
+    def scouts(self) -> None:
+        """5.8.1: hostile moves into the same sector stop before it, unless one is
+        supported there more strongly than all the others."""
+        reach = dict(self.reach)
+        for m in self.movers:
+            for i, sector in enumerate(self.path(m)[:reach[m.fid]]):
+                rivals = [o for o in self.movers if o is not m and self.hostile(m, o, sector)
+                          and sector in self.path(o)[:reach[o.fid]]]
+                if not rivals:
+                    continue
+                mine = self.backing(m, sector)
+                best = max(rivals, key=lambda o: self.backing(o, sector))
+                if mine > self.backing(best, sector):
+                    continue
+                self.reach[m.fid] = i
+                support = (f"{_name(best)} was supported there with {_armies(self.backing(best, sector))}"
+                           if self.backing(best, sector) > mine else
+                           "neither was supported more strongly")
+                self.why[m.fid] = (f"its scouts met those of {_name(best)} moving into {sector}; "
+                                   f"{support}, so it stops before {sector} (5.8.1)")
+                break
+
+    def occupancy(self) -> dict[str, tuple[str, int]]:
+        """The armies after combat plus the moving forces that stay where they began."""
+        occupied = dict(self.final)
+        for m in self.movers:
+            if self.reach[m.fid] == 0:
+                owner, n = occupied.get(m.sector, (m.player, 0))
+                occupied[m.sector] = (m.player if n == 0 else owner, n + m.count)
+        return occupied
+
+    def can_end(self, m: _Force, sector: str, occupied: Mapping[str, tuple[str, int]]) -> str | None:
+        """Why ``m`` may not end the turn in ``sector`` (4.1), or ``None``."""
+        owner, n = occupied.get(sector, (m.player, 0))
+        if sector == DESERT and owner == CHICHIMECS and m.player != CHICHIMECS:
+            owner, n = m.player, 0  # driven off or eating it (7.5)
+        others = [o for o in self.movers if o is not m and self.reach[o.fid] > 0
+                  and not self.eaten(o) and self.end(o) == sector]
+        if owner != m.player or any(o.player != m.player for o in others):
+            return (f"armies of another player end the turn in {sector}: one player's armies "
+                    "per sector (4.1)")
+        total = n + m.count + sum(o.count for o in others)
+        if sector != DESERT and total > MAX_STACK:
+            return (f"{total} armies would end the turn in {sector}: at most three per sector "
+                    "(4.1)")
+        return None
+
+    def run(self) -> None:
+        for m in self.movers:
+            self.reach[m.fid] = self.walk(m, self.final, len(self.path(m)))
+        self.scouts()
+        changed = True
+        while changed:
+            changed = False
+            occupied = self.occupancy()
+            for m in self.movers:
+                r = self.walk(m, occupied, self.reach[m.fid])
+                if r < self.reach[m.fid]:
+                    self.reach[m.fid], changed = r, True
+                if self.eaten(m):
+                    continue
+                while self.reach[m.fid] > 0:
+                    why = self.can_end(m, self.end(m), occupied)
+                    if why is None:
+                        break
+                    self.why[m.fid] = why
+                    self.reach[m.fid] -= 1
+                    changed = True
+                    occupied = self.occupancy()
+        self.settle()
+
+    def settle(self) -> None:
+        drivers = [m for m in self.movers
+                   if m.player != CHICHIMECS and DESERT in self.path(m)[:self.reach[m.fid]]
+                   and not self.eaten(m)]
+        if self.hordes and drivers:
+            del self.final[DESERT]
+            self.lost[CHICHIMECS] += self.hordes
+        for m in self.movers:
+            path, r = self.path(m), self.reach[m.fid]
+            why = self.why.get(m.fid, "")
+            if self.eaten(m):
+                self.lost[m.player] += m.count
+                m.code, m.reason = Code.EATEN, (
+                    f"eaten: {_armies(m.count)} entering the {DESERT} did not outnumber the "
+                    f"{_armies(self.hordes)} of the Chichimecs there (7.5, 7.5.1)")
+                continue
+            end = self.end(m)
+            owner, n = self.final.get(end, (m.player, 0))
+            assert owner == m.player, f"two players end the turn in {end} (4.1)"
+            self.final[end] = (m.player, n + m.count)
+            off = (f"; the {_armies(self.hordes)} of the Chichimecs in the {DESERT} leave the "
+                   "board (7.5.2)" if self.hordes and m in drivers else "")
+            if r == len(path):
+                m.code, m.reason = Code.SUCCEEDS, f"moves to {end} by {', '.join(path)} (5.8){off}"
+            elif r:
+                m.code, m.reason = Code.STOPPED, f"stopped in {end}: {why}{off}"
+            else:
+                m.code, m.reason = Code.BOUNCED, f"bounced: {why}; it stays in {m.sector}"
 
 
 def _retreat_to(f: _Force, beaten_by: _Force, final: Mapping[str, tuple[str, int]],
