@@ -4,14 +4,12 @@ the real board, each scenario's adjacency read from the map first."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gmkit.core.maps import GameMap
-from gmkit.rulesets.aztlan.adjudicate import Adjudication, Capture, Code, adjudicate
+from gmkit.rulesets.aztlan.adjudicate import Adjudication, Capture, Code
 from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
     Attack,
@@ -20,38 +18,15 @@ from gmkit.rulesets.aztlan.orders import (
     Hold,
     Move,
     Order,
-    Position,
     Stand,
     Support,
 )
+from tests.aztlan.conftest import adjacent, run
 from gmkit.rulesets.aztlan_map import load_map
 
 AZ, TL, CH = "Aztecs", "Tlaxcalans", "Chalcans"
 TEN, TEX, TTL, TLP, TLA, ZEM = ("Tenochtitlan", "Texcoco", "Toltoltepec", "Tlapacoya",
                                 "Tlaxcala", "Zempoala")
-
-
-@pytest.fixture(scope="module")
-def board() -> GameMap:
-    return load_map()
-
-
-def adjacent(board: GameMap, *pairs: tuple[str, str]) -> None:
-    for a, b in pairs:
-        assert b in board.land_neighbours(a), f"{a} and {b} are not adjacent"
-
-
-def run(board: GameMap, armies: Mapping[str, tuple[str, int]],
-        orders: Mapping[str, Sequence[Order]],
-        cities: Mapping[str, str | None] | None = None) -> Adjudication:
-    """Adjudicate on the real board; each city is its garrison's (or independent)."""
-    owners: dict[str, str | None] = {
-        c: None for c in board.land() if board.regions[c].props.get("city") is True}
-    for sector, (player, _) in armies.items():
-        if sector in owners and player != NEUTRAL:
-            owners[sector] = player
-    owners.update(cities or {})
-    return adjudicate(Position(dict(armies), owners), orders, board)
 
 
 def attack(origin: str, target: str, count: int = 1, retreat: tuple[str, ...] = ()) -> Attack:

@@ -3,51 +3,25 @@ of the board, its adjacency read from the map first."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 
-import pytest
 
 from gmkit.core.maps import GameMap
-from gmkit.rulesets.aztlan.adjudicate import Adjudication, Code, adjudicate
+from gmkit.rulesets.aztlan.adjudicate import Code
 from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
     Attack,
     Contingency,
     CutSupport,
     Move,
-    Order,
     Permit,
-    Position,
     Support,
 )
-from gmkit.rulesets.aztlan_map import DESERT, load_map
+from tests.aztlan.conftest import adjacent, run
+from gmkit.rulesets.aztlan_map import DESERT
 
 AZ, TL, CHI = "Aztecs", "Tlaxcalans", "Chichimecs"
 TEN, TTL, TEX, TUL, TOL, ZIM, XAL = ("Tenochtitlan", "Toltoltepec", "Texcoco", "Tula",
                                      "Toluca", "Zimapan", "Xaltocan")
-
-
-@pytest.fixture(scope="module")
-def board() -> GameMap:
-    return load_map()
-
-
-def adjacent(board: GameMap, *pairs: tuple[str, str]) -> None:
-    for a, b in pairs:
-        assert b in board.land_neighbours(a), f"{a} and {b} are not adjacent"
-
-
-def run(board: GameMap, armies: Mapping[str, tuple[str, int]],
-        orders: Mapping[str, Sequence[Order]],
-        cities: Mapping[str, str | None] | None = None) -> Adjudication:
-    """Adjudicate on the real board; each city is its garrison's (or independent)."""
-    owners: dict[str, str | None] = {
-        c: None for c in board.land() if board.regions[c].props.get("city") is True}
-    for sector, (player, _) in armies.items():
-        if sector in owners and player != NEUTRAL:
-            owners[sector] = player
-    owners.update(cities or {})
-    return adjudicate(Position(dict(armies), owners), orders, board)
 
 
 def move(origin: str, *path: str, count: int = 1) -> Move:
