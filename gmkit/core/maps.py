@@ -429,6 +429,19 @@ class GameMap:
 
     # --------------------------------------------------------------- validation
 
+    def reachable(self, start: str, *, land_only: bool = False) -> set[str]:
+        """Every region reachable from ``start`` over borders (over land borders only with
+        ``land_only``), ``start`` included."""
+        step = self.land_neighbours if land_only else self.neighbours
+        reached = {start}
+        queue = deque([start])
+        while queue:
+            for nxt in step(queue.popleft()):
+                if nxt not in reached:
+                    reached.add(nxt)
+                    queue.append(nxt)
+        return reached
+
     def validate(
         self,
         *,
@@ -458,14 +471,7 @@ class GameMap:
             if not self.adjacency[name]:
                 problems.append(f"{where}: land region {name!r} has no neighbour")
         if land:
-            reached = {land[0]}
-            queue = deque([land[0]])
-            while queue:
-                current = queue.popleft()
-                for nxt in self.adjacency[current]:
-                    if nxt not in reached:
-                        reached.add(nxt)
-                        queue.append(nxt)
+            reached = self.reachable(land[0])
             cut_off = [n for n in land if n not in reached]
             if cut_off:
                 problems.append(

@@ -22,7 +22,6 @@ against them; it knows nothing else of the game.
 from __future__ import annotations
 
 import math
-from collections import deque
 from pathlib import Path
 
 from shapely.geometry import Point
@@ -206,13 +205,7 @@ def check_map(game_map: GameMap) -> list[str]:
             if a not in game_map.adjacency.get(b, frozenset()):
                 problems.append(f"asymmetric adjacency: {a} lists {b}, {b} does not list {a}")
     if land:
-        reached = {land[0]}
-        queue = deque([land[0]])
-        while queue:
-            for nxt in game_map.land_neighbours(queue.popleft()):
-                if nxt not in reached:
-                    reached.add(nxt)
-                    queue.append(nxt)
+        reached = game_map.reachable(land[0], land_only=True)
         cut_off = [n for n in land if n not in reached]
         if cut_off:
             problems.append(
