@@ -44,7 +44,7 @@ import numpy as np
 import shapely
 from shapely.geometry import MultiPoint, MultiPolygon, Polygon, box, mapping
 
-from gmkit.core.maps import GameMap
+from gmkit.core.maps import GameMap, write_geojson
 
 SEED = 27
 WIDTH = 1000.0
@@ -466,22 +466,12 @@ def summary(gm: GameMap) -> str:
     return "\n".join(lines)
 
 
-def write(data: dict, path: Path) -> None:
-    """Write the FeatureCollection with one feature per line."""
-    head = {k: v for k, v in data.items() if k != "features"}
-    lines = [json.dumps(head, ensure_ascii=False)[:-1] + ', "features": [']
-    feats = [json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in data["features"]]
-    lines.append(",\n".join(feats))
-    lines.append("]}")
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
 def main(argv: list[str]) -> int:
     """Build, check and write the map."""
     output = Path(argv[1]) if len(argv) > 1 else OUTPUT
     data, gm = build(SEED)
     check(data, gm)
-    write(data, output)
+    write_geojson(data, output)
     reloaded = GameMap.from_geojson(output)
     assert reloaded.adjacency == {
         n: frozenset(v) for n, v in gm.adjacency.items()

@@ -77,6 +77,16 @@ _STROKE = "#4a4a4a"
 _HIGHLIGHT_STROKE = "#000000"
 
 
+def write_geojson(data: Mapping[str, Any], path: str | Path) -> None:
+    """Write a FeatureCollection with one feature per line (small, diff-friendly map files)."""
+    head = {k: v for k, v in data.items() if k != "features"}
+    lines = [json.dumps(head, ensure_ascii=False)[:-1] + ', "features": [']
+    feats = [json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in data["features"]]
+    lines.append(",\n".join(feats))
+    lines.append("]}")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 class MapError(ValueError):
     """A map file or map data is malformed.
 

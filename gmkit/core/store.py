@@ -245,16 +245,7 @@ class GameStore:
             manifest = self.manifest(turn, revision)
         except StoreError as e:
             return [str(e)]
-        listed = manifest["files"]
-        present = {p.relative_to(folder).as_posix() for p in folder.rglob("*")
-                   if p.is_file() and p.name != "manifest.json"}
-        for rel in sorted(set(listed) - present):
-            problems.append(f"{folder / rel}: missing (listed in the manifest)")
-        for rel in sorted(present - set(listed)):
-            problems.append(f"{folder / rel}: not listed in the manifest")
-        for rel in sorted(set(listed) & present):
-            if sha256_file(folder / rel) != listed[rel]:
-                problems.append(f"{folder / rel}: content does not match its manifest hash")
+        problems.extend(self._file_problems(folder, manifest)[0])
         if manifest.get("turn") != turn:
             problems.append(f"{folder}/manifest.json: says turn {manifest.get('turn')}")
         prev = manifest.get("previous")
@@ -293,6 +284,15 @@ class GameStore:
 
     def _verified_files(self, folder: Path, manifest: Mapping[str, Any]) -> dict[str, bytes]:
         """Every file a manifest lists, read once and checked against its hash."""
+        problems, blobs = self._file_problems(folder, manifest)
+        if problems:
+            raise TamperError("; ".join(problems))
+        return blobs
+
+    @staticmethod
+    def _file_problems(folder: Path, manifest: Mapping[str, Any]
+                       ) -> tuple[list[str], dict[str, bytes]]:
+        """Missing, unlisted and altered files of a turn folder, and the listed files' bytes."""
         listed = manifest["files"]
         present = {p.relative_to(folder).as_posix() for p in folder.rglob("*")
                    if p.is_file() and p.name != "manifest.json"}
@@ -306,9 +306,7 @@ class GameStore:
             if hashlib.sha256(blob).hexdigest() != listed[rel]:
                 problems.append(f"{folder / rel}: content does not match its manifest hash")
             blobs[rel] = blob
-        if problems:
-            raise TamperError("; ".join(problems))
-        return blobs
+        return problems, blobs
 
     def read_state(self, turn: int | None = None, revision: int | None = None) -> State:
         """Only the state tables of a committed turn (every file's hash is still checked)."""
