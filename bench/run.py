@@ -25,6 +25,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.aztlan_adjudicate import bench_adjudicate
 from gmkit.core.maps import GameMap  # noqa: E402
 from gmkit.game import Game  # noqa: E402
 from gmkit.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
@@ -179,7 +180,7 @@ def main() -> int:
     results: list[dict] = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for fn in (bench_map, bench_turn, bench_verify, bench_notebook):
+        for fn in (bench_map, bench_turn, bench_verify, bench_notebook, bench_adjudicate):
             if args.only and args.only not in fn.__name__:
                 continue
             results.extend(fn() if fn is bench_map else fn(tmp))

@@ -63,6 +63,7 @@ class Termination(enum.Enum):
     VICTORY = "victory"
     LAST_STANDING = "last standing"
     GM_DECLARED = "declared by the GM"
+    TIME_LIMIT = "the game's time ran out"
 
 
 @dataclass(frozen=True)

@@ -472,19 +472,19 @@ def test_5_7_2_retreats_must_be_possible(board: GameMap, start: Position) -> Non
 
 
 def test_3_5_4_sacrifice_of_more_captives_than_held(board: GameMap, start: Position) -> None:
-    """3.5, 3.5.4: only captives held are sacrificed."""
-    position = replace(start, captives={"Tenochtitlan": ("Aztecs", 2)})
+    """3.5, 3.5.4: only captives held are sacrificed, in any city of the captor's."""
+    position = replace(start, captives={"Aztecs": 2})
     assert check(board, position, Aztecs="Ten sac 2") == {}
-    assert reasons(check(board, position, Aztecs="Ten sac 1\nTen sac 2")) == [
-        "line 2: 3 captives sacrificed in Tenochtitlan, but you hold 2 there (3.5, 3.5.4)"]
-    assert reasons(check(board, position, Aztecs="Tex sac 1")) == [
-        "line 1: 1 captive sacrificed in Texcoco, but you hold 0 there; your captives are held "
-        "in Tenochtitlan (3.5, 3.5.4)"]
+    assert check(board, position, Aztecs="Ten sac 1\nTex sac 1") == {}
+    assert reasons(check(board, position, Aztecs="Ten sac 1\nTex sac 2")) == [
+        "line 2: 3 captives sacrificed, but you hold 2 (3.5, 3.5.4)"]
+    assert reasons(check(board, position, Tlaxcalans="Tla sac 1"), "Tlaxcalans") == [
+        "line 1: 1 captive sacrificed, but you hold 0 (3.5, 3.5.4)"]
 
 
 def test_3_5_4_sacrifice_in_a_city_not_held(board: GameMap, start: Position) -> None:
     """3.5.4: the city doing the butchery must be one's own."""
-    position = replace(start, captives={"Tlaxcala": ("Aztecs", 1)})
+    position = replace(start, captives={"Aztecs": 1})
     assert reasons(check(board, position, Aztecs="Tla sac 1")) == [
         "line 1: Tlaxcala is not your city (Tlaxcalans): only a city of yours performs your "
         "sacrifices (3.5.4)"]
@@ -595,3 +595,16 @@ def test_fuzz_validate_never_crashes_and_errors_name_their_line(
         numbers = {line.number for line, _ in parsed[player].orders}
         for err in errs:
             assert err.line in numbers and str(err).startswith(f"line {err.line}: ")
+
+
+def test_5_5_numbered_sector_opens_a_support_contingency(board: GameMap) -> None:
+    """5.5, 2.6: a numbered sector named first in a contingency is a sector, not a count."""
+    assert one(board, "A Tex S 7 St").contingencies == (Contingency("7", "stand"),)
+    (case,) = one(board, "A Tex S A 12 A Chi").contingencies
+    assert case == Contingency("12", "attack", "Chichimec Desert")
+
+
+def test_5_7_2_retreat_to_a_sector_starting_with_to(board: GameMap) -> None:
+    """5.7.2: '(retreat Tol)' names Toluca; 'to' is only a word of its own."""
+    assert one(board, "A Ten St (retreat Tol)").retreat == ("Toluca",)
+    assert one(board, "A Ten St (retreat to Tol)").retreat == ("Toluca",)

@@ -138,11 +138,12 @@ from dataclasses import dataclass
 
 from gmkit.core.maps import GameMap
 from gmkit.rulesets.aztlan.orders import (
+    MAX_MOVE,
     NEUTRAL,
     Attack,
     Contingency,
-    MAX_MOVE,
     CutSupport,
+    DivineSupport,
     Hold,
     Move,
     Order,
@@ -158,7 +159,9 @@ __all__ = ["Adjudication", "Capture", "Code", "Result", "adjudicate"]
 MAX_STACK = 3
 CHICHIMECS = "Chichimecs"
 
-CombatOrder = Attack | CutSupport | Support | Hold | Stand | Move
+CombatOrder = Attack | CutSupport | Support | DivineSupport | Hold | Stand | Move
+#: Where the gods' magical supports (3.5.3) are reported: they have no sector.
+GODS = "the gods"
 #: A decision: ("cut", support's force id) or ("wins", attack's force id).
 Decision = tuple[str, int]
 #: What a support is given to: ("attack", attack's force id), ("move", move's force
@@ -193,6 +196,8 @@ class Result:
     order: CombatOrder | None
     code: Code
     reason: str
+    #: Where a RETREATED force went (5.7).
+    to: str | None = None
 
 
 @dataclass(frozen=True)
@@ -319,6 +324,10 @@ class _Force:
     attacks: bool = False
     #: An order for armies the player does not have: no force on the board.
     phantom: bool = False
+    #: Magical supports of the gods (3.5.3): no sector, never cut, never hurt.
+    divine: bool = False
+    #: Where the force retreated to (5.7).
+    to: str | None = None
 
     @property
     def target(self) -> str:
@@ -356,6 +365,7 @@ class _Turn:
                  game_map: GameMap) -> None:
         self.pos = position
         self.map = game_map
+        self.everywhere = frozenset(game_map.regions)
         self.forces: list[_Force] = []
         self._read(orders_by_player)
         self.by_sector: dict[str, list[_Force]] = defaultdict(list)
@@ -384,6 +394,10 @@ class _Turn:
             if player == NEUTRAL:
                 continue
             for o in orders_by_player[player]:
+                if isinstance(o, DivineSupport):
+                    self.forces.append(_Force(len(self.forces), player, GODS, o.count, o,
+                                              phantom=True, divine=True))
+                    continue
                 if not isinstance(o, (Attack, CutSupport, Support, Hold, Stand, Move)):
                     continue
                 owner, have = left.get(o.origin, ("", 0))
@@ -439,7 +453,7 @@ class _Turn:
 
     def _choose_supports(self) -> None:
         for f in self.forces:
-            if not isinstance(f.order, Support) or f.code is not None:
+            if not isinstance(f.order, (Support, DivineSupport)) or f.code is not None:
                 continue
             for c in f.order.contingencies:
                 chosen = self._applies(f, c)
@@ -450,7 +464,7 @@ class _Turn:
                 self._void(f, "none of its contingencies happened (5.5)")
 
     def _applies(self, s: _Force, c: Contingency) -> Aim | None:
-        near = self.map.land_neighbours(s.sector)
+        near = self.everywhere if s.divine else self.map.land_neighbours(s.sector)
         if c.action in ("attack", "any"):
             for a in self.by_sector.get(c.supported, []):
                 if (a.attacks and (c.target is None or a.target == c.target)
@@ -513,6 +527,8 @@ class _Turn:
         kind, fid = decision
         f = self.forces[fid]
         if kind == "cut":
+            if f.divine:
+                return False
             if self.taken(f.sector):
                 return True
             return any(c.player != f.player and not self.taken(c.sector)
@@ -554,7 +570,16 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
 
     # Supports and cuts.
     for f in active:
-        if isinstance(f.order, Support):
+        if f.divine:
+            if f.supports is None:
+                continue
+            kind, what = f.supports
+            helped_name = (f"the armies in {what}" if isinstance(what, str)
+                           else f"{_name(forces[what])} attacking {forces[what].target}"
+                           if kind == "attack" else f"{_name(forces[what])} moving")
+            f.code, f.reason = Code.SUCCEEDS, (f"the gods add {f.count} to the weight of "
+                                               f"{helped_name} (3.5.3)")
+        elif isinstance(f.order, Support):
             assert f.supports is not None
             kind, what = f.supports
             if kind == "move":
@@ -665,7 +690,8 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
             h.code, h.reason = Code.SLAUGHTERED, (
                 f"slaughtered: {_name(a)} attacked with weight {w} against {d}, better than "
                 "1 to 1 but less than 3 to 1 (5.6)")
-        helpers = sorted((s for s in t.supporters(("attack", a.fid)) if s.code is Code.SUCCEEDS),
+        helpers = sorted((s for s in t.supporters(("attack", a.fid))
+                          if s.code is Code.SUCCEEDS and not s.divine),
                          key=lambda s: (s.player != a.player, s.sector))
         dead = min(a.count, k)
         lost[a.player] += dead
@@ -716,7 +742,12 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
     for f, a in sorted(homeless, key=lambda p: (p[0].sector, p[0].fid)):
         where = _retreat_to(f, a, final, cities, game_map)
         before = f"; {f.reason}" if f.reason else ""
-        if where is not None and f.player == NEUTRAL:
+        if where is not None and f.player == CHICHIMECS:
+            f.code, f.reason = Code.DISBANDED, (
+                f"disbanded: beaten by {_name(a)}; a retreating Chichimec is a dead Chichimec "
+                "(7.1)" + before)
+            lost[f.player] += f.count
+        elif where is not None and f.player == NEUTRAL:
             f.code, f.reason = Code.DISBANDED, (
                 f"disbanded: beaten by {_name(a)}, the independent garrison could retreat, so "
                 "it disbands instead of being captured (2.2)" + before)
@@ -724,6 +755,7 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
         elif where is not None:
             owner, have = final.get(where, (f.player, 0))
             final[where] = (f.player, have + f.count)
+            f.to = where
             f.code, f.reason = Code.RETREATED, f"retreated to {where}: beaten by {_name(a)} (5.7)" + before
         else:
             f.code, f.reason = Code.CAPTURED, (
@@ -736,7 +768,7 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
 
     peace = frozenset(f.target for f in forces if f.attacks and _is_city(game_map, f.target))
     results = tuple(Result(f.player, f.sector, f.count, f.order, f.code or Code.SUCCEEDS,
-                           f.reason) for f in forces)
+                           f.reason, f.to) for f in forces)
     return Adjudication(results, dict(sorted(final.items())), cities, tuple(captures),
                         {p: n for p, n in sorted(lost.items()) if n}, peace)
 

@@ -56,14 +56,15 @@ from gmkit.core.orders import (
 from gmkit.rulesets.aztlan_map import DESERT, DESERT_ABBR, EMPIRES, home_centres
 
 __all__ = [
+    "NEUTRAL",
     "Action",
     "Attack",
     "Contingency",
     "CutSupport",
+    "DivineSupport",
     "Give",
     "Hold",
     "Move",
-    "NEUTRAL",
     "Order",
     "Permit",
     "Position",
@@ -144,6 +145,17 @@ class Support:
 
 
 @dataclass(frozen=True)
+class DivineSupport:
+    """``count`` of the player's magical supports (3.5.3) given to the first contingency that
+    happens; the gods need no sector and cannot be cut."""
+
+    count: int
+    contingencies: tuple[Contingency, ...]
+    line: int = 0
+    secret: bool = False
+
+
+@dataclass(frozen=True)
 class Hold:
     """``count`` armies in ``origin`` hold to the death, never retreating (5.6)."""
 
@@ -207,7 +219,8 @@ class Permit:
     secret: bool = False
 
 
-Order = Union[Attack, CutSupport, Support, Hold, Stand, Move, Sacrifice, Give, Permit]
+Order = Union[Attack, CutSupport, Support, DivineSupport, Hold, Stand, Move, Sacrifice, Give,
+              Permit]
 ArmyOrder = Union[Attack, CutSupport, Support, Hold, Stand, Move, Give]
 _ARMY_ORDERS = (Attack, CutSupport, Support, Hold, Stand, Move, Give)
 
@@ -250,13 +263,13 @@ def sector_index(game_map: GameMap, cities_only: bool = False) -> NameIndex:
 
 
 def _player(text: str) -> str:
-    return player_index().resolve(re.sub(r"^\s*the\s+", "", text, flags=re.I))
+    return player_index().resolve(re.sub(r"^\s*the\s+", "", text, flags=re.IGNORECASE))
 
 
 def _names(text: str, index: NameIndex, what: str) -> tuple[str, ...]:
     """Resolve a list of names: ``Tex, Zem, 7``, ``Tex Zem 7``, ``Tex - Zem then 7``."""
     text = re.sub(r"[,;/()\[\]]|->|[-–—>]|\b(?:then|and|or|via|through|thru|to|into|finally)\b",
-                  " ", text, flags=re.I)
+                  " ", text, flags=re.IGNORECASE)
     tokens = [t for t in text.split() if t.lower() != "the"]
     if not tokens:
         raise OrderSyntaxError(f"no {what} given")
@@ -306,28 +319,31 @@ _VERBS = {
 _VERB = "|".join(f"(?P<v_{kind}>{rx})" for kind, rx in _VERBS.items())
 _HEAD = re.compile(
     rf"^{_FORCE}\s*[:,]?\s+(?:(?:does|do|will|shall|to)\s+)?(?:{_VERB})(?=$|[\s,;:(])"
-    rf"\s*[:,]?\s*(?P<rest>.*)$", re.I)
-_LOOSE = re.compile(rf"^{_FORCE}\s*[:,]?(?:\s+(?P<word>\S+).*)?$", re.I)
-_GIVE = re.compile(r"^(?:give|gift|hand\s+over)\s+(?P<force>.+?)\s+to\s+(?P<who>.+)$", re.I)
-_FORCE_ONLY = re.compile(rf"^{_FORCE}$", re.I)
+    rf"\s*[:,]?\s*(?P<rest>.*)$", re.IGNORECASE)
+_LOOSE = re.compile(rf"^{_FORCE}\s*[:,]?(?:\s+(?P<word>\S+).*)?$", re.IGNORECASE)
+_GIVE = re.compile(r"^(?:give|gift|hand\s+over)\s+(?P<force>.+?)\s+to\s+(?P<who>.+)$", re.IGNORECASE)
+_FORCE_ONLY = re.compile(rf"^{_FORCE}$", re.IGNORECASE)
 _PASS = r"(?:pass|move|go|travel|march)"
 _WHERE = r"(?:\s+(?:through|thru|via|in|into|across|over)\s+(?P<where>.+))?"
 _PERMITS = [
     re.compile(rf"^(?:permit|allow|let|permission\s+(?:for|to)|grant\s+(?:passage|permission)\s+to)"
-               rf"\s+(?P<who>.+?)(?:\s+(?:to\s+)?{_PASS})?{_WHERE}$", re.I),
+               rf"\s+(?P<who>.+?)(?:\s+(?:to\s+)?{_PASS})?{_WHERE}$", re.IGNORECASE),
     re.compile(rf"^(?P<who>.+?)\s+(?:may|can|(?:is|are)\s+(?:permitted|allowed)\s+to)\s+{_PASS}"
-               rf"{_WHERE}$", re.I),
+               rf"{_WHERE}$", re.IGNORECASE),
 ]
 _SAC_FIRST = re.compile(r"^(?:sacrifice|sac)\s+(?P<n>\S+)(?:\s+(?:captives?|prisoners?|armies|army|a))?"
-                        r"\s+(?:in|at)\s+(?P<city>.+)$", re.I)
-_SAC_REST = re.compile(r"^(?P<n>\S+)(?:\s+(?:captives?|prisoners?|armies|army|a))?$", re.I)
-_RETREAT = re.compile(r"(?:^|[\s,;(])\(?\s*(?:retreats?|retreating|ret|r)\b\.?\s*(?:to|into|:)?"
-                      r"\s*(?P<where>[^()]*?)\s*\)?\s*$", re.I)
+                        r"\s+(?:in|at)\s+(?P<city>.+)$", re.IGNORECASE)
+_DIVINE = re.compile(r"^(?:(?P<n>[1-9]\d{0,5}|one|two|three)\s*)?(?:gods?|divine|magic(?:al)?|g)"
+                     r"\s*(?:s|supports?|support|sup)(?=\s)\s*(?:of\s+|for\s+|to\s+)?(?P<rest>.+)$", re.IGNORECASE)
+_SAC_REST = re.compile(r"^(?P<n>\S+)(?:\s+(?:captives?|prisoners?|armies|army|a))?$", re.IGNORECASE)
+_RETREAT = re.compile(r"(?:^|[\s,;(])\(?\s*(?:retreats?|retreating|ret|r)\b\.?\s*(?:(?:to|into)\b|:)?"
+                      r"\s*(?P<where>[^()]*?)\s*\)?\s*$", re.IGNORECASE)
 _CONTINGENCY_SPLIT = re.compile(
-    r"\s*(?:[,;]|\b(?:then|else|otherwise|failing\s+that|or(?:\s+else)?|if\s+not)\b)\s*", re.I)
+    r"\s*(?:[,;]|\b(?:then|else|otherwise|failing\s+that|or(?:\s+else)?|if\s+not)\b)\s*", re.IGNORECASE)
 _SEGMENT = re.compile(
-    rf"^(?:the\s+)?(?:{_COUNT}\s+)?(?:(?:army|armies|a)\s+)?(?:(?:in|at)\s+)?(?P<sup>{_NAME}?)(?:'s)?"
-    r"(?:\s+(?P<act>[^\s,;]+)(?:\s+(?:(?:on|into|to|against|in)\s+)?(?P<tgt>.+?))?)?$", re.I)
+    rf"^(?:the\s+)?(?:(?:[1-9]a|single|double|triple)\s+)?(?:(?:army|armies|a)\s+)?(?:(?:in|at)\s+)?"
+    rf"(?P<sup>{_NAME}?)(?:'s)?"
+    r"(?:\s+(?P<act>[^\s,;]+)(?:\s+(?:(?:on|into|to|against|in)\s+)?(?P<tgt>.+?))?)?$", re.IGNORECASE)
 _ACTIONS: dict[str, Action] = {
     **dict.fromkeys(("a", "att", "atk", "attack", "attacks", "attacking"), "attack"),
     **dict.fromkeys(("h", "hold", "holds", "holding"), "hold"),
@@ -444,7 +460,7 @@ def parse_line(line: PostLine, game_map: GameMap, player: str,
                 raise IllegalOrderError(f"the {player} need no permission to pass their own sectors")
             where = m.group("where")
             if where is None or re.fullmatch(r"(?:all|any|every)\w*(?:\s+(?:my|our|of\s+my|of\s+our)"
-                                             r")?(?:\s+\w+)?", where.strip(), re.I):
+                                             r")?(?:\s+\w+)?", where.strip(), re.IGNORECASE):
                 return Permit(who, None, **common)
             return Permit(who, _names(where, sectors, "sector"), **common)
 
@@ -452,6 +468,11 @@ def parse_line(line: PostLine, game_map: GameMap, player: str,
     if m:
         city = sector_index(game_map, cities_only=True).resolve(m.group("city"))
         return Sacrifice(city, _captives(m.group("n")), **common)
+
+    m = _DIVINE.match(text)
+    if m:
+        n = _captives(m.group("n")) if m.group("n") else 1
+        return DivineSupport(n, _contingencies(m.group("rest"), sectors, "GS"), **common)
 
     m = _GIVE.match(text)
     if m:
@@ -504,7 +525,7 @@ def parse_line(line: PostLine, game_map: GameMap, player: str,
         if retreat:
             raise IllegalOrderError("a Holding army never retreats (5.6): use Stand to retreat, "
                                     f"e.g. 'A {ab} Stand (retreat …)'")
-        if body and not re.fullmatch(r"(?:fast|firm|to\s+the\s+death|in\s+place)", body, re.I):
+        if body and not re.fullmatch(r"(?:fast|firm|to\s+the\s+death|in\s+place)", body, re.IGNORECASE):
             raise OrderSyntaxError(f"nothing follows a Hold: '{body}'")
         return Hold(origin, count, **common)
     if kind == "stand":
@@ -519,11 +540,11 @@ def parse_line(line: PostLine, game_map: GameMap, player: str,
                    "support": f"A {ab} S Ten A Tla, Ten H", "move": f"A {ab} M Tex, Zem, 15"}[kind]
         raise OrderSyntaxError(f"say what {origin} {verb}: e.g. '{example}'")
     if kind == "attack":
-        body = re.sub(r"^(?:on|against|into|to)\s+", "", body, flags=re.I)
+        body = re.sub(r"^(?:on|against|into|to)\s+", "", body, flags=re.IGNORECASE)
         return Attack(origin, count, _one_name(body, sectors, "sector", f"A {ab} A Tla"),
                       retreat, **common)
     if kind == "cut":
-        body = re.sub(r"^(?:of|on|against|for|at)\s+", "", body, flags=re.I)
+        body = re.sub(r"^(?:of|on|against|for|at)\s+", "", body, flags=re.IGNORECASE)
         return CutSupport(origin, count, _one_name(body, sectors, "sector", f"A {ab} CS Tla"),
                           retreat, **common)
     if kind == "move":
@@ -583,6 +604,10 @@ def describe(order: Order) -> str:
     if isinstance(order, Support):
         cases = "; else ".join(_contingency(c) for c in order.contingencies)
         return f"{_force(order.count, order.origin)} supports {cases}{then}{tag}"
+    if isinstance(order, DivineSupport):
+        cases = "; else ".join(_contingency(c) for c in order.contingencies)
+        gods = "a magical support" if order.count == 1 else f"{order.count} magical supports"
+        return f"{gods} of the gods for {cases}{tag}"
     if isinstance(order, Hold):
         return f"{_force(order.count, order.origin)} holds{tag}"
     if isinstance(order, Stand):
@@ -612,15 +637,19 @@ class Position:
             cities' garrisons belong to :data:`NEUTRAL`.
         cities: each city's owner, ``None`` for an independent city (or, with
             no army in it, one destroyed by the Chichimecs, 7.4).
-        captives: each city holding captives for sacrifice: ``(holder, count)``.
+        captives: each player's captives held for sacrifice (3.5); a sacrifice
+            may take place in any of the player's cities (3.5.4).
         year, season: the game turn (1450 to 1519; Winter, Spring, Summer, Fall).
+        magic: each player's magical supports for this turn, one per army
+            sacrificed on the turn before (3.5.3).
     """
 
     armies: Mapping[str, tuple[str, int]] = field(default_factory=dict)
     cities: Mapping[str, str | None] = field(default_factory=dict)
-    captives: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    captives: Mapping[str, int] = field(default_factory=dict)
     year: int = 1450
     season: str = "Winter"
+    magic: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def initial(cls, game_map: GameMap) -> Position:
@@ -745,6 +774,8 @@ class _Checker:
                 self.check_cut(o)
             elif isinstance(o, Support):
                 self.check_support(o)
+            elif isinstance(o, DivineSupport):
+                self.check_divine(o, orders)
             elif isinstance(o, Hold):
                 if self.pid == "Chichimecs":
                     self.bad(o, "Chichimecs may Attack, Support, Cut Support, Stand or Move, "
@@ -864,7 +895,32 @@ class _Checker:
                             f"{o.origin} (5.5)")
             self.check_supporting_supporter(o, c, what)
 
-    def check_supporting_supporter(self, o: Support, c: Contingency, what: str) -> None:
+    def check_divine(self, o: DivineSupport, orders: list[Order]) -> None:
+        have = self.pos.magic.get(self.pid, 0)
+        if o.count < 1:
+            self.bad(o, "give at least one magical support")
+            return
+        total = sum(x.count for x in orders if isinstance(x, DivineSupport) and x.line <= o.line)
+        if total > have:
+            self.bad(o, f"{total} magical support{'s' * (total != 1)} given, but the gods grant "
+                        f"you {have} this turn: one per army sacrificed last turn, for this turn "
+                        "only (3.5.3)")
+        for c in o.contingencies:
+            what = _contingency(c)
+            if c.supported not in self.map.regions or (
+                    c.target is not None and c.target not in self.map.regions):
+                self.bad(o, f"cannot support {what}: no such sector on the board")
+                continue
+            if self.owner(c.supported) is None:
+                self.bad(o, f"cannot support {what}: there is no army in {c.supported}")
+            if c.action == "attack" and c.target is not None and not self.adjacent(
+                    c.supported, c.target):
+                self.bad(o, f"cannot support {what}: {c.target} is not adjacent to "
+                            f"{c.supported}, so that attack cannot happen (5.3)")
+            self.check_supporting_supporter(o, c, what)
+
+    def check_supporting_supporter(self, o: Support | DivineSupport, c: Contingency,
+                                   what: str) -> None:
         owner = self.owner(c.supported)
         if owner is None:
             return
@@ -872,7 +928,8 @@ class _Checker:
                  if isinstance(x, _ARMY_ORDERS) and x.origin == c.supported]
         supports = [x for x in there if isinstance(x, (Support, CutSupport))]
         active = [x for x in there if not isinstance(x, (Support, CutSupport, Give))]
-        if supports and not active and not (owner == self.pid and c.supported == o.origin):
+        origin = o.origin if isinstance(o, Support) else None
+        if supports and not active and not (owner == self.pid and c.supported == origin):
             lines = f" ({_lines([x.line for x in supports])})" if owner == self.pid else ""
             self.bad(o, f"cannot support {what}: the army in {c.supported} is itself ordered to "
                         f"{'support' if isinstance(supports[0], Support) else 'cut support'}"
@@ -936,18 +993,11 @@ class _Checker:
         if o.count < 1:
             self.bad(o, "sacrifice at least one captive")
             return
-        holder, held = self.pos.captives.get(o.city, ("", 0))
-        have = held if holder == self.pid else 0
-        total = sum(x.count for x in orders if isinstance(x, Sacrifice) and x.city == o.city
-                    and x.line <= o.line)
+        have = self.pos.captives.get(self.pid, 0)
+        total = sum(x.count for x in orders if isinstance(x, Sacrifice) and x.line <= o.line)
         if total > have:
-            elsewhere = sorted(c for c, (h, n) in self.pos.captives.items()
-                               if h == self.pid and n > 0 and c != o.city)
-            hint = (f"; your captives are held in {join_alternatives(elsewhere, 'and')}"
-                    if elsewhere else "")
-            self.bad(o, f"{total} captive{'s' * (total != 1)} sacrificed in {o.city}, but you "
-                        f"hold {have} there"
-                        f"{hint} (3.5, 3.5.4)")
+            self.bad(o, f"{total} captive{'s' * (total != 1)} sacrificed, but you hold {have} "
+                        "(3.5, 3.5.4)")
 
     def homeless(self, player: str) -> bool:
         homes = EMPIRES.get(player, ())

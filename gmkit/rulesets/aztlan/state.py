@@ -1,0 +1,201 @@
+"""AZTLAN's state tables, their schemas, the set-up of Winter 1450 and the reads steps share.
+
+The board itself is kept in the state (``sectors`` and ``borders``), so a turn can be resolved
+and replayed from its snapshot alone; :func:`board` turns those two tables back into a
+:class:`~gmkit.core.maps.GameMap` for the adjudicator.
+
+Tables:
+
+* ``sectors``: every sector once: ``name``, ``abbr`` (2.6), ``city`` (a supply centre),
+  ``home_of`` (the empire whose home centre it is, 2.5), ``x``/``y`` (its centre, for the
+  retreat house rule of 5.7.2). Never changes.
+* ``borders``: adjacency, both directions. Never changes.
+* ``players``: one row per empire in play: ``id`` (the empire), ``name`` (who plays it),
+  ``status`` (active or eliminated, 3.4), ``magic`` (magical supports for the coming turn,
+  3.5.3), ``eliminated_turn``.
+* ``cities``: the 79 cities: ``owner`` (``None``: independent, or destroyed and empty, 7.4),
+  ``peace`` (turns in a row not attacked, 3.2), ``attacked_turn`` and ``taken_turn``.
+* ``armies``: ``sector``, ``owner`` (an empire or ``neutral``), ``count``.
+* ``captives``: ``holder``, ``owner`` (whose army it was), ``count``, ``taken_turn`` (3.5.2).
+* ``retreats``: the retreats of the last turn (5.7): ``player``, ``origin``, ``to``, ``count``.
+* ``game``: one row: the ``year`` and ``season`` of the coming turn, ``winner`` and ``ended``
+  (why the game ended) once it has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import polars as pl
+from shapely.geometry import box
+
+from gmkit.core.maps import GameMap, Region
+from gmkit.core.params import Params
+from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.tables import Schema, State
+from gmkit.rulesets.aztlan.orders import NEUTRAL, Position
+from gmkit.rulesets.aztlan_map import DESERT, EMPIRES, check_map, home_centres
+
+SCHEMAS: dict[str, Schema] = {
+    "sectors": {"name": pl.String, "abbr": pl.String, "city": pl.Boolean, "home_of": pl.String,
+                "x": pl.Float64, "y": pl.Float64},
+    "borders": {"a": pl.String, "b": pl.String},
+    "players": {"id": pl.String, "name": pl.String, "status": pl.String, "magic": pl.Int64,
+                "eliminated_turn": pl.Int64},
+    "cities": {"name": pl.String, "owner": pl.String, "peace": pl.Int64,
+               "attacked_turn": pl.Int64, "taken_turn": pl.Int64},
+    "armies": {"sector": pl.String, "owner": pl.String, "count": pl.Int64},
+    "captives": {"holder": pl.String, "owner": pl.String, "count": pl.Int64,
+                 "taken_turn": pl.Int64},
+    "retreats": {"player": pl.String, "origin": pl.String, "to": pl.String, "count": pl.Int64},
+    "game": {"year": pl.Int64, "season": pl.String, "winner": pl.String, "ended": pl.String},
+}
+
+ACTIVE, ELIMINATED = "active", "eliminated"
+CHICHIMECS = "Chichimecs"
+SEASONS = ("Winter", "Spring", "Summer", "Fall")
+FIRST_YEAR = 1450
+#: The empires in rule 2.1's order of importance.
+ORDER_OF_IMPORTANCE = tuple(EMPIRES)
+
+
+class SetupError(ValueError):
+    """A player list or board that cannot start a game of AZTLAN."""
+
+
+def frame(rows: list[dict[str, Any]], name: str) -> pl.DataFrame:
+    """Rows into the table ``name`` with its schema."""
+    schema = dict(SCHEMAS[name])
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+
+
+def season_of(turn: int) -> tuple[int, str]:
+    """The year and season of turn ``turn`` (turn 1 is Winter 1450, 1.3)."""
+    return FIRST_YEAR + (turn - 1) // 4, SEASONS[(turn - 1) % 4]
+
+
+def turn_of(year: int, season: str) -> int:
+    """The turn number of a season (the inverse of :func:`season_of`)."""
+    return (year - FIRST_YEAR) * 4 + SEASONS.index(season) + 1
+
+
+def setup(players: Sequence[PlayerInfo], game_map: GameMap | None, rules: Params) -> State:
+    """Winter 1450 (2.1, 2.2, 2.5): the empires in play on their home centres, every other city
+    independent with one army (two in Tenochtitlan and Tzintzuntzan), two Chichimec armies in the
+    desert when the Chichimecs are played."""
+    if game_map is None:
+        raise SetupError("AZTLAN needs its board (maps/aztlan.geojson)")
+    problems = check_map(game_map)
+    if problems:
+        raise SetupError("the board is not an AZTLAN board: " + "; ".join(problems[:5]))
+    if not int(rules.min_players) <= len(players) <= len(EMPIRES):
+        raise SetupError(f"AZTLAN is for {rules.min_players} to {len(EMPIRES)} players, "
+                         f"not {len(players)} (1.2, 2.1)")
+    ids = [p.id for p in players]
+    for p in players:
+        if p.id not in EMPIRES:
+            raise SetupError(f"player {p.name!r}: {p.id!r} is no empire (one of "
+                             f"{', '.join(EMPIRES)})")
+    if len(set(ids)) != len(ids):
+        raise SetupError("an empire is given to two players")
+    if rules.assignment == "importance":
+        due = set(ORDER_OF_IMPORTANCE[: len(ids)])
+        if set(ids) != due:
+            raise SetupError(f"with {len(ids)} players the empires are, in 2.1's order of "
+                             f"importance, {', '.join(ORDER_OF_IMPORTANCE[: len(ids)])} "
+                             "(or set the rule 'assignment' to 'free')")
+    played = set(ids)
+    homes = {c: e for c, e in home_centres().items() if e in played}
+    sector_rows = []
+    for name, region in game_map.regions.items():
+        if not region.is_land:
+            continue
+        c = region.geometry.centroid
+        sector_rows.append({"name": name, "abbr": str(region.props.get("abbr") or name),
+                            "city": region.props.get("city") is True,
+                            "home_of": home_centres().get(name), "x": c.x, "y": c.y})
+    land = [r["name"] for r in sector_rows]
+    borders = [{"a": a, "b": b} for a in land for b in sorted(game_map.land_neighbours(a))]
+    cities = [r["name"] for r in sector_rows if r["city"]]
+    armies = [{"sector": c, "owner": homes.get(c, NEUTRAL),
+               "count": 2 if c in ("Tenochtitlan", "Tzintzuntzan") else 1} for c in cities]
+    if CHICHIMECS in played or rules.chichimecs_unplayed == "gm":
+        armies.append({"sector": DESERT, "owner": CHICHIMECS, "count": 2})
+    order = {e: i for i, e in enumerate(ORDER_OF_IMPORTANCE)}
+    year, season = season_of(1)
+    return State(0, {
+        "sectors": frame(sector_rows, "sectors"),
+        "borders": frame(borders, "borders"),
+        "players": frame([{"id": p.id, "name": p.name, "status": ACTIVE, "magic": 0,
+                           "eliminated_turn": None}
+                          for p in sorted(players, key=lambda p: order[p.id])], "players"),
+        "cities": frame([{"name": c, "owner": homes.get(c), "peace": 0, "attacked_turn": None,
+                          "taken_turn": None} for c in cities], "cities"),
+        "armies": frame(armies, "armies"),
+        "captives": frame([], "captives"),
+        "retreats": frame([], "retreats"),
+        "game": frame([{"year": year, "season": season, "winner": None, "ended": None}], "game"),
+    })
+
+
+@lru_cache(maxsize=8)
+def _board(sectors: tuple[tuple[str, str, bool, float, float], ...],
+           borders: tuple[tuple[str, str], ...]) -> GameMap:
+    regions = [Region(name, "land", box(x - 0.5, y - 0.5, x + 0.5, y + 0.5),
+                      {"abbr": abbr, "city": city})
+               for name, abbr, city, x, y in sectors]
+    adjacency: dict[str, list[str]] = {name: [] for name, *_ in sectors}
+    for a, b in borders:
+        adjacency[a].append(b)
+    return GameMap("aztlan", regions, source="state", explicit_adjacency=adjacency)
+
+
+def board(state: State) -> GameMap:
+    """The board kept in ``state``: sectors, cities, abbreviations and adjacency (cached)."""
+    s = state["sectors"]
+    key = tuple(zip(s["name"].to_list(), s["abbr"].to_list(), s["city"].to_list(),
+                    s["x"].to_list(), s["y"].to_list()))
+    b = state["borders"]
+    return _board(key, tuple(zip(b["a"].to_list(), b["b"].to_list())))
+
+
+def year_season(state: State) -> tuple[int, str]:
+    """The year and season of the coming turn."""
+    g = state["game"].row(0, named=True)
+    return int(g["year"]), str(g["season"])
+
+
+def position(state: State) -> Position:
+    """What validation and adjudication need of the state at the start of a turn."""
+    armies = {s: (o, int(n)) for s, o, n in state["armies"].iter_rows() if n > 0}
+    cities = dict(state["cities"].select("name", "owner").iter_rows())
+    captives: dict[str, int] = {}
+    for holder, n in state["captives"].select("holder", "count").iter_rows():
+        captives[holder] = captives.get(holder, 0) + int(n)
+    magic = {p: int(m) for p, m in state["players"].select("id", "magic").iter_rows() if m}
+    year, season = year_season(state)
+    return Position(armies, cities, captives, year, season, magic)
+
+
+def active_players(state: State) -> list[str]:
+    """The empires still in the game."""
+    return state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list()
+
+
+def centres(state: State) -> dict[str, int]:
+    """Cities held per owner."""
+    counts: dict[str, int] = {}
+    for owner in state["cities"]["owner"].to_list():
+        if owner is not None:
+            counts[owner] = counts.get(owner, 0) + 1
+    return counts
+
+
+def armies_of(state: State) -> dict[str, int]:
+    """Armies on the board per owner (the desert included, 7.2)."""
+    counts: dict[str, int] = {}
+    for owner, n in state["armies"].select("owner", "count").iter_rows():
+        counts[owner] = counts.get(owner, 0) + int(n)
+    return counts
