@@ -27,6 +27,7 @@ raising an :class:`OrderError` explaining why the line cannot be an order::
 from __future__ import annotations
 
 import difflib
+import functools
 import html
 import re
 import unicodedata
@@ -379,6 +380,7 @@ _CHAR_MAP = str.maketrans(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def _fold_char(char: str) -> str:
     """Normalize a single character (without whitespace collapsing)."""
     # Compatibility forms may decompose to capitals ("𝕬" -> "A") and case
@@ -407,6 +409,7 @@ def _normalize_with_map(text: str) -> tuple[str, list[int]]:
     return "".join(out), source
 
 
+@functools.lru_cache(maxsize=16384)
 def normalize(name: str) -> str:
     """Return the form of ``name`` used for matching.
 

@@ -378,6 +378,10 @@ class _Turn:
             if f.attacks:
                 self.attacks_on[f.target].append(f)
         self._choose_supports()
+        self._supporters: dict[Aim, list[_Force]] = defaultdict(list)
+        for f in self.forces:
+            if f.supports is not None:
+                self._supporters[f.supports].append(f)
         self.cutters_of: dict[str, list[_Force]] = defaultdict(list)
         self._check_cuts()
         self.resolve = _Resolver(self._decide, self._backup)
@@ -504,7 +508,7 @@ class _Turn:
     # -- decisions ---------------------------------------------------------------
 
     def supporters(self, what: Aim) -> list[_Force]:
-        return [s for s in self.forces if s.supports == what]
+        return self._supporters.get(what, [])
 
     def weight(self, a: _Force) -> int:
         return a.count + sum(s.count for s in self.supporters(("attack", a.fid))

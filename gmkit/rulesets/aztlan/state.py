@@ -152,36 +152,72 @@ def _board(sectors: tuple[tuple[str, str, bool, float, float], ...],
     return GameMap("aztlan", regions, source="state", explicit_adjacency=adjacency)
 
 
+_RECENT: dict[tuple[str, tuple[int, ...]], tuple[tuple[pl.DataFrame, ...], Any]] = {}
+
+
+def _recent(kind: str, frames: tuple[pl.DataFrame, ...], make: Any) -> Any:
+    """``make()`` computed once for these very frames (a state's tables are never changed in
+    place, and the frames are kept alive by the cache, so their ids are not reused)."""
+    key = (kind, tuple(id(f) for f in frames))
+    hit = _RECENT.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], frames)):
+        return hit[1]
+    value = make()
+    if len(_RECENT) >= 64:
+        _RECENT.pop(next(iter(_RECENT)))
+    _RECENT[key] = (frames, value)
+    return value
+
+
 def board(state: State) -> GameMap:
     """The board kept in ``state``: sectors, cities, abbreviations and adjacency (cached)."""
-    s = state["sectors"]
-    key = tuple(zip(s["name"].to_list(), s["abbr"].to_list(), s["city"].to_list(),
-                    s["x"].to_list(), s["y"].to_list()))
-    b = state["borders"]
-    return _board(key, tuple(zip(b["a"].to_list(), b["b"].to_list())))
+    def make() -> GameMap:
+        s = state["sectors"]
+        key = tuple(zip(s["name"].to_list(), s["abbr"].to_list(), s["city"].to_list(),
+                        s["x"].to_list(), s["y"].to_list()))
+        b = state["borders"]
+        return _board(key, tuple(zip(b["a"].to_list(), b["b"].to_list())))
+
+    result: GameMap = _recent("board", (state["sectors"], state["borders"]), make)
+    return result
 
 
 def year_season(state: State) -> tuple[int, str]:
     """The year and season of the coming turn."""
-    g = state["game"].row(0, named=True)
-    return int(g["year"]), str(g["season"])
+    g = state["game"]
+    return int(g["year"][0]), str(g["season"][0])
 
 
 def position(state: State) -> Position:
-    """What validation and adjudication need of the state at the start of a turn."""
-    armies = {s: (o, int(n)) for s, o, n in state["armies"].iter_rows() if n > 0}
-    cities = dict(state["cities"].select("name", "owner").iter_rows())
-    captives: dict[str, int] = {}
-    for holder, n in state["captives"].select("holder", "count").iter_rows():
-        captives[holder] = captives.get(holder, 0) + int(n)
-    magic = {p: int(m) for p, m in state["players"].select("id", "magic").iter_rows() if m}
-    year, season = year_season(state)
-    return Position(armies, cities, captives, year, season, magic)
+    """What validation and adjudication need of the state at the start of a turn (cached)."""
+    def make() -> Position:
+        a, c = state["armies"], state["cities"]
+        armies = {s: (o, int(n)) for s, o, n in zip(a["sector"].to_list(), a["owner"].to_list(),
+                                                     a["count"].to_list()) if n > 0}
+        cities = dict(zip(c["name"].to_list(), c["owner"].to_list()))
+        captives: dict[str, int] = {}
+        k = state["captives"]
+        for holder, n in zip(k["holder"].to_list(), k["count"].to_list()):
+            captives[holder] = captives.get(holder, 0) + int(n)
+        p = state["players"]
+        magic = {pid: int(m) for pid, m in zip(p["id"].to_list(), p["magic"].to_list()) if m}
+        year, season = year_season(state)
+        return Position(armies, cities, captives, year, season, magic)
+
+    frames = tuple(state[t] for t in ("armies", "cities", "captives", "players", "game"))
+    result: Position = _recent("position", frames, make)
+    return result
+
+
+def city_owners(state: State) -> dict[str, str | None]:
+    """Each city's owner."""
+    return dict(position(state).cities)
 
 
 def active_players(state: State) -> list[str]:
     """The empires still in the game."""
-    return state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list()
+    p = state["players"]
+    return [pid for pid, s in zip(p["id"].to_list(), p["status"].to_list()) if s == ACTIVE]
 
 
 def centres(state: State) -> dict[str, int]:
@@ -196,6 +232,7 @@ def centres(state: State) -> dict[str, int]:
 def armies_of(state: State) -> dict[str, int]:
     """Armies on the board per owner (the desert included, 7.2)."""
     counts: dict[str, int] = {}
-    for owner, n in state["armies"].select("owner", "count").iter_rows():
+    a = state["armies"]
+    for owner, n in zip(a["owner"].to_list(), a["count"].to_list()):
         counts[owner] = counts.get(owner, 0) + int(n)
     return counts

@@ -49,9 +49,11 @@ from gmkit.rulesets.aztlan.state import (
     CHICHIMECS,
     ELIMINATED,
     SEASONS,
+    active_players,
     armies_of,
     board,
     centres,
+    city_owners,
     frame,
     position,
     season_of,
@@ -82,7 +84,7 @@ def _army_rows(armies: Mapping[str, tuple[str, int]]) -> pl.DataFrame:
 
 
 def _armies_map(state: State) -> dict[str, tuple[str, int]]:
-    return {s: (o, int(n)) for s, o, n in state["armies"].iter_rows() if n > 0}
+    return dict(position(state).armies)
 
 
 def _turn(state: State) -> int:
@@ -100,7 +102,7 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
     """Attacks, cut supports, supports, holds, stands and moves, adjudicated together."""
     turn = _turn(state)
     pos = position(state)
-    active = set(state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list())
+    active = set(active_players(state))
     adj = adjudicate(pos, {p: o for p, o in orders.items() if p in active}, board(state))
     events: list[Event] = []
     armies = dict(adj.armies)
@@ -129,6 +131,8 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
     for c in cities:
         name, before = c["name"], c["owner"]
         after = adj.cities.get(name, before)
+        if before is None and name not in pos.armies:
+            after = None  # 7.4: a destroyed, empty city is re-settled by standing, not by Attack
         if name in adj.peace_reset:
             c["attacked_turn"] = turn
         if after != before:
@@ -204,9 +208,10 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                rules: Params) -> tuple[State, list[Event]]:
     """Captives sacrificed in a declared city (3.5.3, 3.5.4); those held too long are lost."""
     turn = _turn(state)
-    owners = dict(state["cities"].select("name", "owner").iter_rows())
+    owners = city_owners(state)
     captives = state["captives"].to_dicts()
     players = state["players"].to_dicts()
+    armies = _armies_map(state)
     magic = {p["id"]: 0 for p in players}
     events: list[Event] = []
     for pid in sorted(orders):
@@ -224,10 +229,23 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                                         f"prepared to sacrifice {_armies(n)} there; the captives "
                                         "escape.", pid, o.city, public=not o.secret))
                     continue
-                captives.extend({**r, "holder": new} for r in taken)
-                events.append(Event("sacrifice", "3.5.4", f"{o.city} fell to {_the(new)} while "
-                                    f"the {pid} prepared a sacrifice there: {_armies(n)} of "
-                                    f"captives become the {new}'s.", new, o.city))
+                own = sum(r["count"] for r in taken if r["owner"] == new)
+                captives.extend({**r, "holder": new} for r in taken if r["owner"] != new)
+                if n - own:
+                    events.append(Event("sacrifice", "3.5.4", f"{o.city} fell to {_the(new)} "
+                                        f"while the {pid} prepared a sacrifice there: "
+                                        f"{_armies(n - own)} of captives become the {new}'s, "
+                                        "good only for sacrifice.", new, o.city))
+                if own:
+                    who, have = armies.get(o.city, (new, 0))
+                    back = min(own, 3 - have) if who == new else 0
+                    if back:
+                        armies[o.city] = (new, have + back)
+                    events.append(Event("sacrifice", "3.5.4", f"The {new} take {o.city} and free "
+                                        f"{_armies(own)} of their own held there for sacrifice"
+                                        + (f"; {_armies(back)} join the garrison" if back else "")
+                                        + (f"; {_armies(own - back)} find no room and disperse "
+                                           "(4.1)" if own > back else "") + ".", new, o.city))
                 continue
             if pid in magic:
                 magic[pid] += n
@@ -245,8 +263,8 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
     for p in players:
         p["magic"] = magic.get(p["id"], 0)
     kept = [r for r in captives if r["count"] > 0]
-    return state.replace(captives=frame(kept, "captives"),
-                         players=frame(players, "players")), events
+    return state.replace(captives=frame(kept, "captives"), players=frame(players, "players"),
+                         armies=_army_rows(armies)), events
 
 
 # -- 4. gifts ----------------------------------------------------------------------------------
@@ -258,8 +276,8 @@ def _homeless(player: str, owners: Mapping[str, str | None]) -> bool:
 
 def gifts(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[State, list[Event]]:
     """Armies given to another empire for good (4.1.1)."""
-    owners = dict(state["cities"].select("name", "owner").iter_rows())
-    active = set(state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list())
+    owners = city_owners(state)
+    active = set(active_players(state))
     armies = _armies_map(state)
     events: list[Event] = []
     for pid in sorted(orders):
@@ -296,7 +314,7 @@ def elimination(state: State, orders: Orders, dice: Dice,
                 rules: Params) -> tuple[State, list[Event]]:
     """Empires that lost all their home centres are out; remnants become kingdoms (3.4)."""
     turn = _turn(state)
-    owners = dict(state["cities"].select("name", "owner").iter_rows())
+    owners = city_owners(state)
     players = state["players"].to_dicts()
     armies = _armies_map(state)
     cities = state["cities"].to_dicts()
@@ -340,7 +358,7 @@ def elimination(state: State, orders: Orders, dice: Dice,
 def builds(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[State, list[Event]]:
     """A new army in each empire's city after every fourth turn of peace (3.2, 3.3)."""
     turn = _turn(state)
-    active = set(state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list())
+    active = set(active_players(state))
     active.discard(CHICHIMECS)  # cities are only loot to them (7.3)
     armies = _armies_map(state)
     cities = state["cities"].to_dicts()
@@ -409,10 +427,10 @@ def chichimecs(state: State, orders: Orders, dice: Dice,
 
 def winners(state: State, rules: Params) -> list[tuple[str, str]]:
     """Who meets a victory condition now, with why (1.4, 7.2)."""
-    owners = dict(state["cities"].select("name", "owner").iter_rows())
+    owners = city_owners(state)
     held = centres(state)
     out = []
-    for pid in state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list():
+    for pid in active_players(state):
         if pid == CHICHIMECS:
             counts = armies_of(state)
             mine = counts.get(CHICHIMECS, 0)

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Rebuild ``data/sample-aztlan``: all ten empires three years into AZTLAN (Winter 1450 to Fall
+1452), with the posts for Winter 1453 pending.
+
+Played through gmkit's real workflow (posts received, parsed, validated, resolved with seeded
+dice, committed and revealed) by the ruleset's seeded random players.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gmkit.playout import new_game, receive_bot_posts  # noqa: E402
+from gmkit.rulesets import find_ruleset  # noqa: E402
+
+TURNS = 12
+MASTER = "gmkit AZTLAN sample game"
+
+
+def main() -> None:
+    target = ROOT / "data" / "sample-aztlan"
+    if target.exists():
+        shutil.rmtree(target)
+    players = find_ruleset("aztlan").example_players(None)
+    game = new_game(target, "aztlan", players, TURNS, MASTER, title="AZTLAN — sample game")
+    receive_bot_posts(game, MASTER)
+    print(f"built {target.relative_to(ROOT)}: turn {game.latest_turn} committed, posts for turn "
+          f"{game.next_turn} pending")
+
+
+if __name__ == "__main__":
+    main()
