@@ -25,7 +25,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.aztlan_adjudicate import bench_adjudicate
+from bench.aztlan_adjudicate import bench_adjudicate  # noqa: E402
 from gmkit.core.maps import GameMap  # noqa: E402
 from gmkit.game import Game  # noqa: E402
 from gmkit.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
@@ -115,6 +115,21 @@ def bench_verify(tmp: Path) -> list[dict]:
     return results
 
 
+def bench_aztlan_verify(tmp: Path) -> list[dict]:
+    """``gmkit verify`` of a whole AZTLAN game, Winter 1450 to Fall 1519 (280 turns)."""
+    from gmkit.rulesets import find_ruleset
+
+    players = find_ruleset("aztlan").example_players(None)
+    game = new_game(tmp / "aztlan", "aztlan", players, 300, master="aztlan-1450-1519",
+                    rules={"victory_centres": 80, "spanish_season": "Fall"})
+    turns = len(game.store.turns()) - 1
+    t = time.perf_counter()
+    problems = Game.open(tmp / "aztlan").verify()
+    v = time.perf_counter() - t
+    return [{"name": f"aztlan_verify_{turns}_turns_s", "value": round(v, 3), "unit": "s",
+             "target": "< 15", "ok": v < 15 and not problems and turns == 280}]
+
+
 def bench_map() -> list[dict]:
     """The province map to SVG."""
     game_map = GameMap.from_geojson(ROOT / "maps" / "cien.geojson")
@@ -180,7 +195,8 @@ def main() -> int:
     results: list[dict] = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for fn in (bench_map, bench_turn, bench_verify, bench_notebook, bench_adjudicate):
+        for fn in (bench_map, bench_turn, bench_verify, bench_notebook, bench_adjudicate,
+                   bench_aztlan_verify):
             if args.only and args.only not in fn.__name__:
                 continue
             results.extend(fn() if fn is bench_map else fn(tmp))

@@ -31,7 +31,7 @@ import html
 import os
 import re
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,8 +40,9 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Dice, DiceError, Roll, parse_entered
+from gmkit.core.maps import Arrow
 from gmkit.core.orders import OrderError
-from gmkit.core.steps import Driver, StepRecord
+from gmkit.core.steps import Driver, Event, StepRecord
 from gmkit.core.store import ORDERS_SCHEMA, StoreError, atomic_write
 from gmkit.core.tables import SchemaError, State
 from gmkit.game import Game, GameError, TurnSession
@@ -231,6 +232,7 @@ class StepView:
     changes: Mapping[str, pl.DataFrame]  # table -> key, field, before, after
     map_svg: str | None
     next_title: str | None
+    orders_svg: str | None = None  # the state before the turn with its orders as arrows
 
     @property
     def done(self) -> bool:
@@ -266,6 +268,8 @@ class StepView:
                       for table, frame in self.changes.items()]
         else:
             parts.append("<p><b>Changes</b>: <i>no table changed</i></p>")
+        if with_map and self.orders_svg:
+            parts.append(f"<div style='max-width:900px'>{self.orders_svg}</div>")
         if with_map and self.map_svg:
             parts.append(f"<div style='max-width:900px'>{self.map_svg}</div>")
         parts.append(f"<p>Next: {html.escape(self.next_title)}</p>" if self.next_title
@@ -571,21 +575,48 @@ class Desk:
                 .rename({"owner": "player"}))
 
     def map_svg(self, state: State | None = None, *, title: str | None = None,
-                highlight: Iterable[str] = ()) -> str | None:
-        """The map coloured for ``state`` (the latest committed state by default) as SVG."""
+                highlight: Iterable[str] = (), arrows: Sequence[Arrow] = ()) -> str | None:
+        """The map drawn for ``state`` (the latest committed state by default) as SVG: the
+        ruleset's fills, labels, stacks and arrows, then ``arrows``."""
         state = self.game.state() if state is None else state
         game_map = self.game.map
         if game_map is None:
             return None
         marked = tuple(sorted(n for n in highlight if n in game_map.regions))
-        key = (tuple(id(df) for df in state.tables.values()), title, marked)
+        key = (tuple(id(df) for df in state.tables.values()), title, marked, tuple(arrows))
         if self._svg is not None and self._svg[0] == key:
             return self._svg[2]
         style = self.game.ruleset.map_style(state, self.game.rules)
         svg = game_map.to_svg(style.fills, labels=style.labels, title=title, legend=style.legend,
-                              highlight=marked)
+                              highlight=marked, stacks=style.stacks,
+                              arrows=[*style.arrows, *arrows])
         self._svg = (key, state, svg)  # the state is kept so that its tables' ids stay unique
         return svg
+
+    def orders_svg(self, *, title: str | None = None) -> str | None:
+        """The orders of the coming turn drawn as arrows on the map of the state before it: the
+        orders received so far (those of the turn being resolved once it has started), each
+        marked as succeeded or failed once a step run so far has decided it.
+
+        None when the game has no map or the ruleset draws no arrow for these orders."""
+        session = self._live_session()
+        if session is not None:
+            driver = session.driver
+            state, orders = driver.start, driver.orders
+            events = [e for r in driver.records for e in r.events]
+        else:
+            state = self.game.state()
+            _, _, orders = self.game.read_orders(state, self._pending())
+            events = []
+        return self._orders_svg(state, orders, events,
+                                title or f"Orders of turn {self.turn}")
+
+    def _orders_svg(self, state: State, orders: Mapping[str, Any], events: Sequence[Event],
+                    title: str) -> str | None:
+        if self.game.map is None:
+            return None
+        arrows = self.game.ruleset.order_arrows(state, orders, events, self.game.rules)
+        return self.map_svg(state, title=title, arrows=arrows) if arrows else None
 
     # -- posts -----------------------------------------------------------------------------------
     def _player(self, player: str) -> str:
@@ -816,8 +847,13 @@ class Desk:
         nxt = driver.steps[index + 1].title if index + 1 < len(driver.steps) else None
         svg = self.map_svg(record.after, title=f"Turn {record.after.turn}: after "
                            f"{record.step.title.lower()}", highlight=marked)
+        so_far = [e for r in driver.records[:index + 1] for e in r.events]
+        orders_svg = self._orders_svg(driver.start, driver.orders, so_far,
+                                      f"Orders of turn {self.turn}, as decided after step "
+                                      f"{index + 1} of {len(driver.steps)}")
         view = StepView(index + 1, len(driver.steps), record.step.name, record.step.title,
-                        record.step.rule, events, _dice_frame(record.rolls), changes, svg, nxt)
+                        record.step.rule, events, _dice_frame(record.rolls), changes, svg, nxt,
+                        orders_svg)
         self._views[index] = (record, view)
         return view
 

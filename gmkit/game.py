@@ -27,7 +27,7 @@ import polars as pl
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 from gmkit.core import dice as gdice
 from gmkit.core.dice import Dice, Roll
-from gmkit.core.maps import GameMap
+from gmkit.core.maps import Arrow, GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.ruleset import PlayerInfo, Ruleset, find_ruleset
 from gmkit.core.steps import Driver, Event
@@ -392,13 +392,16 @@ class Game:
         return problems
 
     # -- maps ------------------------------------------------------------------------------------
-    def map_svg(self, state: State, *, title: str | None = None) -> str | None:
-        """The map coloured for ``state`` as SVG (None for a game without a map)."""
+    def map_svg(self, state: State, *, title: str | None = None,
+                arrows: Sequence[Arrow] = ()) -> str | None:
+        """The map drawn for ``state`` as SVG (None for a game without a map): the ruleset's
+        fills, labels, legend, stacks and arrows, then ``arrows``."""
         if self.map is None:
             return None
         style = self.ruleset.map_style(state, self.rules)
         return self.map.to_svg(style.fills, labels=style.labels, title=title,
-                               legend=style.legend)
+                               legend=style.legend, stacks=style.stacks,
+                               arrows=[*style.arrows, *arrows])
 
 
 def _stamp(folder: Path) -> tuple[Any, ...]:

@@ -39,6 +39,7 @@ class DeskPanel:
         w["preview"] = W.HTML()
         w["store"] = W.Button(description="Store post", button_style="primary")
         w["posts"] = W.HTML()
+        w["orders_map"] = W.HTML()
         w["seq"] = W.IntText(description="Post #")
         w["withdraw"] = W.Button(description="Withdraw post", button_style="warning")
         w["odds"] = W.HTML()
@@ -76,7 +77,8 @@ class DeskPanel:
             w["message"],
             section("1. The turn", w["overview"], w["map"]),
             section("2. Orders", W.HBox([w["player"], w["secret"]]), w["text"], w["preview"],
-                    w["store"], w["posts"], W.HBox([w["seq"], w["withdraw"]])),
+                    w["store"], w["posts"], W.HBox([w["seq"], w["withdraw"]]),
+                    w["orders_map"]),
             section("3. Odds before rolling", w["odds"]),
             section("4. Resolve step by step", w["commitment"],
                     W.HBox([w["next"], w["back"], w["run_all"], w["restart"]]), w["step"],
@@ -111,6 +113,13 @@ class DeskPanel:
         self._show_preview()
         w["posts"].value = frame_html(d.posts(), caption=f"Posts for turn {d.turn}",
                                       empty="no post yet")
+        try:
+            orders_map = d.orders_svg()
+        except (DeskError, ValueError) as e:
+            w["orders_map"].value = callout_html(f"the orders cannot be drawn: {e}", "danger")
+        else:
+            w["orders_map"].value = f"<div style='max-width:900px'>{orders_map}</div>" \
+                if orders_map else ""
         try:
             w["odds"].value = frame_html(d.odds(), empty="no contested action")
         except (DeskError, ValueError) as e:

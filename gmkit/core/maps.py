@@ -18,10 +18,15 @@ deliberate exceptions; :meth:`GameMap.validate` then reports any asymmetry.
 and draws the map either as a static, self-contained SVG string (for forum
 posts and reports) or as an Altair chart (for notebooks).  The module knows
 nothing about any particular game: rulesets build on it.
+
+On top of the regions an SVG may carry marks: :class:`Stack` (a stack of
+army tokens in a region) and :class:`Arrow` (an order: an attack, a move, a
+support or a cut support, coloured by its outcome once known).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -42,12 +47,15 @@ if TYPE_CHECKING:  # pragma: no cover - only for type checkers
     import altair
 
 __all__ = [
+    "ARROW_KINDS",
     "DEFAULT_LAND_FILL",
     "DEFAULT_SEA_FILL",
     "KINDS",
+    "Arrow",
     "GameMap",
     "MapError",
     "Region",
+    "Stack",
     "check_colour",
 ]
 
@@ -75,6 +83,14 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 _STROKE = "#4a4a4a"
 _HIGHLIGHT_STROKE = "#000000"
+
+#: The kinds of :class:`Arrow`: ``"attack"`` (solid, thick), ``"move"``
+#: (dashed), ``"support"`` (thin, dotted) and ``"cut"`` (thin, with a cross bar).
+ARROW_KINDS: tuple[str, ...] = ("attack", "move", "support", "cut")
+
+_TOKEN_STROKE = "#1a1a1a"
+_FAILED_MARK = "#1a1a1a"
+_FAILED_OPACITY = "0.55"
 
 
 def write_geojson(data: Mapping[str, Any], path: str | Path) -> None:
@@ -153,6 +169,235 @@ class Region:
     def is_capital(self) -> bool:
         """Whether this region is marked as a capital (``"capital": true``)."""
         return bool(self.props.get("capital", False))
+
+
+@dataclass(frozen=True)
+class Stack:
+    """A stack of armies in a region, drawn as tokens by :meth:`GameMap.to_svg`.
+
+    The tokens sit just below the region's label (at the label point when the
+    region has no label): one to three tokens side by side, or a single token
+    showing the number for more.  ``colour`` is a ``#hex`` or named colour;
+    ``title`` is the tooltip.
+    """
+
+    region: str
+    count: int
+    colour: str
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """An order drawn as an arrow by :meth:`GameMap.to_svg`.
+
+    Attributes:
+        src: the region the order comes from.
+        dst: the region it points at (for a move: the last region of its path).
+        colour: a ``#hex`` or named colour (usually the player's).
+        kind: one of :data:`ARROW_KINDS`.
+        via: the regions a move passes before ``dst``, drawn as a polyline.
+        onto: for a support of an attack or a move, that order's
+            ``(src, dst)``: the arrow ends on the middle of that order's
+            arrow (or of the straight line between the two regions when no
+            such arrow is drawn) instead of at ``dst``.
+        ok: the outcome: ``None`` while unknown, ``True`` for success,
+            ``False`` for failure (drawn faded, crossed out).
+        title: the tooltip.
+    """
+
+    src: str
+    dst: str
+    colour: str
+    kind: str = "move"
+    via: tuple[str, ...] = ()
+    onto: tuple[str, str] | None = None
+    ok: bool | None = None
+    title: str = ""
+
+
+_Point = tuple[float, float]
+
+
+def _pt(point: _Point) -> str:
+    """An SVG ``points`` entry."""
+    return f"{point[0]:.1f},{point[1]:.1f}"
+
+
+def _polyline_length(points: Sequence[_Point]) -> float:
+    """The length of a polyline."""
+    return sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+
+
+def _along(points: Sequence[_Point], distance: float) -> tuple[_Point, _Point]:
+    """The point ``distance`` along a polyline and the unit direction there."""
+    last = (1.0, 0.0)
+    for a, b in itertools.pairwise(points):
+        seg = math.dist(a, b)
+        if seg <= 1e-9:
+            continue
+        last = ((b[0] - a[0]) / seg, (b[1] - a[1]) / seg)
+        if distance <= seg:
+            return (a[0] + last[0] * distance, a[1] + last[1] * distance), last
+        distance -= seg
+    return points[-1], last
+
+
+def _trim(points: Sequence[_Point], start: float, end: float) -> list[_Point]:
+    """The polyline without its first ``start`` and last ``end`` pixels.
+
+    Both cuts shrink in proportion when the line is too short for them, so
+    that at least half of it is left.
+    """
+    length = _polyline_length(points)
+    if length <= 1e-9:
+        return list(points[:1])
+    if start + end > length / 2:
+        shrink = length / 2 / (start + end)
+        start, end = start * shrink, end * shrink
+    head, _ = _along(points, start)
+    tail, _ = _along(points, length - end)
+    kept: list[_Point] = [head]
+    walked = 0.0
+    for a, b in itertools.pairwise(points):
+        walked += math.dist(a, b)
+        if start < walked < length - end:
+            kept.append(b)
+    kept.append(tail)
+    return kept
+
+
+def _arrow_style(kind: str, unit: float) -> tuple[float, str]:
+    """Stroke width and extra SVG attributes of an arrow's shaft, by kind."""
+    if kind == "attack":
+        return 3 * unit, ""
+    if kind == "move":
+        return 2 * unit, f' stroke-dasharray="{6 * unit:.1f} {4 * unit:.1f}"'
+    if kind == "support":
+        return 1.3 * unit, f' stroke-dasharray="{2 * unit:.1f} {2.5 * unit:.1f}"'
+    return 1.3 * unit, ""
+
+
+def _arrow_svg(arrow: Arrow, points: Sequence[_Point], font: int) -> str:
+    """One arrow as an SVG group: casing, shaft, head, and the marks of its kind and outcome."""
+    unit = max(1.0, font / 10)
+    width, dash = _arrow_style(arrow.kind, unit)
+    ok = "none" if arrow.ok is None else str(arrow.ok).lower()
+    faded = f' opacity="{_FAILED_OPACITY}"' if arrow.ok is False else ""
+    opening = (
+        f"<g data-kind={_xml_attr(arrow.kind)} data-src={_xml_attr(arrow.src)} "
+        f"data-dst={_xml_attr(arrow.dst)} data-ok=\"{ok}\">"
+    )
+    parts = [opening]
+    if arrow.title:
+        parts.append(f"<title>{_xml_text(arrow.title)}</title>")
+    colour = arrow.colour
+    length = _polyline_length(points)
+    if length < 1.0:  # nothing to point along: a ring on the spot
+        x, y = points[0]
+        parts.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{font * 0.4:.1f}" fill="none" '
+            f'stroke="{colour}" stroke-width="{width:.1f}"{faded}/>'
+        )
+        parts.append("</g>")
+        return "".join(parts)
+    head_len = min(2.2 * width + font * 0.5, length * 0.6)
+    half = head_len * 0.5
+    tip, (dx, dy) = _along(points, length)
+    shaft = _trim(points, 0.0, head_len * 0.8)
+    base = (tip[0] - dx * head_len, tip[1] - dy * head_len)
+    head = (tip, (base[0] - dy * half, base[1] + dx * half),
+            (base[0] + dy * half, base[1] - dx * half))
+    line = " ".join(_pt(p) for p in shaft)
+    parts.append(f"<g{faded}>")
+    parts.append(
+        f'<polyline points="{line}" fill="none" stroke="#ffffff" stroke-opacity="0.6" '
+        f'stroke-width="{width + 2 * unit:.1f}" stroke-linejoin="round"/>'
+    )
+    parts.append(
+        f'<polyline points="{line}" fill="none" stroke="{colour}" '
+        f'stroke-width="{width:.1f}" stroke-linejoin="round"{dash}/>'
+    )
+    parts.append(
+        f'<polygon points="{" ".join(_pt(p) for p in head)}" fill="{colour}" '
+        f'stroke="#ffffff" stroke-opacity="0.6" stroke-width="{unit:.1f}" '
+        f'paint-order="stroke"/>'
+    )
+    if arrow.kind == "cut":
+        bar, (bx, by) = _along(points, max(0.0, length - head_len * 1.6))
+        reach = half * 1.3
+        parts.append(
+            f'<line x1="{bar[0] - by * reach:.1f}" y1="{bar[1] + bx * reach:.1f}" '
+            f'x2="{bar[0] + by * reach:.1f}" y2="{bar[1] - bx * reach:.1f}" '
+            f'stroke="{colour}" stroke-width="{2 * width:.1f}" data-mark="cut"/>'
+        )
+    parts.append("</g>")
+    if arrow.ok is False:
+        (mx, my), _ = _along(points, length / 2)
+        r = font * 0.4
+        cross = (f"M{mx - r:.1f} {my - r:.1f}L{mx + r:.1f} {my + r:.1f}"
+                 f"M{mx - r:.1f} {my + r:.1f}L{mx + r:.1f} {my - r:.1f}")
+        parts.append(
+            f'<path d="{cross}" fill="none" stroke="#ffffff" stroke-width="{3.5 * unit:.1f}" '
+            f'stroke-linecap="round" data-mark="failed"/>'
+            f'<path d="{cross}" fill="none" stroke="{_FAILED_MARK}" '
+            f'stroke-width="{1.6 * unit:.1f}" stroke-linecap="round"/>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _token_size(font: int) -> tuple[float, float]:
+    """The side of one army token and the gap between tokens, in pixels."""
+    size = font * 0.8
+    return size, max(1.0, size * 0.15)
+
+
+def _stack_width(count: int, font: int) -> float:
+    """The width of a stack's tokens: up to three side by side, one wide token for more."""
+    size, gap = _token_size(font)
+    return count * size + (count - 1) * gap if count <= 3 else size * 2
+
+
+def _exit(origin: _Point, direction: _Point, box: tuple[float, float, float, float]) -> float:
+    """How far a ray from ``origin`` (inside ``box``: x0, y0, x1, y1) goes along the unit
+    ``direction`` before it leaves the box."""
+    reach: list[float] = []
+    for axis, (low, high) in enumerate(((box[0], box[2]), (box[1], box[3]))):
+        step = direction[axis]
+        if step > 1e-9:
+            reach.append((high - origin[axis]) / step)
+        elif step < -1e-9:
+            reach.append((low - origin[axis]) / step)
+    return max(0.0, min(reach, default=0.0))
+
+
+def _stack_svg(stack: Stack, x: float, top: float, font: int) -> str:
+    """One stack as an SVG group of tokens whose top edge is at ``top``, centred on ``x``."""
+    size, gap = _token_size(font)
+    opening = f"<g data-region={_xml_attr(stack.region)} data-count=\"{stack.count}\">"
+    parts = [opening]
+    if stack.title:
+        parts.append(f"<title>{_xml_text(stack.title)}</title>")
+    token = (f'height="{size:.1f}" rx="{size * 0.2:.1f}" fill="{stack.colour}" '
+             f'stroke="{_TOKEN_STROKE}" stroke-width="0.8"')
+    total = _stack_width(stack.count, font)
+    if stack.count <= 3:
+        for k in range(stack.count):
+            left = x - total / 2 + k * (size + gap)
+            parts.append(
+                f'<rect x="{left:.1f}" y="{top:.1f}" width="{size:.1f}" {token}/>'
+            )
+    else:
+        parts.append(f'<rect x="{x - total / 2:.1f}" y="{top:.1f}" width="{total:.1f}" {token}/>')
+        parts.append(
+            f'<text x="{x:.1f}" y="{top + size * 0.84:.1f}" text-anchor="middle" '
+            f'font-size="{size:.1f}" font-weight="bold" fill="#ffffff" '
+            f'stroke="{_TOKEN_STROKE}" stroke-width="{max(1.5, size / 5):.1f}" '
+            f'paint-order="stroke">{stack.count}</text>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
 
 
 def _fmt(value: float) -> str:
@@ -582,6 +827,8 @@ class GameMap:
         width: int = 900,
         highlight: Iterable[str] = (),
         legend: Sequence[tuple[str, str]] = (),
+        stacks: Sequence[Stack] = (),
+        arrows: Sequence[Arrow] = (),
     ) -> str:
         """Draw the map as a static, self-contained SVG document string.
 
@@ -595,9 +842,15 @@ class GameMap:
             highlight: regions drawn with a thicker outline.
             legend: ``(label, colour)`` swatches drawn in the bottom-left
                 corner, below the map.
+            stacks: army tokens (:class:`Stack`), each below its region's
+                label, drawn last.
+            arrows: orders (:class:`Arrow`), drawn over the regions and the
+                labels, under the stacks; they stop short of the labels and
+                tokens of the regions they join.
 
         All text is XML-escaped.  Raises ``ValueError`` for an unsafe colour,
-        an unknown region name or a width that is not a positive integer.
+        an unknown region name, a bad stack or arrow, or a width that is not
+        a positive integer.
         """
         if isinstance(width, bool) or not isinstance(width, int) or width < 50:
             raise ValueError(f"width must be an integer of at least 50, got {width!r}")
@@ -613,6 +866,8 @@ class GameMap:
         legend = list(legend)
         for _, colour in legend:
             check_colour(colour)
+        stacks, arrows = list(stacks), list(arrows)
+        self._check_marks(stacks, arrows)
 
         map_height, paths, points = self._layout(width)
         font = max(8, round(width / 90))
@@ -682,6 +937,8 @@ class GameMap:
                 )
                 out.append(f"<text{style}>{spans}</text>")
         out.append("</g>")
+        if arrows or stacks:
+            out.append(self._marks_svg(stacks, arrows, points, labels, font, top))
 
         if legend:
             base = top + map_height + row // 4
@@ -697,6 +954,151 @@ class GameMap:
                 )
             out.append("</g>")
         out.append("</svg>")
+        return "".join(out)
+
+    def _check_marks(self, stacks: Sequence[Stack], arrows: Sequence[Arrow]) -> None:
+        """Raise ``ValueError`` for a stack or an arrow that cannot be drawn."""
+        unknown: list[str] = []
+        for stack in stacks:
+            if not isinstance(stack, Stack):
+                raise TypeError(f"stacks: not a Stack: {stack!r}")
+            if stack.region not in self.regions:
+                unknown.append(stack.region)
+            count = stack.count
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise ValueError(
+                    f"stacks: {stack.region!r}: count must be a positive integer, got {count!r}"
+                )
+            check_colour(stack.colour)
+        if unknown:
+            raise ValueError(f"stacks: unknown region(s) {', '.join(map(repr, unknown))}")
+        for arrow in arrows:
+            if not isinstance(arrow, Arrow):
+                raise TypeError(f"arrows: not an Arrow: {arrow!r}")
+            if arrow.kind not in ARROW_KINDS:
+                raise ValueError(
+                    f"arrows: kind must be one of {', '.join(ARROW_KINDS)}, got {arrow.kind!r}"
+                )
+            if arrow.ok not in (None, True, False):
+                raise ValueError(f"arrows: ok must be None, True or False, got {arrow.ok!r}")
+            if arrow.onto is not None and len(arrow.onto) != 2:
+                raise ValueError(f"arrows: onto must be a (src, dst) pair, got {arrow.onto!r}")
+            names = (arrow.src, arrow.dst, *arrow.via, *(arrow.onto or ()))
+            unknown.extend(n for n in names if n not in self.regions)
+            check_colour(arrow.colour)
+        if unknown:
+            unknown = list(dict.fromkeys(unknown))
+            raise ValueError(f"arrows: unknown region(s) {', '.join(map(repr, unknown))}")
+
+    def _marks_svg(
+        self,
+        stacks: Sequence[Stack],
+        arrows: Sequence[Arrow],
+        points: Mapping[str, _Point],
+        labels: Mapping[str, str],
+        font: int,
+        top: int,
+    ) -> str:
+        """The arrows, then the stacks, as SVG groups in pixel coordinates.
+
+        Stacks sit below their region's label.  Arrows join the regions'
+        first stacks (or label points where there is no stack), starting and
+        ending where they leave the block of the region's label and tokens,
+        so that the labels stay readable and the tokens and arrowheads stay
+        visible (where regions are too small for that, at least half of each
+        arrow is still drawn).
+        """
+        size, _ = _token_size(font)
+        line_height = font * 1.15
+        margin = 1.5
+        blocks: dict[str, list[float]] = {}  # x0, y0, x1, y1 of a region's label and tokens
+        anchors: dict[str, _Point] = {}
+        for name in {a for arrow in arrows for a in (arrow.src, arrow.dst, *arrow.via)}:
+            x, y = points[name]
+            text = labels.get(name, name)
+            lines = str(text).split("\n")
+            if text and any(line.strip() for line in lines):
+                half_w = max(len(line) for line in lines) * font * 0.28 + margin
+                spread = (len(lines) - 1) * line_height / 2
+                blocks[name] = [x - half_w, y - spread - font * 0.45 - margin,
+                                x + half_w, y + spread + font * 0.3 + margin]
+        placed: list[tuple[Stack, float, float]] = []  # stack, centre x, top y
+        rows: dict[str, int] = {}
+        for stack in stacks:
+            x, y = points[stack.region]
+            text = labels.get(stack.region, stack.region)
+            lines = str(text).split("\n")
+            if text and any(line.strip() for line in lines):
+                y_top = y + (len(lines) - 1) * line_height / 2 + font * 0.6
+            else:
+                y_top = y - size / 2
+            row = rows.get(stack.region, 0)
+            rows[stack.region] = row + 1
+            y_top += row * (size + 2)
+            placed.append((stack, x, y_top))
+            half_w = _stack_width(stack.count, font) / 2 + margin
+            box = [x - half_w, y_top - margin, x + half_w, y_top + size + margin]
+            if row == 0:
+                anchors[stack.region] = (x, y_top + size / 2)
+            old = blocks.get(stack.region)
+            if old is not None:
+                box = [min(old[0], box[0]), min(old[1], box[1]),
+                       max(old[2], box[2]), max(old[3], box[3])]
+            blocks[stack.region] = box
+
+        def anchor(name: str) -> _Point:
+            return anchors.get(name) or points[name]
+
+        def gap(name: str, direction: _Point, end: bool) -> float:
+            box = blocks.get(name)
+            if box is None:
+                return font * (0.9 if end else 0.6)
+            origin = anchor(name)
+            if end:
+                direction = (-direction[0], -direction[1])
+            return _exit(origin, direction, (box[0], box[1], box[2], box[3]))
+
+        def trimmed(path: Sequence[_Point], src: str, dst: str | None) -> list[_Point]:
+            length = _polyline_length(path)
+            if length <= 1e-9:
+                return list(path[:1])
+            _, first = _along(path, 0.0)
+            _, last = _along(path, length)
+            end = gap(dst, last, True) if dst is not None else font * 0.15
+            return _trim(path, gap(src, first, False), end)
+
+        out: list[str] = []
+        if arrows:
+            pairs = {(a.src, a.dst) for a in arrows if a.onto is None and not a.via}
+            shift = font * 0.45
+            drawn: dict[tuple[str, str], list[_Point]] = {}
+            shafts: list[list[_Point]] = []
+            for arrow in arrows:
+                if arrow.onto is not None:
+                    shafts.append([])
+                    continue
+                path = [anchor(n) for n in (arrow.src, *arrow.via, arrow.dst)]
+                if not arrow.via and (arrow.dst, arrow.src) in pairs and arrow.src != arrow.dst:
+                    # two arrows between the same regions, opposite ways: side by side
+                    (x0, y0), (x1, y1) = path
+                    norm = math.dist(path[0], path[1]) or 1.0
+                    ox, oy = -(y1 - y0) / norm * shift, (x1 - x0) / norm * shift
+                    path = [(x0 + ox, y0 + oy), (x1 + ox, y1 + oy)]
+                shaft = trimmed(path, arrow.src, arrow.dst)
+                shafts.append(shaft)
+                drawn.setdefault((arrow.src, arrow.dst), shaft)
+            for k, arrow in enumerate(arrows):
+                if arrow.onto is not None:
+                    target = drawn.get(arrow.onto) or [anchor(n) for n in arrow.onto]
+                    middle, _ = _along(target, _polyline_length(target) / 2)
+                    shafts[k] = trimmed([anchor(arrow.src), middle], arrow.src, None)
+            out.append(f'<g transform="translate(0 {top})" data-layer="arrows">')
+            out.extend(_arrow_svg(a, shaft, font) for a, shaft in zip(arrows, shafts))
+            out.append("</g>")
+        if placed:
+            out.append(f'<g transform="translate(0 {top})" data-layer="stacks">')
+            out.extend(_stack_svg(stack, x, y_top, font) for stack, x, y_top in placed)
+            out.append("</g>")
         return "".join(out)
 
     def _repr_svg_(self) -> str:

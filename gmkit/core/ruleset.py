@@ -14,10 +14,10 @@ from typing import Any, ClassVar
 import polars as pl
 
 from gmkit.core.dice import Dice
-from gmkit.core.maps import GameMap
+from gmkit.core.maps import Arrow, GameMap, Stack
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
-from gmkit.core.steps import Outcome, Step
+from gmkit.core.steps import Event, Outcome, Step
 from gmkit.core.tables import Schema, State
 
 
@@ -32,11 +32,14 @@ class PlayerInfo:
 
 @dataclass(frozen=True)
 class MapStyle:
-    """How to colour and label a map for one state: fills, labels and a legend."""
+    """How to draw a map for one state: fills, labels, a legend, and marks on top of the
+    regions: army stacks and arrows (see :meth:`gmkit.core.maps.GameMap.to_svg`)."""
 
     fills: Mapping[str, str]
     labels: Mapping[str, str]
     legend: Sequence[tuple[str, str]] = ()
+    stacks: Sequence[Stack] = ()
+    arrows: Sequence[Arrow] = ()
 
 
 class Ruleset(ABC):
@@ -93,6 +96,13 @@ class Ruleset(ABC):
     def map_style(self, state: State, rules: Params) -> MapStyle:
         """Fills and labels to draw the map for ``state``."""
         return MapStyle({}, {})
+
+    def order_arrows(self, state: State, orders: Mapping[str, Sequence[Any]],
+                     events: Sequence[Event], rules: Params) -> list[Arrow]:
+        """The orders of a turn drawn as arrows on the map of ``state`` (the state before the
+        turn); ``events`` are the turn's events so far, to mark each order as succeeded or
+        failed once it is decided. None by default."""
+        return []
 
     def odds(self, state: State, orders: Mapping[str, Sequence[Any]],
              rules: Params) -> pl.DataFrame:

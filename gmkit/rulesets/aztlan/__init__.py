@@ -1,9 +1,184 @@
-"""AZTLAN (Ken St. Andre, 1977): the ruleset is in progress and not registered yet.
+"""AZTLAN (Ken St. Andre, 1977): a Diplomacy variant of the warring empires of central Mexico.
 
-Written so far: the orders and their validation (:mod:`gmkit.rulesets.aztlan.orders`) and the
-adjudication of a movement turn (:mod:`gmkit.rulesets.aztlan.adjudicate`: Attack, Cut Support,
-Support, Hold and Stand as decisions resolved with cycle detection, then Moves with scouts and
-the desert crossing). Sacrifices, builds, gifts, the other Chichimec rules and the turn sequence
-are not yet written. The board lives in
-:mod:`gmkit.rulesets.aztlan_map`.
+* :mod:`~gmkit.rulesets.aztlan.orders`: the orders as the rules write them, and validation;
+* :mod:`~gmkit.rulesets.aztlan.adjudicate`: one movement turn as decisions resolved with cycle
+  detection (Attack, Cut Support, Support, Hold, Stand, Move, the gods' supports);
+* :mod:`~gmkit.rulesets.aztlan.state`: the tables and Winter 1450;
+* :mod:`~gmkit.rulesets.aztlan.steps`: the turn, step by step: combat, retreats, sacrifices,
+  gifts, eliminations, new armies, the Chichimecs, victory and the seasons;
+* :mod:`~gmkit.rulesets.aztlan.bot`: a seeded random player.
+
+The board lives in :mod:`gmkit.rulesets.aztlan_map`; how each ambiguous passage is read, and
+the named options for the other readings, in ``docs/rules-notes/aztlan.md``.
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from gmkit.core.dice import Dice
+from gmkit.core.maps import GameMap
+from gmkit.core.orders import OrderError, ParseResult
+from gmkit.core.params import Param, Params
+from gmkit.core.ruleset import MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.steps import Event, Outcome, Step, Termination
+from gmkit.core.tables import State
+from gmkit.rulesets.aztlan import orders as az_orders
+from gmkit.rulesets.aztlan import state as az_state
+from gmkit.rulesets.aztlan.bot import random_post
+from gmkit.rulesets.aztlan.state import ACTIVE, CHICHIMECS, SEASONS, board, position
+from gmkit.rulesets.aztlan.steps import STEPS
+from gmkit.rulesets.aztlan_map import EMPIRES
+
+CITY_FILL = "#e8e0c8"
+
+
+def _lighter(colour: str, keep: float = 0.45) -> str:
+    """A city's fill: its owner's colour washed towards white, so the stacks stand out."""
+    if not (colour.startswith("#") and len(colour) == 7):
+        return CITY_FILL
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(255 - (255 - c) * keep):02x}" for c in rgb)
+
+
+PARAMS = (
+    Param("min_players", 3, "2.1", "fewest players (1.2, 2.1)"),
+    Param("assignment", "importance", "2.1",
+          "which empires are played: the first ones in 2.1's order of importance (importance), "
+          "or any the GM chooses (free)", choices=("importance", "free")),
+    Param("chichimecs_unplayed", "absent", "7.0",
+          "with no Chichimec player: no hordes at all (absent), or the GM rolls 7.0's die and "
+          "the hordes stand in the desert and where they took cities (gm)",
+          choices=("absent", "gm")),
+    Param("peace_turns", 4, "3.2", "turns of peace for a city to yield a new army"),
+    Param("captive_turns", 4, "3.5.2", "turns captives may be held before they are lost"),
+    Param("hordes_per_city", 2, "7.3.1", "Chichimec armies drawn by each city they take"),
+    Param("victory_centres", 41, "1.4", "cities to hold for victory (with the rival's centres)"),
+    Param("spanish_year", 1519, "1.3", "the year the Spanish land"),
+    Param("spanish_season", "Spring", "1.3",
+          "the last season played: the Spanish land when it ends with no winner (Spring, "
+          "literally 'by Spring of 1519'); Winter ends the game before Spring is played, Fall "
+          "plays the whole of 1519", choices=SEASONS),
+)
+
+
+@register
+class Aztlan(Ruleset):
+    """AZTLAN."""
+
+    name = "aztlan"
+    title = "AZTLAN"
+    aliases = ("smoking-mirror", "smoking mirror")
+    params = PARAMS
+    schemas = az_state.SCHEMAS
+    default_map = "aztlan.geojson"
+
+    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+              rules: Params) -> State:
+        return az_state.setup(players, game_map, rules)
+
+    def parse_post(self, post: str, player: str, state: State, rules: Params, *,
+                   secret: bool = False) -> ParseResult[Any]:
+        return az_orders.parse(post, board(state), player, secret=secret)
+
+    def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
+                 rules: Params) -> dict[str, list[OrderError]]:
+        problems = az_orders.validate(position(state), orders, board(state))
+        active = set(az_state.active_players(state))
+        for pid in orders:
+            if pid not in active:
+                problems.setdefault(pid, []).insert(0, OrderError(
+                    f"the {pid} are not in the game (eliminated, 3.4, or not played, 2.1): "
+                    "their orders are ignored"))
+        return problems
+
+    def steps(self, rules: Params) -> list[Step]:
+        return list(STEPS)
+
+    def outcome(self, state: State, rules: Params) -> Outcome | None:
+        game = state["game"].row(0, named=True)
+        if game["ended"] == "victory":
+            won = tuple(game["winner"].split(","))
+            return Outcome(Termination.VICTORY, won,
+                           f"{' and '.join('the ' + w for w in won)} won AZTLAN.")
+        if game["ended"] == "spanish":
+            return Outcome(Termination.TIME_LIMIT, (),
+                           "No one won by Spring 1519: the Spanish landed and conquered "
+                           "everybody (1.3).")
+        return None
+
+    def standings(self, state: State, rules: Params) -> pl.DataFrame:
+        held = az_state.centres(state)
+        armies = az_state.armies_of(state)
+        owners = dict(state["cities"].select("name", "owner").iter_rows())
+        captives: dict[str, int] = {}
+        for holder, n in state["captives"].select("holder", "count").iter_rows():
+            captives[holder] = captives.get(holder, 0) + int(n)
+        rows = []
+        for p in state["players"].iter_rows(named=True):
+            pid = p["id"]
+            rows.append({"player": pid, "name": p["name"], "status": p["status"],
+                         "centres": held.get(pid, 0), "armies": armies.get(pid, 0),
+                         "homes": sum(owners.get(c) == pid for c in EMPIRES[pid]),
+                         "captives": captives.get(pid, 0), "magic": int(p["magic"])})
+        schema = {"player": pl.String, "name": pl.String, "status": pl.String,
+                  "centres": pl.Int64, "armies": pl.Int64, "homes": pl.Int64,
+                  "captives": pl.Int64, "magic": pl.Int64}
+        return pl.DataFrame(rows, schema=schema, orient="row").sort(
+            ["centres", "armies", "player"], descending=[True, True, False])
+
+    def map_style(self, state: State, rules: Params) -> MapStyle:
+        from gmkit.rulesets.aztlan import drawing
+
+        colours = drawing.EMPIRE_COLOURS
+        fills: dict[str, str] = {}
+        labels: dict[str, str] = {}
+        for name, abbr, city in state["sectors"].select("name", "abbr", "city").iter_rows():
+            labels[name] = abbr if city else name
+        for name, owner in state["cities"].select("name", "owner").iter_rows():
+            fills[name] = _lighter(colours.get(owner or az_orders.NEUTRAL, CITY_FILL))
+        armies = {s: (o, int(n)) for s, o, n in state["armies"].iter_rows() if n > 0}
+        in_play = az_state.active_players(state)
+        legend = [(pid, colours[pid]) for pid in in_play] + [
+            ("independent", colours[az_orders.NEUTRAL])]
+        return MapStyle(fills, labels, legend, stacks=drawing.stacks(armies))
+
+    def order_arrows(self, state: State, orders: Mapping[str, Sequence[Any]],
+                     events: Sequence[Event], rules: Params) -> list[Any]:
+        from gmkit.rulesets.aztlan import drawing
+
+        outcomes = {(e.player, int(e.data["line"])): str(e.data["code"]) for e in events
+                    if e.kind == "order" and e.player and e.data.get("line")}
+        return list(drawing.arrows(orders, outcomes or None))
+
+    def odds(self, state: State, orders: Mapping[str, Sequence[Any]],
+             rules: Params) -> pl.DataFrame:
+        """The one roll of a turn: the Chichimec die (7.0)."""
+        if CHICHIMECS not in state["players"]["id"].to_list() and (
+                rules.chichimecs_unplayed != "gm"):
+            return pl.DataFrame()
+        return pl.DataFrame({"roll": ["Chichimec die (7.0)"] * 3,
+                             "outcome": ["no new horde (2-5)", "1 army appears (1)",
+                                         "2 armies appear (6)"],
+                             "probability": [4 / 6, 1 / 6, 1 / 6]})
+
+    def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
+        return random_post(state, player, rules, dice)
+
+    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+        """All ten empires, played in 2.1's order of importance."""
+        names = ["Itzcoatl", "Xicotencatl", "Cacama", "Tariacuri", "Ixtlil", "Yopi Tecuhtli",
+                 "Tlatoani", "Xolotl", "Ah Kin", "Cempoal"]
+        return [{"id": e, "name": n} for e, n in zip(EMPIRES, names)]
+
+    def players_to_move(self, state: State) -> list[str]:
+        return az_state.active_players(state)
+
+    def describe_order(self, order: Any) -> str:
+        return az_orders.describe(order)
+
+
+__all__ = ["ACTIVE", "PARAMS", "Aztlan"]

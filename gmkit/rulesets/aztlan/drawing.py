@@ -1,0 +1,159 @@
+"""AZTLAN on the map: armies as stacks of tokens and orders as arrows, in each empire's colour.
+
+:func:`stacks` turns the armies on the board (sector -> owner and count) into
+:class:`~gmkit.core.maps.Stack` marks; :func:`arrows` turns the players' typed orders
+(:mod:`gmkit.rulesets.aztlan.orders`) into :class:`~gmkit.core.maps.Arrow` marks, coloured by
+the player and marked as succeeded or failed once the adjudication's outcome codes are known.
+Both are drawn by :meth:`gmkit.core.maps.GameMap.to_svg`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from gmkit.core.maps import Arrow, Stack
+from gmkit.rulesets.aztlan.orders import (
+    NEUTRAL,
+    Attack,
+    Contingency,
+    CutSupport,
+    Hold,
+    Move,
+    Order,
+    Stand,
+    Support,
+    describe,
+)
+from gmkit.rulesets.aztlan_map import EMPIRES
+
+__all__ = ["EMPIRE_COLOURS", "NEUTRAL_COLOUR", "arrows", "colour", "legend", "stacks"]
+
+#: The colour of the independent garrisons (2.2, 3.4).
+NEUTRAL_COLOUR = "#9e9e9e"
+
+#: Each empire's colour (rule 2.1's order), and ``"neutral"`` for the independent garrisons:
+#: ten hues apart from one another and dark enough to read on the board's pale land.
+EMPIRE_COLOURS: dict[str, str] = {
+    "Aztecs": "#d62728",
+    "Tlaxcalans": "#1f77b4",
+    "Chalcans": "#2ca02c",
+    "Tarascans": "#9467bd",
+    "Meztitlans": "#ff7f0e",
+    "Yopis": "#17becf",
+    "Totonacs": "#e377c2",
+    "Chichimecs": "#8c564b",
+    "Soconuscans": "#bcbd22",
+    "Hot Country": "#222222",
+    NEUTRAL: NEUTRAL_COLOUR,
+}
+
+#: The outcome code (``Code`` of :mod:`gmkit.rulesets.aztlan.adjudicate`) of an order that worked.
+SUCCEEDS = "succeeds"
+
+
+def colour(owner: str) -> str:
+    """The colour of an empire, or of ``"neutral"``; ``ValueError`` for anyone else."""
+    try:
+        return EMPIRE_COLOURS[owner]
+    except KeyError:
+        known = ", ".join(EMPIRE_COLOURS)
+        raise ValueError(f"no colour for {owner!r} (known: {known})") from None
+
+
+def legend() -> list[tuple[str, str]]:
+    """The map legend: each empire with its colour, then the independent garrisons."""
+    return [(name, EMPIRE_COLOURS[name]) for name in EMPIRES] + [
+        ("independent", NEUTRAL_COLOUR)]
+
+
+def _armies(count: int) -> str:
+    return f"{count} arm{'y' if count == 1 else 'ies'}"
+
+
+def stacks(armies: Mapping[str, tuple[str, int]]) -> list[Stack]:
+    """A stack of tokens for each occupied sector (sector -> owner and count, the owner
+    ``"neutral"`` for an independent garrison), in the mapping's order; empty sectors are left
+    out."""
+    out = []
+    for sector, (owner, count) in armies.items():
+        if count <= 0:
+            continue
+        who = "Independent garrison" if owner == NEUTRAL else owner
+        out.append(Stack(sector, count, colour(owner), f"{who}: {_armies(count)} in {sector}"))
+    return out
+
+
+def _happens(c: Contingency, orders: Mapping[str, list[Order]]) -> bool:
+    """Whether the orders given to the force in ``c.supported`` make contingency ``c`` happen
+    (as far as the orders alone tell: a hold or a stand also needs an attack on it)."""
+    there = orders.get(c.supported, [])
+    if c.action == "attack":
+        return any(isinstance(o, Attack) and o.target == c.target for o in there)
+    if c.action == "move":
+        return any(isinstance(o, Move) and c.target in o.path for o in there)
+    if c.action == "hold":
+        return any(isinstance(o, Hold) for o in there)
+    if c.action == "stand":
+        return not there or any(isinstance(o, Stand) for o in there)
+    return any(isinstance(o, (Attack, Hold, Stand)) for o in there)
+
+
+def _support_arrow(order: Support, orders: Mapping[str, list[Order]], tint: str,
+                   ok: bool | None, title: str) -> Arrow | None:
+    """A support's arrow: to the first contingency the posted orders make happen (else the
+    first); onto the supported arrow for an attack or a move, to the sector otherwise."""
+    if not order.contingencies:
+        return None
+    chosen = next((c for c in order.contingencies if _happens(c, orders)),
+                  order.contingencies[0])
+    if chosen.action in ("attack", "move") and chosen.target is not None:
+        return Arrow(order.origin, chosen.target, tint, "support",
+                     onto=(chosen.supported, chosen.target), ok=ok, title=title)
+    return Arrow(order.origin, chosen.supported, tint, "support", ok=ok, title=title)
+
+
+def arrows(orders_by_player: Mapping[str, Sequence[Order]],
+           outcomes: Mapping[tuple[str, int], str] | None = None, *,
+           secret: bool = True) -> list[Arrow]:
+    """An arrow for each Attack, Move, Support and Cut Support, in each player's colour.
+
+    ``outcomes`` maps ``(player, order line number)`` to the adjudication's code
+    (``"succeeds"``, ``"bounced"``, ``"cut"``, ...): an order whose code is ``"succeeds"`` is
+    drawn as done, any other code as failed, and an order with no code as not yet decided.
+    A support points at the first of its contingencies that the posted orders make happen (the
+    first when none does).  Other orders (hold, stand, sacrifice, gifts, permissions, and any
+    order type this module does not know) draw no arrow.  ``secret=False`` leaves out the
+    orders given in secret, for a map the players see.
+    """
+    outcomes = outcomes or {}
+    by_origin: dict[str, list[Order]] = defaultdict(list)
+    for orders in orders_by_player.values():
+        for o in orders:
+            origin = getattr(o, "origin", None)
+            if isinstance(origin, str):
+                by_origin[origin].append(o)
+    out: list[Arrow] = []
+    for player, orders in orders_by_player.items():
+        for o in orders:
+            if not isinstance(o, (Attack, Move, Support, CutSupport)):
+                continue
+            if o.secret and not secret:
+                continue
+            tint = colour(player)
+            code = outcomes.get((player, o.line))
+            ok = None if code is None else code == SUCCEEDS
+            title = f"{player}: {describe(o)}" + (f": {code}" if code else "")
+            if isinstance(o, Attack):
+                out.append(Arrow(o.origin, o.target, tint, "attack", ok=ok, title=title))
+            elif isinstance(o, CutSupport):
+                out.append(Arrow(o.origin, o.target, tint, "cut", ok=ok, title=title))
+            elif isinstance(o, Move):
+                if o.path:
+                    out.append(Arrow(o.origin, o.path[-1], tint, "move", via=o.path[:-1],
+                                     ok=ok, title=title))
+            else:
+                arrow = _support_arrow(o, by_origin, tint, ok, title)
+                if arrow is not None:
+                    out.append(arrow)
+    return out

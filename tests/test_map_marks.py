@@ -1,0 +1,434 @@
+"""Marks drawn on the SVG maps: army stacks and order arrows (gmkit.core.maps.Stack and Arrow),
+checked on a small board of squares and on the AZTLAN board; and how the game, the desk and the
+Jupyter panel pass a ruleset's stacks and arrows through to the maps they show."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+from dataclasses import FrozenInstanceError
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gmkit.core.maps import ARROW_KINDS, Arrow, GameMap, Stack
+from gmkit.core.params import Params
+from gmkit.core.ruleset import MapStyle
+from gmkit.core.steps import Event
+from gmkit.core.tables import State
+from gmkit.desk import Desk
+from gmkit.game import Game
+from gmkit.rulesets.aztlan_map import load_map
+
+NS = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "data" / "sample-cien"
+SEED = hashlib.sha256(b"gmkit map marks tests").hexdigest()
+
+
+def square(x: float, y: float) -> dict[str, Any]:
+    ring = [[x, y], [x + 10, y], [x + 10, y + 10], [x, y + 10], [x, y]]
+    return {"type": "Polygon", "coordinates": [ring]}
+
+
+@pytest.fixture(scope="module")
+def grid() -> GameMap:
+    """Nine 10 x 10 squares named by column (A-C, west to east) and row (1-3, south to north)."""
+    features = [{"type": "Feature", "properties": {"name": f"{col}{row}", "kind": "land"},
+                 "geometry": square(10 * c, 10 * (row - 1))}
+                for c, col in enumerate("ABC") for row in (1, 2, 3)]
+    return GameMap.from_dict({"type": "FeatureCollection", "name": "grid",
+                              "features": features})
+
+
+@pytest.fixture(scope="module")
+def aztlan() -> GameMap:
+    return load_map()
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def arrow_groups(svg: str) -> list[ET.Element]:
+    return [g for g in parse(svg).iter(f"{NS}g") if "data-kind" in g.attrib]
+
+
+def stack_groups(svg: str) -> list[ET.Element]:
+    return [g for g in parse(svg).iter(f"{NS}g") if "data-count" in g.attrib]
+
+
+def points(text: str) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in (p.split(",") for p in text.split())]
+
+
+def shaft(group: ET.Element) -> list[tuple[float, float]]:
+    """The coloured line of an arrow (the second polyline: the first is its white casing)."""
+    lines = list(group.iter(f"{NS}polyline"))
+    assert len(lines) == 2
+    return points(lines[1].attrib["points"])
+
+
+def tip(group: ET.Element) -> tuple[float, float]:
+    head = next(group.iter(f"{NS}polygon"))
+    return points(head.attrib["points"])[0]
+
+
+# -- no marks, no change -------------------------------------------------------------------------
+
+def test_without_marks_the_drawing_is_unchanged(grid: GameMap, aztlan: GameMap) -> None:
+    for board in (grid, aztlan):
+        kwargs: dict[str, Any] = {"title": "T", "legend": [("x", "red")],
+                                  "highlight": [next(iter(board.regions))]}
+        plain = board.to_svg(**kwargs)
+        assert board.to_svg(stacks=(), arrows=(), **kwargs) == plain
+        assert board.to_svg(stacks=[], arrows=[], **kwargs) == plain
+        assert "data-layer" not in plain and "polygon" not in plain
+
+
+def test_marks_are_frozen_values() -> None:
+    arrow = Arrow("A1", "B1", "red", "attack")
+    assert arrow == Arrow("A1", "B1", "red", "attack") and hash(arrow) == hash(
+        Arrow("A1", "B1", "red", "attack"))
+    with pytest.raises(FrozenInstanceError):
+        arrow.ok = True  # type: ignore[misc]
+    assert Arrow("A1", "B1", "red").kind == "move" and Stack("A1", 1, "red").title == ""
+    assert ARROW_KINDS == ("attack", "move", "support", "cut")
+
+
+# -- stacks --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("count, rects, number", [(1, 1, None), (2, 2, None), (3, 3, None),
+                                                  (4, 1, "4"), (12, 1, "12")])
+def test_a_stack_shows_one_to_three_tokens_or_a_number(grid: GameMap, count: int, rects: int,
+                                                       number: str | None) -> None:
+    svg = grid.to_svg(stacks=[Stack("B2", count, "#c62828", "Aztecs")])
+    (group,) = stack_groups(svg)
+    assert group.attrib["data-region"] == "B2" and group.attrib["data-count"] == str(count)
+    tokens = list(group.iter(f"{NS}rect"))
+    assert len(tokens) == rects and all(t.attrib["fill"] == "#c62828" for t in tokens)
+    texts = [t.text for t in group.iter(f"{NS}text")]
+    assert texts == ([number] if number else [])
+    assert group.find(f"{NS}title").text == "Aztecs"
+
+
+def test_stacks_sit_below_their_label_and_side_by_side(grid: GameMap) -> None:
+    svg = grid.to_svg(stacks=[Stack("B2", 3, "red"), Stack("A1", 1, "blue")],
+                      labels={"A1": ""})
+    root = parse(svg)
+    label_y = {t.text: float(t.attrib["y"]) for t in root.iter(f"{NS}text") if t.text == "B2"}
+    b2, a1 = stack_groups(svg)
+    rects = list(b2.iter(f"{NS}rect"))
+    xs = [float(r.attrib["x"]) for r in rects]
+    assert xs == sorted(xs) and len(set(xs)) == 3, "three tokens side by side"
+    assert all(float(r.attrib["y"]) > label_y["B2"] for r in rects), "below the label"
+    # A1 has no label: its token is centred on the label point instead
+    (token,) = a1.iter(f"{NS}rect")
+    label = next(t for t in parse(grid.to_svg()).iter(f"{NS}text") if t.text == "A1")
+    x, baseline = float(label.attrib["x"]), float(label.attrib["y"])
+    size = float(token.attrib["width"])
+    assert abs(float(token.attrib["x"]) + size / 2 - x) < 0.2
+    assert baseline - size < float(token.attrib["y"]) + size / 2 < baseline
+
+
+def test_two_stacks_in_one_region_are_drawn_one_under_the_other(grid: GameMap) -> None:
+    svg = grid.to_svg(stacks=[Stack("B2", 1, "red"), Stack("B2", 2, "blue")])
+    first, second = stack_groups(svg)
+    y1 = float(next(first.iter(f"{NS}rect")).attrib["y"])
+    y2 = float(next(second.iter(f"{NS}rect")).attrib["y"])
+    assert y2 > y1
+
+
+# -- arrows --------------------------------------------------------------------------------------
+
+def test_each_kind_of_arrow_has_its_look(grid: GameMap) -> None:
+    arrows = [Arrow("A1", "B1", "red", "attack"), Arrow("A2", "B2", "blue", "move"),
+              Arrow("A3", "B3", "green", "support"), Arrow("C1", "C2", "purple", "cut")]
+    groups = {g.attrib["data-kind"]: g for g in arrow_groups(grid.to_svg(arrows=arrows))}
+    assert set(groups) == set(ARROW_KINDS)
+    width = {k: float(g.findall(f".//{NS}polyline")[1].attrib["stroke-width"])
+             for k, g in groups.items()}
+    dash = {k: g.findall(f".//{NS}polyline")[1].attrib.get("stroke-dasharray")
+            for k, g in groups.items()}
+    assert width["attack"] > width["move"] > width["support"] and width["cut"] < width["move"]
+    assert dash["attack"] is None and dash["cut"] is None
+    assert dash["move"] and dash["support"] and dash["move"] != dash["support"]
+    for kind, group in groups.items():
+        head = next(group.iter(f"{NS}polygon"))
+        assert len(points(head.attrib["points"])) == 3, f"{kind}: a triangle for a head"
+        assert head.attrib["fill"] == group.findall(f".//{NS}polyline")[1].attrib["stroke"]
+    assert [m.attrib.get("data-mark") for m in groups["cut"].iter(f"{NS}line")] == ["cut"]
+    assert not list(groups["attack"].iter(f"{NS}line"))
+    assert "<marker" not in grid.to_svg(arrows=arrows), "no ids shared between SVGs in a page"
+
+
+def test_an_arrow_points_from_its_source_to_its_destination(grid: GameMap) -> None:
+    (group,) = arrow_groups(grid.to_svg(arrows=[Arrow("A2", "C2", "red", "attack")]))
+    line = shaft(group)
+    end = tip(group)
+    assert line[0][0] < line[-1][0] < end[0], "west to east"
+    assert abs(line[0][1] - end[1]) < 1.0, "level: both on the middle row"
+    assert group.attrib["data-src"] == "A2" and group.attrib["data-dst"] == "C2"
+
+
+def test_a_move_is_a_polyline_through_its_path(grid: GameMap) -> None:
+    svg = grid.to_svg(arrows=[Arrow("A1", "C3", "red", "move", via=("A3", "B3"))])
+    (group,) = arrow_groups(svg)
+    line = shaft(group)
+    assert len(line) == 4, "start, the two regions passed, and the end"
+    xs, ys = [p[0] for p in line], [p[1] for p in line]
+    assert ys[0] > ys[1] and abs(ys[1] - ys[2]) < 1e-6, "up to row 3, then along it"
+    assert xs[1] < xs[2] < xs[3]
+
+
+def test_a_support_ends_on_the_middle_of_the_arrow_it_supports(grid: GameMap) -> None:
+    svg = grid.to_svg(arrows=[Arrow("A1", "C1", "red", "attack"),
+                              Arrow("B3", "C1", "blue", "support", onto=("A1", "C1"))])
+    attack, support = arrow_groups(svg)
+    start, end = shaft(attack)[0], tip(attack)
+    middle = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+    assert math.dist(tip(support), middle) < 3.0
+
+
+def test_a_support_of_an_order_not_drawn_ends_between_the_two_regions(grid: GameMap) -> None:
+    (support,) = arrow_groups(grid.to_svg(
+        arrows=[Arrow("B3", "C1", "blue", "support", onto=("A1", "C1"))]))
+    assert tip(support)[1] > shaft(support)[0][1], "down towards the bottom row"
+    assert abs(tip(support)[0] - shaft(support)[0][0]) < 3.0, "to the middle of A1-C1, below B3"
+
+
+def test_opposite_arrows_between_two_regions_are_drawn_apart(grid: GameMap) -> None:
+    there, back = arrow_groups(grid.to_svg(arrows=[Arrow("A2", "C2", "red", "attack"),
+                                                   Arrow("C2", "A2", "blue", "attack")]))
+    assert abs(shaft(there)[0][1] - shaft(back)[0][1]) > 3.0
+
+
+def test_an_arrow_to_its_own_region_is_a_ring(grid: GameMap) -> None:
+    (group,) = arrow_groups(grid.to_svg(arrows=[Arrow("B2", "B2", "red", "attack")]))
+    assert len(list(group.iter(f"{NS}circle"))) == 1
+
+
+def test_outcomes_solid_faded_and_crossed(grid: GameMap) -> None:
+    svg = grid.to_svg(arrows=[Arrow("A1", "B1", "red", "attack", ok=None),
+                              Arrow("A2", "B2", "red", "attack", ok=True),
+                              Arrow("A3", "B3", "red", "attack", ok=False)])
+    pending, done, failed = arrow_groups(svg)
+    assert [g.attrib["data-ok"] for g in (pending, done, failed)] == ["none", "true", "false"]
+
+    def faded(group: ET.Element) -> bool:
+        return any("opacity" in g.attrib for g in group.iter(f"{NS}g"))
+
+    def crossed(group: ET.Element) -> bool:
+        return any(p.attrib.get("data-mark") == "failed" for p in group.iter(f"{NS}path"))
+
+    assert not faded(pending) and not crossed(pending)
+    assert not faded(done) and not crossed(done)
+    assert faded(failed) and crossed(failed)
+
+
+def test_arrows_then_stacks_are_drawn_over_the_regions(grid: GameMap) -> None:
+    root = parse(grid.to_svg(stacks=[Stack("A1", 1, "red")],
+                             arrows=[Arrow("A1", "B1", "red", "attack")]))
+    layers = [g.attrib.get("data-layer") for g in root.findall(f"{NS}g")]
+    assert layers.index("arrows") < layers.index("stacks")
+    regions = next(i for i, g in enumerate(root.findall(f"{NS}g"))
+                   if g.find(f"{NS}path") is not None)
+    assert regions < layers.index("arrows")
+
+
+def test_an_arrow_leaves_the_tokens_and_label_of_its_regions_clear(grid: GameMap) -> None:
+    svg = grid.to_svg(stacks=[Stack("A2", 3, "red")],
+                      arrows=[Arrow("A2", "C2", "red", "attack")])
+    (group,) = arrow_groups(svg)
+    (stack,) = stack_groups(svg)
+    right = max(float(r.attrib["x"]) + float(r.attrib["width"]) for r in stack.iter(f"{NS}rect"))
+    assert shaft(group)[0][0] >= right, "the arrow starts beside the tokens, not under them"
+
+
+# -- text and refusals ---------------------------------------------------------------------------
+
+def test_titles_are_escaped(grid: GameMap) -> None:
+    hostile = '<script>alert("x")</script> & Co'
+    svg = grid.to_svg(stacks=[Stack("A1", 2, "red", hostile)],
+                      arrows=[Arrow("A1", "B1", "red", "attack", title=hostile)])
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+    root = parse(svg)
+    assert [t.text for t in root.iter(f"{NS}title")].count(hostile) == 2
+
+
+def test_hostile_region_names_are_escaped_in_attributes() -> None:
+    name = '"><script>x</script>'
+    board = GameMap.from_dict({"type": "FeatureCollection", "name": "odd", "features": [
+        {"type": "Feature", "properties": {"name": name, "kind": "land"}, "geometry": square(0, 0)},
+        {"type": "Feature", "properties": {"name": "B", "kind": "land"},
+         "geometry": square(10, 0)}]})
+    svg = board.to_svg(stacks=[Stack(name, 1, "red")], arrows=[Arrow(name, "B", "red")])
+    assert "<script>" not in svg
+    (group,) = arrow_groups(svg)
+    assert group.attrib["data-src"] == name
+    assert stack_groups(svg)[0].attrib["data-region"] == name
+
+
+@pytest.mark.parametrize("marks", [
+    {"stacks": [Stack("Atlantis", 1, "red")]},
+    {"arrows": [Arrow("Atlantis", "A1", "red")]},
+    {"arrows": [Arrow("A1", "Atlantis", "red")]},
+    {"arrows": [Arrow("A1", "B2", "red", via=("Atlantis",))]},
+    {"arrows": [Arrow("A1", "B2", "red", "support", onto=("A2", "Atlantis"))]},
+])
+def test_unknown_regions_are_refused(grid: GameMap, marks: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="unknown region.*Atlantis"):
+        grid.to_svg(**marks)
+
+
+@pytest.mark.parametrize("colour", ["red;stroke:url(#x)", "url(#x)", "#12345", "", "rgb(1,2,3)"])
+def test_unsafe_colours_are_refused(grid: GameMap, colour: str) -> None:
+    with pytest.raises(ValueError, match="colour"):
+        grid.to_svg(stacks=[Stack("A1", 1, colour)])
+    with pytest.raises(ValueError, match="colour"):
+        grid.to_svg(arrows=[Arrow("A1", "B1", colour)])
+
+
+@pytest.mark.parametrize("marks, message", [
+    ({"stacks": [Stack("A1", 0, "red")]}, "count"),
+    ({"stacks": [Stack("A1", -2, "red")]}, "count"),
+    ({"stacks": [Stack("A1", True, "red")]}, "count"),
+    ({"stacks": [Stack("A1", 1.5, "red")]}, "count"),  # type: ignore[arg-type]
+    ({"arrows": [Arrow("A1", "B1", "red", "convoy")]}, "kind"),
+    ({"arrows": [Arrow("A1", "B1", "red", ok="yes")]}, "ok"),  # type: ignore[arg-type]
+])
+def test_bad_marks_are_refused(grid: GameMap, marks: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        grid.to_svg(**marks)
+
+
+def test_marks_must_be_stacks_and_arrows(grid: GameMap) -> None:
+    with pytest.raises(TypeError):
+        grid.to_svg(stacks=[("A1", 1, "red")])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        grid.to_svg(arrows=[("A1", "B1", "red")])  # type: ignore[list-item]
+
+
+# -- the AZTLAN board ----------------------------------------------------------------------------
+
+def test_marks_on_the_aztlan_board(aztlan: GameMap) -> None:
+    near = sorted(aztlan.land_neighbours("Tenochtitlan"))
+    path = ["Tenochtitlan"]
+    for _ in range(3):  # three steps away, never back
+        path.append(next(n for n in sorted(aztlan.land_neighbours(path[-1])) if n not in path))
+    stacks = [Stack("Tenochtitlan", 3, "#d62728", "Aztecs: 3 armies"),
+              Stack("Tlaxcala", 1, "#1f77b4"), Stack("Chichimec Desert", 7, "#8c564b")]
+    arrows = [Arrow("Tenochtitlan", near[0], "#d62728", "attack", ok=True),
+              Arrow(near[1], near[0], "#d62728", "support", onto=("Tenochtitlan", near[0])),
+              Arrow("Tenochtitlan", path[-1], "#d62728", "move", via=tuple(path[1:-1]), ok=False),
+              Arrow("Tlaxcala", "Huexotzingo", "#1f77b4", "cut")]
+    svg = aztlan.to_svg(labels={n: n[:3] for n in aztlan.regions}, stacks=stacks, arrows=arrows,
+                        title="AZTLAN")
+    root = parse(svg)
+    assert len(root.findall(f"{NS}g/{NS}path")) == len(aztlan.regions)
+    assert [g.attrib["data-kind"] for g in arrow_groups(svg)] == [
+        "attack", "support", "move", "cut"]
+    assert [g.attrib["data-count"] for g in stack_groups(svg)] == ["3", "1", "7"]
+    width, height = float(root.attrib["width"]), float(root.attrib["height"])
+    for group in arrow_groups(svg):
+        for x, y in [*shaft(group), tip(group)]:
+            assert 0 <= x <= width and 0 <= y <= height
+
+
+# -- the game, the desk and the panel ------------------------------------------------------------
+
+class Calls:
+    """What the desk asked of a ruleset's ``order_arrows``."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[State, dict[str, list[Any]], list[Event]]] = []
+
+    def __call__(self, state: State, orders: Mapping[str, Sequence[Any]],
+                 events: Sequence[Event], rules: Params) -> list[Arrow]:
+        self.calls.append((state, {p: list(o) for p, o in orders.items()}, list(events)))
+        return [Arrow("Solsauvre", "Vauclerc", "red", "attack",
+                      ok=None if not events else True, title="Red attacks Vauclerc")]
+
+
+@pytest.fixture
+def desk(tmp_path: Path) -> Desk:
+    game = Desk.working_copy(SAMPLE, tmp_path / "sample-cien")
+    Game.open(game).store.write_seed(7, SEED)
+    return Desk.open(game)
+
+
+def test_a_ruleset_without_arrows_shows_no_orders_map(desk: Desk) -> None:
+    assert desk.orders_svg() is None
+    view = desk.step()
+    assert view.orders_svg is None and view.to_html().count("<svg") == 1
+
+
+def test_the_desk_draws_the_orders_before_and_during_the_turn(desk: Desk,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    calls = Calls()
+    monkeypatch.setattr(desk.game.ruleset, "order_arrows", calls)
+    before = desk.game.state()
+    pending = desk.orders_svg()
+    assert pending is not None and "Orders of turn 7" in pending
+    (group,) = arrow_groups(pending)
+    assert group.attrib["data-ok"] == "none"
+    state, orders, events = calls.calls[-1]
+    assert state.turn == before.turn and events == []
+    assert set(orders) == set(desk.posts().filter("counts")["player"].to_list())
+
+    first = desk.step()
+    assert first.orders_svg is not None and "step 1 of" in first.orders_svg
+    html = first.to_html()
+    assert html.count("<svg") == 2 and html.index(first.orders_svg) < html.index(first.map_svg)
+    state, _, events = calls.calls[-1]
+    assert state is desk.session.driver.start
+    assert events == list(desk.session.driver.records[0].events)
+
+    last = desk.run_all()
+    (group,) = arrow_groups(last.orders_svg)
+    assert group.attrib["data-ok"] == ("true" if calls.calls[-1][2] else "none")
+    assert calls.calls[-1][2] == [e for r in desk.session.driver.records for e in r.events]
+    # once the turn is under way, the desk's orders map is the turn's, with what is decided
+    assert desk.orders_svg() is not None and calls.calls[-1][0] is desk.session.driver.start
+
+
+def test_the_game_and_the_desk_draw_the_rulesets_stacks_and_arrows(
+        desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
+    ruleset = desk.game.ruleset
+    plain = ruleset.map_style
+
+    def style(state: State, rules: Params) -> MapStyle:
+        base = plain(state, rules)
+        return MapStyle(base.fills, base.labels, base.legend,
+                        stacks=[Stack("Solsauvre", 2, "red", "Red: 2")],
+                        arrows=[Arrow("Solsauvre", "Vauclerc", "red", "attack")])
+
+    monkeypatch.setattr(ruleset, "map_style", style)
+    for svg in (desk.game.map_svg(desk.game.state(), title="t"), desk.map_svg()):
+        assert svg is not None
+        assert [g.attrib["data-count"] for g in stack_groups(svg)] == ["2"]
+        assert [g.attrib["data-kind"] for g in arrow_groups(svg)] == ["attack"]
+    extra = Arrow("Vauclerc", "Solsauvre", "blue", "cut")
+    kinds = [g.attrib["data-kind"] for g in arrow_groups(desk.map_svg(arrows=[extra]))]
+    assert kinds == ["attack", "cut"]
+    kinds = [g.attrib["data-kind"] for g in arrow_groups(
+        desk.game.map_svg(desk.game.state(), arrows=[extra]))]
+    assert kinds == ["attack", "cut"]
+
+
+def test_the_panel_shows_the_orders_map_when_there_are_arrows(
+        desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("ipywidgets")
+    from gmkit.panel import DeskPanel
+
+    panel = DeskPanel(desk)
+    assert panel["orders_map"].value == ""
+    monkeypatch.setattr(desk.game.ruleset, "order_arrows", Calls())
+    panel.refresh()
+    assert "data-kind=\"attack\"" in panel["orders_map"].value
+    panel["next"].click()
+    assert panel["step"].value.count("<svg") == 2
