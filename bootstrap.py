@@ -68,8 +68,9 @@ def browser() -> None:
         print("note: could not install chromium; the browser tests will be skipped", flush=True)
 
 
-def gm(python: Path) -> int:
-    """Open the GM's turn notebook (marimo, code hidden) on a working copy of the sample game.
+def gm(python: Path, extra: list[str]) -> int:
+    """Open the GM's turn notebook (marimo, code hidden) on a working copy of the sample game
+    (``gm aztlan``: of the AZTLAN sample; ``gm PATH``: on the game folder PATH).
 
     ``GMKIT_PORT`` chooses the port (default 2718); ``GMKIT_HEADLESS=1`` opens no browser."""
     port = os.environ.get("GMKIT_PORT", "2718")
@@ -77,6 +78,11 @@ def gm(python: Path) -> int:
            "--port", port, "--no-token"]
     if os.environ.get("GMKIT_HEADLESS"):
         cmd.append("--headless")
+    if extra:
+        which = extra[0]
+        sample = (ROOT / "data" / f"sample-{which}").is_dir() and "/" not in which
+        cmd += ["--", "--sample" if sample else "--game",
+                which if sample else Path(which).resolve()]
     print(f"\nThe GM's turn notebook: http://127.0.0.1:{port}/  (Ctrl-C to stop)", flush=True)
     try:
         return subprocess.run([str(c) for c in cmd], cwd=ROOT).returncode
@@ -127,7 +133,7 @@ def main(argv: list[str]) -> int:
         return 2
     python = setup()
     if argv[0] == "gm":
-        return gm(python)
+        return gm(python, argv[1:])
     if argv[0] == "demo":
         return demo(python)
     if argv[0] == "test":

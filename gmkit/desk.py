@@ -304,13 +304,18 @@ def repo_root(start: str | Path | None = None) -> Path:
 
 
 def sample_working_copy(root: str | Path | None = None, *, fresh: bool = False,
-                        name: str = "sample-cien", into: str | Path | None = None) -> Path:
-    """The notebooks' working copy of the bundled sample: ``out/turn-notebook/<name>`` of the
-    checkout found from ``root`` (or ``into``), made on first use and then reused (``fresh``:
-    made again)."""
+                        name: str | None = None, into: str | Path | None = None,
+                        sample: str = "cien") -> Path:
+    """The notebooks' working copy of a bundled sample (``data/sample-<sample>``):
+    ``out/turn-notebook/<name>`` (default ``sample-<sample>``) of the checkout found from ``root``
+    (or ``into``), made on first use and then reused (``fresh``: made again)."""
     base = repo_root(root)
-    target = Path(into) if into else base / WORKING_COPY.parent / name
-    return Desk.working_copy(base / "data" / "sample-cien", target, fresh=fresh)
+    source = base / "data" / f"sample-{sample}"
+    if "/" in sample or "\\" in sample or not source.is_dir():
+        known = sorted(p.name.removeprefix("sample-") for p in (base / "data").glob("sample-*"))
+        raise DeskError(f"no bundled sample '{sample}' (known: {', '.join(known)})")
+    target = Path(into) if into else base / WORKING_COPY.parent / (name or f"sample-{sample}")
+    return Desk.working_copy(source, target, fresh=fresh)
 
 
 def _faces_result(roll: Roll) -> tuple[str, str]:

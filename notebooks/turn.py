@@ -20,8 +20,8 @@ def _(mo):
     mo.md("""
     # The GM's turn
 
-    Open a game (by default a working copy of the bundled sample; `-- --game PATH` opens
-    another folder), take the players' posts, look at the odds, resolve the turn step by
+    Open a game (by default a working copy of the bundled sample; `-- --sample aztlan` opens the
+    AZTLAN sample, `-- --game PATH` another folder), take the players' posts, look at the odds, resolve the turn step by
     step, then commit it, reveal the seed and write the summaries.
     """)
     return
@@ -29,14 +29,18 @@ def _(mo):
 
 @app.cell
 def _(Desk, DeskError, Path, mo, sample_working_copy):
-    # The game folder: --game PATH, else the working copy of the sample (made once, then reused).
+    # The game folder: --game PATH, else the working copy of a bundled sample (--sample NAME,
+    # cien by default), made once, then reused.
     _arg = mo.cli_args().get("game")
+    _sample = mo.cli_args().get("sample")
     desk, open_error = None, None
     try:
         if _arg not in (None, "", True):
             desk = Desk.open(Path(str(_arg)))
         else:
-            desk = Desk.open(sample_working_copy(Path(__file__).resolve().parent.parent))
+            desk = Desk.open(sample_working_copy(
+                Path(__file__).resolve().parent.parent,
+                sample=str(_sample) if _sample not in (None, "", True) else "cien"))
     except DeskError as _e:
         open_error = str(_e)
     return desk, open_error

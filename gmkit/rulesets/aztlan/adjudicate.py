@@ -64,11 +64,13 @@ Rulings where the rules are silent
   own before allies', by sector).  If the whole attacking force dies,
   surviving supporters move in, as many armies as the attacking force had
   (5.6.1 example 3).  Defensive supporters of the holders are never hurt.
-* Captives are held in the captured sector when it is a city (it is now
-  the captor's), else in the attacking force's home sector.
+* A capture is recorded with the sector it happened in; the captives belong
+  to the captor (the turn's sacrifice step keeps them, 3.5.4).
 * A defeated Standing force retreats to the first valid sector of its
-  ordered retreats, else to the valid neighbour farthest (between region
-  centroids) from the sector the winning attack came from (5.7.2).  A
+  ordered retreats, else to the valid neighbour "as nearly opposite the
+  direction from which the attack came as is possible" (5.7.2): the one whose
+  direction from the beaten sector's centre makes the smallest angle with the
+  attack's direction, then the one farther from the attacker, then by name.  A
   sector is valid if no other player's armies end the turn there, there is
   room for the force (4.1), it is not a city of another player or an
   independent city (5.3) and it is not where the winning attack came from.
@@ -132,6 +134,7 @@ and the Chichimecs' other rules (7.0-7.4) are not adjudicated here.
 from __future__ import annotations
 
 import enum
+import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -974,7 +977,7 @@ class _Moves:
 def _retreat_to(f: _Force, beaten_by: _Force, final: Mapping[str, tuple[str, int]],
                 cities: Mapping[str, str | None], game_map: GameMap) -> str | None:
     """Where ``f`` retreats: its first valid ordered retreat, else the valid
-    neighbour farthest from where the winning attack came (5.7.2)."""
+    neighbour most nearly opposite the direction the winning attack came from (5.7.2)."""
     came_from = beaten_by.sector
 
     def valid(sector: str) -> bool:
@@ -994,8 +997,17 @@ def _retreat_to(f: _Force, beaten_by: _Force, final: Mapping[str, tuple[str, int
     if not candidates:
         return None
     origin = game_map.regions[came_from].geometry.centroid
-    return max(sorted(candidates),
-               key=lambda s: game_map.regions[s].geometry.centroid.distance(origin))
+    here = game_map.regions[f.sector].geometry.centroid
+    ax, ay = here.x - origin.x, here.y - origin.y  # the direction the attack came in
+
+    def away(sector: str) -> tuple[float, float]:
+        """How nearly opposite the attack a retreat goes (the cosine), then how far from it."""
+        c = game_map.regions[sector].geometry.centroid
+        bx, by = c.x - here.x, c.y - here.y
+        norm = math.hypot(ax, ay) * math.hypot(bx, by) or 1.0
+        return (round((ax * bx + ay * by) / norm, 9), c.distance(origin))
+
+    return max(sorted(candidates), key=away)
 
 
 def _is_city(game_map: GameMap, sector: str) -> bool:

@@ -78,6 +78,16 @@ def _the(player: str) -> str:
     return "independent garrisons" if player == NEUTRAL else f"the {player}"
 
 
+def _The(player: str) -> str:  # noqa: N802  (the sentence-initial form of _the)
+    text = _the(player)
+    return text[:1].upper() + text[1:]
+
+
+def _poss(player: str) -> str:
+    """``Aztecs`` -> ``the Aztecs'``, ``Hot Country`` -> ``the Hot Country's``."""
+    return f"the {player}'" if player.endswith("s") else f"the {player}'s"
+
+
 def _army_rows(armies: Mapping[str, tuple[str, int]]) -> pl.DataFrame:
     return frame([{"sector": s, "owner": o, "count": n}
                   for s, (o, n) in sorted(armies.items()) if n > 0], "armies")
@@ -123,7 +133,7 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
             retreats.append({"player": r.player, "origin": r.sector, "to": r.to,
                              "count": r.count})
     for player, n in adj.lost.items():
-        events.append(Event("losses", "5.6", f"{_the(player).capitalize()} lost {_armies(n)} "
+        events.append(Event("losses", "5.6", f"{_The(player)} lost {_armies(n)} "
                             "this turn.", None if player == NEUTRAL else player,
                             data={"count": n}))
 
@@ -137,8 +147,8 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
             c["attacked_turn"] = turn
         if after != before:
             c["owner"], c["taken_turn"], c["peace"] = after, turn, 0
-            taken = ("sacks" if after == CHICHIMECS else "takes")
-            events.append(Event("city", "4.2", f"{_the(str(after)).capitalize()} {taken} "
+            taken = ("sack" if after == CHICHIMECS else "take")
+            events.append(Event("city", "4.2", f"{_The(str(after))} {taken} "
                                 f"{name}" + (f" from {_the(before)}" if before else "") + ".",
                                 after, name, data={"from": before}))
         held = armies.get(name)
@@ -163,7 +173,7 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
     for cap in adj.captures:
         captives.append({"holder": cap.captor, "owner": cap.owner, "count": cap.count,
                          "taken_turn": turn})
-        events.append(Event("capture", "3.5", f"{_the(cap.captor).capitalize()} capture "
+        events.append(Event("capture", "3.5", f"{_The(cap.captor)} capture "
                             f"{_armies(cap.count)} of {_the(cap.owner)} in {cap.sector}, to be "
                             "sacrificed within four turns.", cap.captor, cap.sector,
                             data={"count": cap.count, "owner": cap.owner}))
@@ -181,7 +191,7 @@ def retreats(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[S
     for r in state["retreats"].iter_rows(named=True):
         _, n = armies.get(r["to"], (r["player"], 0))
         armies[r["to"]] = (r["player"], n + int(r["count"]))
-        events.append(Event("retreat", "5.7", f"{_the(r['player']).capitalize()} retreat "
+        events.append(Event("retreat", "5.7", f"{_The(r['player'])} retreat "
                             f"{_armies(r['count'])} from {r['origin']} to {r['to']}.",
                             r["player"], r["to"], data={"origin": r["origin"]}))
     return state.replace(armies=_army_rows(armies)), events
@@ -234,7 +244,7 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                 if n - own:
                     events.append(Event("sacrifice", "3.5.4", f"{o.city} fell to {_the(new)} "
                                         f"while the {pid} prepared a sacrifice there: "
-                                        f"{_armies(n - own)} of captives become the {new}'s, "
+                                        f"{_armies(n - own)} of captives become {_poss(new)}, "
                                         "good only for sacrifice.", new, o.city))
                 if own:
                     who, have = armies.get(o.city, (new, 0))
@@ -345,7 +355,8 @@ def elimination(state: State, orders: Orders, dice: Dice,
         if kingdoms:
             text += f" Independent kingdoms rise in {', '.join(sorted(kingdoms))}."
         if disbanded:
-            text += f" {_armies(disbanded).capitalize()} in the field disband."
+            text += (f" {_armies(disbanded).capitalize()} in the field "
+                     f"disband{'s' if disbanded == 1 else ''}.")
         events.append(Event("eliminated", "3.4", text, pid, data={"kingdoms": sorted(kingdoms)}))
     return state.replace(players=frame(players, "players"), armies=_army_rows(armies),
                          cities=frame(cities, "cities"),
