@@ -1,0 +1,71 @@
+"""AZTLAN in the notebooks: the turn notebook opens the bundled AZTLAN sample (``--sample aztlan``)
+with its armies drawn as stacks, and the history notebook follows each empire's cities (1.4) over
+the years."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gmkit import history
+from gmkit.desk import Desk, DeskError, sample_working_copy
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SAMPLE = ROOT / "data" / "sample-aztlan"
+TURN = ROOT / "notebooks" / "turn.py"
+HISTORY = ROOT / "notebooks" / "history.py"
+
+
+def _tree() -> dict[str, str]:
+    return {str(p.relative_to(SAMPLE)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(SAMPLE.rglob("*")) if p.is_file() and p.name != ".lock"}
+
+
+def test_sample_working_copy_of_the_aztlan_sample(tmp_path: Path) -> None:
+    """``sample='aztlan'`` copies ``data/sample-aztlan``; an unknown sample is named."""
+    copy = sample_working_copy(ROOT, sample="aztlan", into=tmp_path / "az")
+    desk = Desk.open(copy)
+    assert desk.game.ruleset.name == "aztlan"
+    with pytest.raises(DeskError, match="no bundled sample 'atlantis'"):
+        sample_working_copy(ROOT, sample="atlantis", into=tmp_path / "x")
+
+
+def test_turn_notebook_exports_the_aztlan_sample_with_stacks(tmp_path: Path) -> None:
+    """The turn notebook on the AZTLAN sample: the map with armies as stacks coloured by empire
+    (2.2, 4.1), the standings with each empire's cities, and the commitment of the coming turn's
+    dice (the Chichimec die, 7.0); the bundled sample is left untouched."""
+    before = _tree()
+    out = tmp_path / "turn.html"
+    game = sample_working_copy(ROOT, sample="aztlan", into=tmp_path / "sample-aztlan")
+    res = subprocess.run([str(Path(sys.executable).with_name("marimo")), "export", "html",
+                          str(TURN), "-o", str(out), "--", "--game", str(game)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=240)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    page = out.read_text("utf-8")
+    assert "svg xmlns" in page and "Tenochtitlan" in page, "the map"
+    stacks = re.findall(r"(Aztecs|Tlaxcalans|Chalcans|Chichimecs): \d arm(?:y|ies) in ", page)
+    assert {"Aztecs", "Tlaxcalans", "Chichimecs"} <= set(stacks), "the stacks"
+    assert "centres" in page, "the standings"
+    assert "Dice commitment for turn 13" in page
+    assert _tree() == before, "the bundled sample was modified"
+
+
+def test_history_notebook_follows_centres_per_empire(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1.4: the history notebook's metrics include each empire's cities, turn by turn."""
+    monkeypatch.setattr(sys, "argv", [str(HISTORY), "--game", str(SAMPLE)])
+    spec = importlib.util.spec_from_file_location("history_notebook_aztlan", HISTORY)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    _, defs = module.app.run()
+    series = defs["series"]
+    assert "centres" in history.metrics(series)
+    centres = series.filter((series["metric"] == "centres") & (series["player"] == "Aztecs"))
+    assert centres["turn"].to_list() == list(range(0, 13))
+    assert centres["value"][0] == 3  # Tenochtitlan, Texcoco, Tacuba (2.5)
