@@ -73,9 +73,7 @@ def status(game: Path) -> None:
     with pl.Config(tbl_rows=50, tbl_cols=20, tbl_hide_dataframe_shape=True):
         click.echo(g.ruleset.standings(g.state(), g.rules))
     sent = set(g.store.pending_posts(g.next_turn)["player"].to_list())
-    active = g.ruleset.standings(g.state(), g.rules)
-    waiting = [p for p in active["player"].to_list() if p not in sent] \
-        if "player" in active.columns else []
+    waiting = [p for p in g.ruleset.players_to_move(g.state()) if p not in sent]
     click.echo(f"orders received from: {', '.join(sorted(sent)) or 'nobody yet'}")
     click.echo(f"waiting for: {', '.join(waiting) or 'nobody'}")
 

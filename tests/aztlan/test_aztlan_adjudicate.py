@@ -335,7 +335,7 @@ def test_5_8_move_army_moves_to_an_own_city(board: GameMap) -> None:
     adj = run(board, {TEN: (AZ, 1)}, {AZ: [Move(TEN, 1, ("Tacuba",))]},
               cities={"Tacuba": AZ})
     assert code(adj, TEN) is Code.SUCCEEDS
-    assert adj.result(TEN).reason == "moves to Tacuba by Tacuba (5.8)"
+    assert adj.result(TEN).reason == "moves to Tacuba (5.8)"
     assert adj.armies == {"Tacuba": (AZ, 1)}
     assert adj.cities[TEN] == AZ
 

@@ -967,7 +967,8 @@ class _Moves:
             off = (f"; the {_armies(self.hordes)} of the Chichimecs in the {DESERT} leave the "
                    "board (7.5.2)" if self.hordes and m in drivers else "")
             if r == len(path):
-                m.code, m.reason = Code.SUCCEEDS, f"moves to {end} by {', '.join(path)} (5.8){off}"
+                by = f" by {', '.join(path)}" if len(path) > 1 else ""
+                m.code, m.reason = Code.SUCCEEDS, f"moves to {end}{by} (5.8){off}"
             elif r:
                 m.code, m.reason = Code.STOPPED, f"stopped in {end}: {why}{off}"
             else:

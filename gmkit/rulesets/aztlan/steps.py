@@ -123,7 +123,8 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
             f"{_armies(r.count)} in {r.sector} with no order (stands)")
         rule = _RULE.get(type(r.order), "5.7")
         line = getattr(r.order, "line", 0)
-        events.append(Event("order", rule, f"{_the(r.player)}: {what}: {r.reason}.", r.player,
+        who = "Independent" if r.player == NEUTRAL else r.player
+        events.append(Event("order", rule, f"{who}: {what} — {r.reason}.", r.player,
                             None if r.sector == GODS else r.sector, public=not secret,
                             data={"code": r.code.value, "line": line, "sector": r.sector,
                                   "count": r.count}))
