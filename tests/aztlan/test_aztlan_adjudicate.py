@@ -223,9 +223,9 @@ def test_datc_6a_stand_beaten_retreats_to_ordered_sector(board: GameMap) -> None
     assert adj.lost == {}
 
 
-def test_datc_6a_stand_retreats_farthest_from_the_attacker(board: GameMap) -> None:
-    """No retreat ordered (5.7.2): of its two friendly cities, the one farther from
-    the attacking sector."""
+def test_datc_6a_stand_retreats_away_from_the_attacker(board: GameMap) -> None:
+    """No retreat ordered (5.7.2): of its two friendly cities, the one more nearly opposite the
+    attack (here also the farther from the attacking sector)."""
     adjacent(board, (TEN, "Tacuba"), (TEN, TLP))
     centre = board.regions[TEX].geometry.centroid
     far = max(("Tacuba", TLP), key=lambda s: board.regions[s].geometry.centroid.distance(centre))
@@ -234,6 +234,23 @@ def test_datc_6a_stand_retreats_farthest_from_the_attacker(board: GameMap) -> No
     assert far == "Tacuba"
     assert code(adj, TEN) is Code.RETREATED
     assert adj.armies == {TEN: (AZ, 2), "Tacuba": (TL, 1)}
+
+
+def test_5_7_1_retreat_into_an_allys_sector_only_as_a_gift(board: GameMap) -> None:
+    """5.7.1: a beaten army may retreat into a sector its ally holds only by giving him the
+    army; the gift is part of the retreat order, and the army is the ally's from then on."""
+    adjacent(board, (TEX, TEN), (TEN, "Tacuba"))
+    armies = {TEX: (AZ, 2), TEN: (TL, 1), "Tacuba": (CH, 1)}
+    cities = {"Tacuba": CH}
+    given = Stand(TEN, 1, ("Tacuba",), retreat_gifts=(("Tacuba", CH),))
+    adj = run(board, armies, {AZ: [attack(TEX, TEN, 2)], TL: [given]}, cities=cities)
+    r = adj.result(TEN)
+    assert r.code is Code.RETREATED and (r.to, r.given_to) == ("Tacuba", CH)
+    assert "given to the Chalcans (5.7.1)" in r.reason
+    assert adj.armies["Tacuba"] == (CH, 2)
+    plain = Stand(TEN, 1, ("Tacuba",))
+    adj = run(board, armies, {AZ: [attack(TEX, TEN, 2)], TL: [plain]}, cities=cities)
+    assert adj.result(TEN).to != "Tacuba" and adj.armies["Tacuba"] == (CH, 1)
 
 
 def test_datc_6a_stand_without_retreat_is_captured(board: GameMap) -> None:

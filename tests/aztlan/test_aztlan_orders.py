@@ -608,3 +608,11 @@ def test_5_7_2_retreat_to_a_sector_starting_with_to(board: GameMap) -> None:
     """5.7.2: '(retreat Tol)' names Toluca; 'to' is only a word of its own."""
     assert one(board, "A Ten St (retreat Tol)").retreat == ("Toluca",)
     assert one(board, "A Ten St (retreat to Tol)").retreat == ("Toluca",)
+
+
+def test_5_7_1_retreat_given_to_an_ally_is_read(board: GameMap) -> None:
+    """5.7.1: '(retreat Tac given to Chalcans, 7)' retreats into the Chalcans' Tacuba as a gift,
+    else to 7."""
+    o = one(board, "A Ten St (retreat Tac given to Chalcans, 7)")
+    assert o.retreat == ("Tacuba", "7") and o.retreat_gifts == (("Tacuba", "Chalcans"),)
+    assert "Tacuba (given to the Chalcans)" in describe(o)

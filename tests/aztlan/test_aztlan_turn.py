@@ -181,7 +181,8 @@ def captives(state: State) -> list[tuple[str, str, int, int]]:
 
 def retreats(state: State) -> list[tuple[str, str, str, int]]:
     """The last turn's retreats: (player, from, to, count) (5.7)."""
-    return sorted((p, o, t, int(n)) for p, o, t, n in state["retreats"].iter_rows())
+    return sorted((p, o, t, int(n)) for p, o, t, n in
+                  state["retreats"].select("player", "origin", "to", "count").iter_rows())
 
 
 def events(driver: Driver, kind: str) -> list[Event]:

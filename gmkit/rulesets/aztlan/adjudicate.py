@@ -199,8 +199,9 @@ class Result:
     order: CombatOrder | None
     code: Code
     reason: str
-    #: Where a RETREATED force went (5.7).
+    #: Where a RETREATED force went (5.7), and the ally it was given to there (5.7.1).
     to: str | None = None
+    given_to: str | None = None
 
 
 @dataclass(frozen=True)
@@ -329,8 +330,9 @@ class _Force:
     phantom: bool = False
     #: Magical supports of the gods (3.5.3): no sector, never cut, never hurt.
     divine: bool = False
-    #: Where the force retreated to (5.7).
+    #: Where the force retreated to (5.7), and the ally it was given to there (5.7.1).
     to: str | None = None
+    given_to: str | None = None
 
     @property
     def target(self) -> str:
@@ -761,9 +763,13 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
             lost[f.player] += f.count
         elif where is not None:
             owner, have = final.get(where, (f.player, 0))
-            final[where] = (f.player, have + f.count)
-            f.to = where
-            f.code, f.reason = Code.RETREATED, f"retreated to {where}: beaten by {_name(a)} (5.7)" + before
+            ally = owner if owner != f.player else (
+                cities.get(where) if cities.get(where) not in (None, f.player) else None)
+            final[where] = (ally or f.player, have + f.count)
+            f.to, f.given_to = where, ally
+            gift = f" and was given to the {ally} (5.7.1)" if ally else ""
+            f.code, f.reason = Code.RETREATED, (f"retreated to {where}{gift}: beaten by "
+                                                f"{_name(a)} (5.7)" + before)
         else:
             f.code, f.reason = Code.CAPTURED, (
                 f"captured: beaten by {_name(a)} with no friendly or vacant sector to retreat "
@@ -775,7 +781,7 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
 
     peace = frozenset(f.target for f in forces if f.attacks and _is_city(game_map, f.target))
     results = tuple(Result(f.player, f.sector, f.count, f.order, f.code or Code.SUCCEEDS,
-                           f.reason, f.to) for f in forces)
+                           f.reason, f.to, f.given_to) for f in forces)
     return Adjudication(results, dict(sorted(final.items())), cities, tuple(captures),
                         {p: n for p, n in sorted(lost.items()) if n}, peace)
 
@@ -977,24 +983,32 @@ class _Moves:
 
 def _retreat_to(f: _Force, beaten_by: _Force, final: Mapping[str, tuple[str, int]],
                 cities: Mapping[str, str | None], game_map: GameMap) -> str | None:
-    """Where ``f`` retreats: its first valid ordered retreat, else the valid
-    neighbour most nearly opposite the direction the winning attack came from (5.7.2)."""
+    """Where ``f`` retreats: its first valid ordered retreat (into an ally's sector only when
+    the order gives him the army, 5.7.1), else the valid neighbour most nearly opposite the
+    direction the winning attack came from (5.7.2)."""
     came_from = beaten_by.sector
+    gifts = dict(getattr(f.order, "retreat_gifts", ()))
 
-    def valid(sector: str) -> bool:
+    def valid(sector: str, holder: str) -> bool:
         if sector in (came_from, f.sector, DESERT) or sector not in game_map.regions:
             return False
         if sector not in game_map.land_neighbours(f.sector):
             return False
-        if _is_city(game_map, sector) and cities.get(sector) != f.player:
+        city = cities.get(sector)
+        if _is_city(game_map, sector) and city != holder and not (
+                holder != f.player and city in (None, f.player)):
             return False
-        owner, have = final.get(sector, (f.player, 0))
-        return owner == f.player and have + f.count <= MAX_STACK
+        owner, have = final.get(sector, (holder, 0))
+        return owner == holder and have + f.count <= MAX_STACK
 
     for sector in f.retreat:
-        if valid(sector):
+        ally = gifts.get(sector)
+        if ally is not None and (final.get(sector, ("", 0))[0] == ally
+                                 or cities.get(sector) == ally) and valid(sector, ally):
             return sector
-    candidates = [s for s in game_map.land_neighbours(f.sector) if valid(s)]
+        if valid(sector, f.player):
+            return sector
+    candidates = [s for s in game_map.land_neighbours(f.sector) if valid(s, f.player)]
     if not candidates:
         return None
     origin = game_map.regions[came_from].geometry.centroid

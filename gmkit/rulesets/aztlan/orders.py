@@ -118,6 +118,8 @@ class Attack:
     retreat: tuple[str, ...] = ()
     line: int = 0
     secret: bool = False
+    #: Retreats into an ally's sector by giving him the army: (sector, ally) (5.7.1).
+    retreat_gifts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,8 @@ class CutSupport:
     retreat: tuple[str, ...] = ()
     line: int = 0
     secret: bool = False
+    #: Retreats into an ally's sector by giving him the army: (sector, ally) (5.7.1).
+    retreat_gifts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,8 @@ class Support:
     retreat: tuple[str, ...] = ()
     line: int = 0
     secret: bool = False
+    #: Retreats into an ally's sector by giving him the army: (sector, ally) (5.7.1).
+    retreat_gifts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -174,6 +180,8 @@ class Stand:
     retreat: tuple[str, ...] = ()
     line: int = 0
     secret: bool = False
+    #: Retreats into an ally's sector by giving him the army: (sector, ally) (5.7.1).
+    retreat_gifts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -186,6 +194,8 @@ class Move:
     retreat: tuple[str, ...] = ()
     line: int = 0
     secret: bool = False
+    #: Retreats into an ally's sector by giving him the army: (sector, ally) (5.7.1).
+    retreat_gifts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -378,16 +388,35 @@ def _captives(text: str) -> int:
     return int(word)
 
 
-def _split_retreat(rest: str, index: NameIndex) -> tuple[str, tuple[str, ...]]:
-    """Take a trailing retreat clause (``(retreat 7, Tex)``) off ``rest``."""
+_RETREAT_GIFT = re.compile(r"^(?P<sector>.+?)\s+(?:(?:as\s+a\s+)?(?:given|gift(?:ed)?)\s+to)\s+"
+                           r"(?P<who>.+)$", re.IGNORECASE)
+
+
+def _split_retreat(rest: str, index: NameIndex
+                   ) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """Take a trailing retreat clause (``(retreat 7, Tex)``) off ``rest``; a retreat into an
+    ally's sector names the gift (``(retreat 7 given to Tlaxcalans)``, 5.7.1)."""
     m = _RETREAT.search(rest)
     if not m:
-        return rest, ()
+        return rest, (), ()
     where = m.group("where").strip()
     head = rest[: m.start()].strip().rstrip(",;").strip()
     if not where or where.lower() in ("none", "no", "nowhere"):
-        return head, ()
-    return head, _names(where, index, "retreat sector")
+        return head, (), ()
+    if not re.search(r"\b(?:given|gift(?:ed)?)\s+to\b", where, re.IGNORECASE):
+        return head, _names(where, index, "retreat sector"), ()
+    sectors: list[str] = []
+    gifts: list[tuple[str, str]] = []
+    for item in re.split(r"\s*[,;]\s*", where):
+        g = _RETREAT_GIFT.match(item)
+        if g:
+            sector = _one_name(g.group("sector"), index, "retreat sector",
+                               "(retreat 7 given to Tlaxcalans)")
+            gifts.append((sector, _player(g.group("who"))))
+            sectors.append(sector)
+        elif item:
+            sectors.extend(_names(item, index, "retreat sector"))
+    return head, tuple(sectors), tuple(gifts)
 
 
 def _contingencies(text: str, index: NameIndex, ab: str) -> tuple[Contingency, ...]:
@@ -520,14 +549,16 @@ def parse_line(line: PostLine, game_map: GameMap, player: str,
     ab = _abbr(game_map, origin)
     if kind == "give":
         return _give(origin, count, rest, player, common)
-    body, retreat = _split_retreat(rest, sectors)
+    body, retreat, gifts = _split_retreat(rest, sectors)
+    if gifts:
+        common["retreat_gifts"] = gifts
     if kind == "hold":
         if retreat:
             raise IllegalOrderError("a Holding army never retreats (5.6): use Stand to retreat, "
                                     f"e.g. 'A {ab} Stand (retreat …)'")
         if body and not re.fullmatch(r"(?:fast|firm|to\s+the\s+death|in\s+place)", body, re.IGNORECASE):
             raise OrderSyntaxError(f"nothing follows a Hold: '{body}'")
-        return Hold(origin, count, **common)
+        return Hold(origin, count, line=line.number, secret=secret)
     if kind == "stand":
         if body:
             raise OrderSyntaxError(f"only a retreat follows a Stand, not '{body}': e.g. "
@@ -596,7 +627,10 @@ def describe(order: Order) -> str:
     """An order in words, as the GM reads it back to the player."""
     tag = " (secret)" if order.secret else ""
     retreat = getattr(order, "retreat", ())
-    then = f", retreating to {join_alternatives(list(retreat))}" if retreat else ""
+    gifts = dict(getattr(order, "retreat_gifts", ()))
+    then = (", retreating to " + join_alternatives(
+        [f"{r} (given to the {gifts[r]})" if r in gifts else r for r in retreat])
+        if retreat else "")
     if isinstance(order, Attack):
         return f"{_force(order.count, order.origin)} attacks {order.target}{then}{tag}"
     if isinstance(order, CutSupport):
@@ -974,10 +1008,19 @@ class _Checker:
             if not any(self.adjacent(s, sector) for s in stops if s in self.map.regions):
                 self.bad(o, f"cannot retreat to {sector}: it is not adjacent to "
                             f"{join_alternatives(list(stops))} (5.7)")
+            ally = dict(getattr(o, "retreat_gifts", ())).get(sector)
+            if ally is not None:
+                if ally == self.pid:
+                    self.bad(o, f"cannot give the retreating army to yourself ({sector})")
+                elif ally not in EMPIRES or self.homeless(ally) or self.homeless(self.pid):
+                    self.bad(o, f"cannot retreat to {sector} as a gift to the {ally}: gifts are "
+                                "made and received only by empires keeping a home centre (4.1.1)")
+                continue
             why = self.closed_city(sector)
             if why:
                 self.bad(o, f"cannot retreat to {sector}: {why.split(': ', 1)[0]}, and no army "
-                            "retreats into a city not its own (5.3, 5.7.1)")
+                            "retreats into a city not its own unless given to its owner (5.3, "
+                            "5.7.1)")
             why = self.border(sector, attack=False)
             if why:
                 self.bad(o, why)

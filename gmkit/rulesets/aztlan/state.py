@@ -17,7 +17,8 @@ Tables:
   ``peace`` (turns in a row not attacked, 3.2), ``attacked_turn`` and ``taken_turn``.
 * ``armies``: ``sector``, ``owner`` (an empire or ``neutral``), ``count``.
 * ``captives``: ``holder``, ``owner`` (whose army it was), ``count``, ``taken_turn`` (3.5.2).
-* ``retreats``: the retreats of the last turn (5.7): ``player``, ``origin``, ``to``, ``count``.
+* ``retreats``: the retreats of the last turn (5.7): ``player``, ``origin``, ``to``, ``count``,
+  and ``given_to``, the ally a retreat into his sector gave the army to (5.7.1).
 * ``game``: one row: the ``year`` and ``season`` of the coming turn, ``winner`` and ``ended``
   (why the game ended) once it has.
 """
@@ -49,7 +50,8 @@ SCHEMAS: dict[str, Schema] = {
     "armies": {"sector": pl.String, "owner": pl.String, "count": pl.Int64},
     "captives": {"holder": pl.String, "owner": pl.String, "count": pl.Int64,
                  "taken_turn": pl.Int64},
-    "retreats": {"player": pl.String, "origin": pl.String, "to": pl.String, "count": pl.Int64},
+    "retreats": {"player": pl.String, "origin": pl.String, "to": pl.String, "count": pl.Int64,
+                 "given_to": pl.String},
     "game": {"year": pl.Int64, "season": pl.String, "winner": pl.String, "ended": pl.String},
 }
 

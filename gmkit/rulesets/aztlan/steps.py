@@ -132,7 +132,7 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
             owner, n = armies[r.to]
             armies[r.to] = (owner, n - r.count)
             retreats.append({"player": r.player, "origin": r.sector, "to": r.to,
-                             "count": r.count})
+                             "count": r.count, "given_to": r.given_to})
     for player, n in adj.lost.items():
         events.append(Event("losses", "5.6", f"{_The(player)} lost {_armies(n)} "
                             "this turn.", None if player == NEUTRAL else player,
@@ -190,10 +190,13 @@ def retreats(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[S
     armies = _armies_map(state)
     events = []
     for r in state["retreats"].iter_rows(named=True):
-        _, n = armies.get(r["to"], (r["player"], 0))
-        armies[r["to"]] = (r["player"], n + int(r["count"]))
+        holder = r["given_to"] or r["player"]
+        _, n = armies.get(r["to"], (holder, 0))
+        armies[r["to"]] = (holder, n + int(r["count"]))
+        gift = (f", giving {'it' if r['count'] == 1 else 'them'} to the {r['given_to']} (5.7.1)"
+                if r["given_to"] else "")
         events.append(Event("retreat", "5.7", f"{_The(r['player'])} retreat "
-                            f"{_armies(r['count'])} from {r['origin']} to {r['to']}.",
+                            f"{_armies(r['count'])} from {r['origin']} to {r['to']}{gift}.",
                             r["player"], r["to"], data={"origin": r["origin"]}))
     return state.replace(armies=_army_rows(armies)), events
 
