@@ -467,18 +467,18 @@ def test_6d6_a_cutter_under_attack_stands_and_may_be_supported(board: GameMap) -
     assert adj.armies == {TEX: (AZ, 1), TTL: (AZ, 1), TLA: (TL, 1), ZEM: (TL, 1)}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "validate refuses a stand support of a force ordered to Cut Support, citing 5.5, which "
-    "forbids supporting only an army that is Supporting; 5.4 treats an attacked cutter as "
-    "Standing and the adjudicator gives that support"))
 def test_6d6_validation_accepts_a_stand_support_of_a_cutter(board: GameMap) -> None:
     """DATC 6.D.6 adapted, as orders: "A Ten S Tex St" while Texcoco cuts support is a
-    legal order (5.4, 5.5), as the adjudicator reads it."""
+    legal order (5.4, 5.5), as the adjudicator reads it; a support of an army that is
+    itself Supporting is still refused."""
     position = Position({TEN: (AZ, 1), TEX: (AZ, 1), TLA: (TL, 2), ZEM: (TL, 1)},
                         {TEN: AZ, TEX: AZ, TLA: TL, ZEM: TL})
     found = problems(board, position, Aztecs="A Tex CS Zem\nA Ten S Tex St",
                      Tlaxcalans="2A Tla A Tex\nA Zem S Tla A Tex")
     assert found.get(AZ, []) == []
+    found = problems(board, position, Aztecs="A Tex S Ten St\nA Ten S Tex St",
+                     Tlaxcalans="2A Tla A Tex")
+    assert any("an army that supports cannot be supported (5.5)" in p for p in found[AZ])
 
 
 def test_6d7_a_stand_support_is_not_given_to_an_attacking_army(board: GameMap) -> None:
@@ -721,10 +721,6 @@ def test_6d34_support_into_the_supporters_own_sector_is_void(board: GameMap) -> 
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "_Turn._decide counts the attack of a force beaten in a head-to-head battle against "
-    "every other attack on its target: the Chalcans bounce on the dislodged Tlaxcalans "
-    "(Math of Adjudication: its prevent strength is 0)"))
 def test_6e1_a_force_beaten_head_to_head_has_no_effect_on_the_winners_sector(
         board: GameMap) -> None:
     """DATC 6.E.1 dislodged unit has no effect on attacker's area: the Aztecs from

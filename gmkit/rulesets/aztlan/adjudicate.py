@@ -38,9 +38,10 @@ helps to attack: if the support counts, the cutter is dislodged and its cut
 fails (5.4); if the cut counts, the attack is too weak and the cutter stays.
 The backup rule picks the first, which is what standard Diplomacy does (a
 unit cannot cut the support of an attack on itself) and what 5.4 and 5.5.1
-say about cut supports and dislodged cutters.  Every cycle holds at least one
-``cut`` decision (a ``wins`` decision depends only on ``cut`` decisions), so
-the rule always breaks it.
+say about cut supports and dislodged cutters.  A cycle of ``wins`` decisions
+alone (an attack beaten head to head has no effect on the sector it attacked,
+DATC 6.E.1, so one attack's success can hang on another's) is broken by
+letting every attack in it fail: they bounce, as in a standstill.
 
 Rulings where the rules are silent
 ----------------------------------
@@ -124,11 +125,19 @@ the sectors they cross, combat never on moves, so no cycle joins the two.
   there (7.7); other players' armies there are passed as in 4.1.
 * Retreats are made after the moves, into sectors left valid by them.
 
-Left out
---------
-Retreats given to an ally (5.7.1), sacrifices and divine supports (3.5.3),
-gifts (4.1.1), builds (3.2), the special rules of 1450 and 1451 (6.1, 6.2)
-and the Chichimecs' other rules (7.0-7.4) are not adjudicated here.
+Also here
+---------
+* The gods' magical supports (3.5.3, :class:`DivineSupport`): weight added
+  like any support, from no sector, never cut, never hurt.
+* A retreat into an ally's sector, ordered with the army given to him (5.7.1).
+* A player may support another's attack on his own armies: nothing in the
+  rules forbids it (standard Diplomacy would not count it).
+
+Elsewhere
+---------
+Sacrifices, gifts, eliminations, builds, the Chichimec die and hordes and
+victory are steps of the turn (:mod:`gmkit.rulesets.aztlan.steps`); the 1450
+and 1451 borders (6.1, 6.2) are checked when orders are validated.
 """
 
 from __future__ import annotations
@@ -545,12 +554,20 @@ class _Turn:
         w = self.weight(f)
         if w <= self.defence(f.target, f):
             return False
-        return all(self.weight(b) < w for b in self.attacks_on[f.target] if b is not f)
+        return all(self.weight(b) < w for b in self.attacks_on[f.target]
+                   if b is not f and not self.beaten_head_to_head(b))
+
+    def beaten_head_to_head(self, b: _Force) -> bool:
+        """Whether ``b`` is dislodged by the very force it attacks, coming the other way: then
+        it has no effect on the sector it tried to take (DATC 6.E.1, Math of Adjudication's
+        prevent strength of 0)."""
+        return any(h.attacks and h.target == b.sector and self.resolve(("wins", h.fid))
+                   for h in self.by_sector.get(b.target, []))
 
     @staticmethod
     def _backup(cycle: list[Decision]) -> dict[Decision, bool]:
         cuts = {d: False for d in cycle if d[0] == "cut"}
-        return cuts or {d: False for d in cycle}
+        return cuts or {d: False for d in cycle}  # a cycle of attacks alone: all bounce
 
 
 # ---------------------------------------------------------------------------
@@ -642,7 +659,8 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
             a.reason = (f"bounced: {who} had {'equal' if w == d else 'greater'} weight "
                         f"({d} against {w}) (5.7)")
         else:
-            rival = max((b for b in t.attacks_on[a.target] if b is not a), key=t.weight)
+            rival = max((b for b in t.attacks_on[a.target]
+                         if b is not a and not t.beaten_head_to_head(b)), key=t.weight)
             a.reason = (f"bounced: {_name(rival)} attacked {a.target} with "
                         f"{'equal' if t.weight(rival) == w else 'greater'} weight")
         if a.sector in winners:

@@ -960,14 +960,13 @@ class _Checker:
             return
         there = [x for _, x in self.everyone.get(owner, [])
                  if isinstance(x, _ARMY_ORDERS) and x.origin == c.supported]
-        supports = [x for x in there if isinstance(x, (Support, CutSupport))]
-        active = [x for x in there if not isinstance(x, (Support, CutSupport, Give))]
+        supports = [x for x in there if isinstance(x, Support)]
+        active = [x for x in there if not isinstance(x, (Support, Give))]
         origin = o.origin if isinstance(o, Support) else None
         if supports and not active and not (owner == self.pid and c.supported == origin):
             lines = f" ({_lines([x.line for x in supports])})" if owner == self.pid else ""
             self.bad(o, f"cannot support {what}: the army in {c.supported} is itself ordered to "
-                        f"{'support' if isinstance(supports[0], Support) else 'cut support'}"
-                        f"{lines}, and an army that supports cannot be supported (5.5)")
+                        f"support{lines}, and an army that supports cannot be supported (5.5)")
 
     def check_move(self, o: Move, attacks: Mapping[str, Attack]) -> None:
         if not 1 <= len(o.path) <= MAX_MOVE:
