@@ -25,7 +25,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.aztlan_adjudicate import bench_adjudicate  # noqa: E402
+from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from gmkit.core.maps import GameMap  # noqa: E402
 from gmkit.game import Game  # noqa: E402
 from gmkit.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
@@ -34,15 +34,6 @@ TEN = [{"id": c, "name": f"Player {c}", "state": s, "government": g} for c, s, g
     ("Red", "Solsauvre", "duchy"), ("Gold", "Coyons", "city-state"), ("Green", "Sevoy", "duchy"),
     ("Cyan", "Guicardie", "city-state"), ("Orange", "Tróys", "duchy"),
 ]]
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def ten_players(game_map: GameMap) -> list[dict]:

@@ -904,12 +904,8 @@ class _Checker:
             self.bad(o, f"the support of {o.origin} names no army to support (5.5)")
         for c in o.contingencies:
             what = _contingency(c)
-            if c.supported not in self.map.regions or (
-                    c.target is not None and c.target not in self.map.regions):
-                self.bad(o, f"cannot support {what}: no such sector on the board")
+            if not self.check_case(o, c, what):
                 continue
-            if self.owner(c.supported) is None:
-                self.bad(o, f"cannot support {what}: there is no army in {c.supported}")
             if c.action in ("attack", "move") and c.target is not None:
                 if c.target == c.supported:
                     self.bad(o, f"cannot support {what}: an army does not {c.action} its own sector")
@@ -929,6 +925,16 @@ class _Checker:
                             f"{o.origin} (5.5)")
             self.check_supporting_supporter(o, c, what)
 
+    def check_case(self, o: Support | DivineSupport, c: Contingency, what: str) -> bool:
+        """A contingency's sectors are on the board (else False) and an army is there."""
+        if c.supported not in self.map.regions or (
+                c.target is not None and c.target not in self.map.regions):
+            self.bad(o, f"cannot support {what}: no such sector on the board")
+            return False
+        if self.owner(c.supported) is None:
+            self.bad(o, f"cannot support {what}: there is no army in {c.supported}")
+        return True
+
     def check_divine(self, o: DivineSupport, orders: list[Order]) -> None:
         have = self.pos.magic.get(self.pid, 0)
         if o.count < 1:
@@ -941,12 +947,8 @@ class _Checker:
                         "only (3.5.3)")
         for c in o.contingencies:
             what = _contingency(c)
-            if c.supported not in self.map.regions or (
-                    c.target is not None and c.target not in self.map.regions):
-                self.bad(o, f"cannot support {what}: no such sector on the board")
+            if not self.check_case(o, c, what):
                 continue
-            if self.owner(c.supported) is None:
-                self.bad(o, f"cannot support {what}: there is no army in {c.supported}")
             if c.action == "attack" and c.target is not None and not self.adjacent(
                     c.supported, c.target):
                 self.bad(o, f"cannot support {what}: {c.target} is not adjacent to "
