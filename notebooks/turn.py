@@ -175,6 +175,8 @@ def _(desk, frame_html, mo, posts, withdraw_button, withdraw_choice):
         mo.hstack([withdraw_choice, withdraw_button], justify="start"),
         mo.Html(frame_html(desk.problems(), caption="Rejected lines and problems of the posts "
                            "that count", empty="none")),
+        # Rulesets that draw orders (AZTLAN's arrows) show them on the map before resolving.
+        mo.Html(desk.orders_svg() or ""),
     ])
     return
 

@@ -53,6 +53,7 @@ def test_turn_notebook_exports_the_aztlan_sample_with_stacks(tmp_path: Path) -> 
     assert {"Aztecs", "Tlaxcalans", "Chichimecs"} <= set(stacks), "the stacks"
     assert "centres" in page, "the standings"
     assert "Dice commitment for turn 13" in page
+    assert "Orders of turn 13" in page, "the posted orders drawn as arrows before resolving"
     assert _tree() == before, "the bundled sample was modified"
 
 
