@@ -593,7 +593,7 @@ class Desk:
             return self._svg[2]
         style = self.game.ruleset.map_style(state, self.game.rules)
         svg = game_map.to_svg(style.fills, labels=style.labels, title=title, legend=style.legend,
-                              highlight=marked, stacks=style.stacks,
+                              highlight=marked, stacks=style.stacks, outlines=style.outlines,
                               arrows=[*style.arrows, *arrows])
         self._svg = (key, state, svg)  # the state is kept so that its tables' ids stay unique
         return svg

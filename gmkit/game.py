@@ -400,7 +400,7 @@ class Game:
             return None
         style = self.ruleset.map_style(state, self.rules)
         return self.map.to_svg(style.fills, labels=style.labels, title=title,
-                               legend=style.legend, stacks=style.stacks,
+                               legend=style.legend, stacks=style.stacks, outlines=style.outlines,
                                arrows=[*style.arrows, *arrows])
 
 

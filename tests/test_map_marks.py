@@ -432,3 +432,33 @@ def test_the_panel_shows_the_orders_map_when_there_are_arrows(
     assert "data-kind=\"attack\"" in panel["orders_map"].value
     panel["next"].click()
     assert panel["step"].value.count("<svg") == 2
+
+
+def test_outlines_draw_each_group_as_one_shape(grid: GameMap) -> None:
+    """A group of regions (an empire) is outlined as the one shape of their union: two squares
+    side by side make one rectangle, not two squares; unknown names and empty groups are
+    refused; without outlines nothing changes."""
+    plain = grid.to_svg()
+    assert grid.to_svg(outlines=()) == plain
+    svg = grid.to_svg(outlines=[("A1", "B1")])
+    root = ET.fromstring(svg)
+    heavy = [p for p in root.iter(f"{NS}path") if p.get("fill") == "none"]
+    assert len(heavy) == 1 and float(heavy[0].get("stroke-width", "0")) > 3
+    d = heavy[0].get("d", "")
+    assert d.count("M") == 1 and d.count("Z") == 1, "one ring around the union"
+    with pytest.raises(ValueError, match="outlines: unknown region"):
+        grid.to_svg(outlines=[("A1", "Atlantis")])
+    with pytest.raises(ValueError, match="empty group"):
+        grid.to_svg(outlines=[()])
+
+
+def test_aztlan_map_outlines_the_empires() -> None:
+    """AZTLAN 1.5: the player empires are outlined with a heavy line: one group per empire with
+    home centres (2.5), the Chichimecs having none."""
+    game = Game.open(ROOT / "data" / "sample-aztlan")
+    style = game.ruleset.map_style(game.state(), game.rules)
+    groups = {frozenset(g) for g in style.outlines}
+    assert frozenset({"Tenochtitlan", "Texcoco", "Tacuba"}) in groups
+    assert len(groups) == 9
+    svg = game.map_svg(game.state())
+    assert svg is not None and svg.count('fill="none" stroke="#') >= 9

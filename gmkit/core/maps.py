@@ -818,6 +818,24 @@ class GameMap:
         self._svg_cache[width] = result
         return result
 
+    def _outline_path(self, group: Sequence[str], width: int) -> str:
+        """SVG path data of the union of ``group``'s regions, in the pixels of ``width``."""
+        margin = 4.0
+        minx, miny, maxx, maxy = self.bounds
+        scale = (width - 2 * margin) / max(maxx - minx, 1e-12)
+        merged = shapely.union_all([self.regions[n].geometry for n in group])
+        polygons = getattr(merged, "geoms", (merged,))
+        parts: list[str] = []
+        for polygon in polygons:
+            if not isinstance(polygon, Polygon):
+                continue
+            for ring in (polygon.exterior, *polygon.interiors):
+                xy = shapely.get_coordinates(ring)[:-1]
+                coords = [f"{_fmt(round((x - minx) * scale + margin, 1))} "
+                          f"{_fmt(round((maxy - y) * scale + margin, 1))}" for x, y in xy.tolist()]
+                parts.append("M" + coords[0] + "L" + " ".join(coords[1:]) + "Z")
+        return "".join(parts)
+
     def to_svg(
         self,
         fills: Mapping[str, str] | None = None,
@@ -829,6 +847,7 @@ class GameMap:
         legend: Sequence[tuple[str, str]] = (),
         stacks: Sequence[Stack] = (),
         arrows: Sequence[Arrow] = (),
+        outlines: Sequence[Sequence[str]] = (),
     ) -> str:
         """Draw the map as a static, self-contained SVG document string.
 
@@ -847,6 +866,8 @@ class GameMap:
             arrows: orders (:class:`Arrow`), drawn over the regions and the
                 labels, under the stacks; they stop short of the labels and
                 tokens of the regions they join.
+            outlines: groups of regions (an empire, a country) each outlined
+                as one shape with a heavy line, over the regions' own borders.
 
         All text is XML-escaped.  Raises ``ValueError`` for an unsafe colour,
         an unknown region name, a bad stack or arrow, or a width that is not
@@ -868,6 +889,12 @@ class GameMap:
             check_colour(colour)
         stacks, arrows = list(stacks), list(arrows)
         self._check_marks(stacks, arrows)
+        groups = [tuple(g) for g in outlines]
+        for group in groups:
+            unknown = [n for n in group if n not in self.regions]
+            if unknown or not group:
+                raise ValueError(f"outlines: unknown region(s) {', '.join(map(repr, unknown))}"
+                                 if unknown else "outlines: an empty group")
 
         map_height, paths, points = self._layout(width)
         font = max(8, round(width / 90))
@@ -910,6 +937,9 @@ class GameMap:
             )
             (later if name in highlighted else out).append(element)
         out.extend(later)
+        for group in groups:
+            out.append(f'<path d="{self._outline_path(group, width)}" fill="none" '
+                       f'stroke="{_STROKE}" stroke-width="3.2" pointer-events="none"/>')
         out.append("</g>")
 
         out.append(

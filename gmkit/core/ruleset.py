@@ -40,6 +40,8 @@ class MapStyle:
     legend: Sequence[tuple[str, str]] = ()
     stacks: Sequence[Stack] = ()
     arrows: Sequence[Arrow] = ()
+    #: Groups of regions outlined with a heavy line (an empire's borders).
+    outlines: Sequence[Sequence[str]] = ()
 
 
 class Ruleset(ABC):

@@ -144,7 +144,9 @@ class Aztlan(Ruleset):
         in_play = az_state.active_players(state)
         legend = [(pid, colours[pid]) for pid in in_play] + [
             ("independent", colours[az_orders.NEUTRAL])]
-        return MapStyle(fills, labels, legend, stacks=drawing.stacks(armies))
+        # 1.5: the empires outlined with a heavy line
+        outlines = [homes for homes in EMPIRES.values() if homes]
+        return MapStyle(fills, labels, legend, stacks=drawing.stacks(armies), outlines=outlines)
 
     def order_arrows(self, state: State, orders: Mapping[str, Sequence[Any]],
                      events: Sequence[Event], rules: Params) -> list[Any]:
