@@ -1094,3 +1094,21 @@ def test_the_game_workflow_replays_every_turn(tmp_path: Path) -> None:
     for turn in range(4):
         assert a.state(turn).equals(b.state(turn)), f"turn {turn}"
     assert a.verify() == []
+
+
+def test_secret_sacrifice_and_gift_stay_out_of_public_events(board: GameMap) -> None:
+    """Secret orders never reach a public report: a sacrifice (3.5.4) and a gift (4.1.1) sent
+    privately are told in GM-only events; only their public effects (the magic supports and the
+    armies on the board) show."""
+    adjacent(board, (TEX, TLP))
+    state = scenario(board, {TEX: (AZ, 1), TEN: (AZ, 1), "28": (AZ, 1)},
+                     captives=[(AZ, TL, 2, 8)])
+    parsed = {AZ: AZTLAN.parse_post("Tex sac 2\nA 28 given to Tlaxcalans", AZ, state, RULES,
+                                    secret=True)}
+    assert not AZTLAN.validate(state, parsed, RULES)
+    driver = resolve(state, AZTLAN.accepted(parsed, {}))
+    told = [e for e in driver.events if e.kind in ("sacrifice", "gift")]
+    assert len(told) == 2 and not any(e.public for e in told)
+    assert all(e.public for e in driver.events if e.kind in ("build", "chichimecs", "season"))
+    spring = after(driver)
+    assert magic(spring)[AZ] == 2 and armies(spring)["28"] == (TL, 1)

@@ -249,7 +249,8 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                     events.append(Event("sacrifice", "3.5.4", f"{o.city} fell to {_the(new)} "
                                         f"while the {pid} prepared a sacrifice there: "
                                         f"{_armies(n - own)} of captives become {_poss(new)}, "
-                                        "good only for sacrifice.", new, o.city))
+                                        "good only for sacrifice.", new, o.city,
+                                        public=not o.secret))
                 if own:
                     who, have = armies.get(o.city, (new, 0))
                     back = min(own, 3 - have) if who == new else 0
@@ -259,14 +260,15 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                                         f"{_armies(own)} of their own held there for sacrifice"
                                         + (f"; {_armies(back)} join the garrison" if back else "")
                                         + (f"; {_armies(own - back)} find no room and disperse "
-                                           "(4.1)" if own > back else "") + ".", new, o.city))
+                                           "(4.1)" if own > back else "") + ".", new, o.city,
+                                        public=not o.secret))
                 continue
             if pid in magic:
                 magic[pid] += n
             events.append(Event("sacrifice", "3.5.3", f"The {pid} sacrifice {_armies(n)} of "
                                 f"captives in {o.city}: the gods grant them {n} magical "
                                 f"support{'s' * (n != 1)} next turn.", pid, o.city,
-                                data={"count": n}))
+                                public=not o.secret, data={"count": n}))
     for r in captives:
         if r["count"] > 0 and r["taken_turn"] + int(rules.captive_turns) <= turn:
             events.append(Event("captives", "3.5.2", f"The {r['holder']} held {_armies(r['count'])}"
@@ -318,7 +320,7 @@ def gifts(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Stat
             armies[o.origin] = (o.to_player, n)
             events.append(Event("gift", "4.1.1", f"The {pid} give {_armies(n)} in {o.origin} to "
                                 f"the {o.to_player}, for good.", pid, o.origin,
-                                data={"to": o.to_player, "count": n}))
+                                public=not o.secret, data={"to": o.to_player, "count": n}))
     return state.replace(armies=_army_rows(armies)), events
 
 
