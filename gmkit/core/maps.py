@@ -821,7 +821,7 @@ class GameMap:
     def _outline_path(self, group: Sequence[str], width: int) -> str:
         """SVG path data of the union of ``group``'s regions, in the pixels of ``width``."""
         margin = 4.0
-        minx, miny, maxx, maxy = self.bounds
+        minx, _, maxx, maxy = self.bounds
         scale = (width - 2 * margin) / max(maxx - minx, 1e-12)
         merged = shapely.union_all([self.regions[n].geometry for n in group])
         polygons = getattr(merged, "geoms", (merged,))
