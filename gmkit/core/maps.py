@@ -788,28 +788,9 @@ class GameMap:
             return cached
         margin = 4.0
         minx, miny, maxx, maxy = self.bounds
-        span_x = max(maxx - minx, 1e-12)
-        span_y = max(maxy - miny, 1e-12)
-        scale = (width - 2 * margin) / span_x
-        height = span_y * scale + 2 * margin
-
-        def to_px(xy: np.ndarray) -> np.ndarray:
-            out = np.empty_like(xy)
-            out[:, 0] = (xy[:, 0] - minx) * scale + margin
-            out[:, 1] = (maxy - xy[:, 1]) * scale + margin
-            return np.round(out, 1)
-
-        paths: list[str] = []
-        for region in self.regions.values():
-            geom = region.geometry
-            polygons = geom.geoms if isinstance(geom, MultiPolygon) else (geom,)
-            parts: list[str] = []
-            for polygon in polygons:
-                for ring in (polygon.exterior, *polygon.interiors):
-                    xy = to_px(shapely.get_coordinates(ring))[:-1]
-                    coords = [f"{_fmt(x)} {_fmt(y)}" for x, y in xy.tolist()]
-                    parts.append("M" + " ".join(coords[:1]) + "L" + " ".join(coords[1:]) + "Z")
-            paths.append("".join(parts))
+        scale = (width - 2 * margin) / max(maxx - minx, 1e-12)
+        height = max(maxy - miny, 1e-12) * scale + 2 * margin
+        paths = [self._svg_path(region.geometry, width) for region in self.regions.values()]
         labels = {
             name: ((x - minx) * scale + margin, (maxy - y) * scale + margin)
             for name, (x, y) in self.label_points().items()
@@ -818,23 +799,29 @@ class GameMap:
         self._svg_cache[width] = result
         return result
 
-    def _outline_path(self, group: Sequence[str], width: int) -> str:
-        """SVG path data of the union of ``group``'s regions, in the pixels of ``width``."""
+    def _svg_path(self, geom: Polygon | MultiPolygon, width: int) -> str:
+        """SVG path data of ``geom``'s rings in the pixels of a drawing ``width`` wide (north up,
+        a 4 px margin), one decimal."""
         margin = 4.0
         minx, _, maxx, maxy = self.bounds
         scale = (width - 2 * margin) / max(maxx - minx, 1e-12)
-        merged = shapely.union_all([self.regions[n].geometry for n in group])
-        polygons = getattr(merged, "geoms", (merged,))
         parts: list[str] = []
-        for polygon in polygons:
+        for polygon in getattr(geom, "geoms", (geom,)):
             if not isinstance(polygon, Polygon):
                 continue
             for ring in (polygon.exterior, *polygon.interiors):
-                xy = shapely.get_coordinates(ring)[:-1]
-                coords = [f"{_fmt(round((x - minx) * scale + margin, 1))} "
-                          f"{_fmt(round((maxy - y) * scale + margin, 1))}" for x, y in xy.tolist()]
-                parts.append("M" + coords[0] + "L" + " ".join(coords[1:]) + "Z")
+                xy = shapely.get_coordinates(ring)
+                px = np.empty_like(xy)
+                px[:, 0] = (xy[:, 0] - minx) * scale + margin
+                px[:, 1] = (maxy - xy[:, 1]) * scale + margin
+                coords = [f"{_fmt(x)} {_fmt(y)}" for x, y in np.round(px, 1)[:-1].tolist()]
+                parts.append("M" + " ".join(coords[:1]) + "L" + " ".join(coords[1:]) + "Z")
         return "".join(parts)
+
+    def _outline_path(self, group: Sequence[str], width: int) -> str:
+        """SVG path data of the union of ``group``'s regions, in the pixels of ``width``."""
+        return self._svg_path(shapely.union_all([self.regions[n].geometry for n in group]),
+                              width)
 
     def to_svg(
         self,

@@ -29,7 +29,7 @@ from gmkit.core.tables import State
 from gmkit.rulesets.aztlan import orders as az_orders
 from gmkit.rulesets.aztlan import state as az_state
 from gmkit.rulesets.aztlan.bot import random_post
-from gmkit.rulesets.aztlan.state import ACTIVE, CHICHIMECS, SEASONS, board, position
+from gmkit.rulesets.aztlan.state import ACTIVE, SEASONS, board, position
 from gmkit.rulesets.aztlan.steps import STEPS
 from gmkit.rulesets.aztlan_map import EMPIRES
 
@@ -113,10 +113,8 @@ class Aztlan(Ruleset):
     def standings(self, state: State, rules: Params) -> pl.DataFrame:
         held = az_state.centres(state)
         armies = az_state.armies_of(state)
-        owners = dict(state["cities"].select("name", "owner").iter_rows())
-        captives: dict[str, int] = {}
-        for holder, n in state["captives"].select("holder", "count").iter_rows():
-            captives[holder] = captives.get(holder, 0) + int(n)
+        owners = az_state.city_owners(state)
+        captives = position(state).captives
         rows = []
         for p in state["players"].iter_rows(named=True):
             pid = p["id"]
@@ -159,8 +157,7 @@ class Aztlan(Ruleset):
     def odds(self, state: State, orders: Mapping[str, Sequence[Any]],
              rules: Params) -> pl.DataFrame:
         """The one roll of a turn: the Chichimec die (7.0)."""
-        if CHICHIMECS not in state["players"]["id"].to_list() and (
-                rules.chichimecs_unplayed != "gm"):
+        if not az_state.chichimecs_in_play(state["players"]["id"].to_list(), rules):
             return pl.DataFrame()
         return pl.DataFrame({"roll": ["Chichimec die (7.0)"] * 3,
                              "outcome": ["no new horde (2-5)", "1 army appears (1)",

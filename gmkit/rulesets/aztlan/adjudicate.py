@@ -163,6 +163,7 @@ from gmkit.rulesets.aztlan.orders import (
     Position,
     Stand,
     Support,
+    armies_phrase,
 )
 from gmkit.rulesets.aztlan_map import DESERT
 
@@ -368,10 +369,6 @@ def _adj(player: str) -> str:
 def _name(f: _Force) -> str:
     size = _SIZE.get(f.count, f"{f.count} armies")
     return f"the {_adj(f.player)} {size} in {f.sector}"
-
-
-def _armies(n: int) -> str:
-    return f"{n} arm{'y' if n == 1 else 'ies'}"
 
 
 class _Turn:
@@ -596,16 +593,7 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
 
     # Supports and cuts.
     for f in active:
-        if f.divine:
-            if f.supports is None:
-                continue
-            kind, what = f.supports
-            helped_name = (f"the armies in {what}" if isinstance(what, str)
-                           else f"{_name(forces[what])} attacking {forces[what].target}"
-                           if kind == "attack" else f"{_name(forces[what])} moving")
-            f.code, f.reason = Code.SUCCEEDS, (f"the gods add {f.count} to the weight of "
-                                               f"{helped_name} (3.5.3)")
-        elif isinstance(f.order, Support):
+        if isinstance(f.order, (Support, DivineSupport)):
             assert f.supports is not None
             kind, what = f.supports
             if kind == "move":
@@ -616,7 +604,10 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
                 aim = f"{_name(helped)} attacking {helped.target}"
             else:
                 aim = f"the armies in {what}"
-            if t.resolve(("cut", f.fid)):
+            if f.divine:
+                f.code, f.reason = Code.SUCCEEDS, (f"the gods add {f.count} to the weight of "
+                                                   f"{aim} (3.5.3)")
+            elif t.resolve(("cut", f.fid)):
                 cutters = [c for c in t.cutters_of.get(f.sector, [])
                            if c.player != f.player and not t.taken(c.sector)]
                 by = (f"cut by {_name(cutters[0])} (5.4)" if cutters
@@ -710,7 +701,7 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
             captures.append(Capture(a.player, k, target if _is_city(game_map, target) else a.sector,
                                     owner, target))
             a.code, a.reason = Code.SUCCEEDS, (f"takes {target} with weight {w} against {d} "
-                                               f"and captures {_armies(k)} (3.5.1)")
+                                               f"and captures {armies_phrase(k)} (3.5.1)")
             fates.append((target, a.player, a.count))
             continue
         for h in holders:
@@ -730,10 +721,10 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
                 rest -= n
                 left[s.fid] -= n
                 lost[s.player] += n
-                s.reason += f", losing {_armies(n)} in the slaughter at {target} (5.6)"
+                s.reason += f", losing {armies_phrase(n)} in the slaughter at {target} (5.6)"
         if a.count > dead:
             a.code, a.reason = Code.SUCCEEDS, (
-                f"takes {target} with weight {w} against {d}, losing {_armies(dead)} in the "
+                f"takes {target} with weight {w} against {d}, losing {armies_phrase(dead)} in the "
                 "mutual slaughter (5.6)")
             fates.append((target, a.player, a.count - dead))
         else:
@@ -748,7 +739,7 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
                     gap -= n
                     left[s.fid] -= n
                     fates.append((target, s.player, n))
-                    s.reason += f"; {_armies(n)} moved into {target} to fill the gap (5.6.1)"
+                    s.reason += f"; {armies_phrase(n)} moved into {target} to fill the gap (5.6.1)"
             if _is_city(game_map, target):
                 cities[target] = entrant or position.cities.get(target)
         for s in helpers:
@@ -912,7 +903,7 @@ class _Moves:
                 if mine > self.backing(best, sector):
                     continue
                 self.reach[m.fid] = i
-                support = (f"{_name(best)} was supported there with {_armies(self.backing(best, sector))}"
+                support = (f"{_name(best)} was supported there with {armies_phrase(self.backing(best, sector))}"
                            if self.backing(best, sector) > mine else
                            "neither was supported more strongly")
                 self.why[m.fid] = (f"its scouts met those of {_name(best)} moving into {sector}; "
@@ -981,14 +972,14 @@ class _Moves:
             if self.eaten(m):
                 self.lost[m.player] += m.count
                 m.code, m.reason = Code.EATEN, (
-                    f"eaten: {_armies(m.count)} entering the {DESERT} did not outnumber the "
-                    f"{_armies(self.hordes)} of the Chichimecs there (7.5, 7.5.1)")
+                    f"eaten: {armies_phrase(m.count)} entering the {DESERT} did not outnumber the "
+                    f"{armies_phrase(self.hordes)} of the Chichimecs there (7.5, 7.5.1)")
                 continue
             end = self.end(m)
             owner, n = self.final.get(end, (m.player, 0))
             assert owner == m.player, f"two players end the turn in {end} (4.1)"
             self.final[end] = (m.player, n + m.count)
-            off = (f"; the {_armies(self.hordes)} of the Chichimecs in the {DESERT} leave the "
+            off = (f"; the {armies_phrase(self.hordes)} of the Chichimecs in the {DESERT} leave the "
                    "board (7.5.2)" if self.hordes and m in drivers else "")
             if r == len(path):
                 by = f" by {', '.join(path)}" if len(path) > 1 else ""

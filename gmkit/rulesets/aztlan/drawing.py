@@ -23,6 +23,7 @@ from gmkit.rulesets.aztlan.orders import (
     Order,
     Stand,
     Support,
+    armies_phrase,
     describe,
 )
 from gmkit.rulesets.aztlan_map import EMPIRES
@@ -67,10 +68,6 @@ def legend() -> list[tuple[str, str]]:
         ("independent", NEUTRAL_COLOUR)]
 
 
-def _armies(count: int) -> str:
-    return f"{count} arm{'y' if count == 1 else 'ies'}"
-
-
 def stacks(armies: Mapping[str, tuple[str, int]]) -> list[Stack]:
     """A stack of tokens for each occupied sector (sector -> owner and count, the owner
     ``"neutral"`` for an independent garrison), in the mapping's order; empty sectors are left
@@ -80,7 +77,7 @@ def stacks(armies: Mapping[str, tuple[str, int]]) -> list[Stack]:
         if count <= 0:
             continue
         who = "Independent garrison" if owner == NEUTRAL else owner
-        out.append(Stack(sector, count, colour(owner), f"{who}: {_armies(count)} in {sector}"))
+        out.append(Stack(sector, count, colour(owner), f"{who}: {armies_phrase(count)} in {sector}"))
     return out
 
 

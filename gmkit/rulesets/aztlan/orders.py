@@ -71,10 +71,13 @@ __all__ = [
     "Sacrifice",
     "Stand",
     "Support",
+    "armies_phrase",
     "describe",
+    "homeless",
     "parse",
     "parse_line",
     "player_index",
+    "possessive",
     "sector_index",
     "validate",
 ]
@@ -586,7 +589,7 @@ def parse_line(line: PostLine, game_map: GameMap, player: str,
 def _give(origin: str, count: int, who: str, player: str, common: dict[str, Any]) -> Give:
     to = _player(who)
     if to == player:
-        raise IllegalOrderError(f"the armies in {origin} are the {_poss(player)} already")
+        raise IllegalOrderError(f"the armies in {origin} are the {possessive(player)} already")
     return Give(origin, count, to, **common)
 
 
@@ -704,7 +707,18 @@ _TRIAD = ("Aztecs", "Chalcans", "Tlaxcalans")
 _SIZE = {1: "a single army", 2: "a double army", 3: "a triple army"}
 
 
-def _poss(player: str) -> str:
+def armies_phrase(n: int) -> str:
+    """``1 army``, ``3 armies``."""
+    return f"{n} arm{'y' if n == 1 else 'ies'}"
+
+
+def homeless(player: str, cities: Mapping[str, str | None]) -> bool:
+    """Whether an empire with home centres (2.5) holds none of them (3.4, 4.1.1)."""
+    homes = EMPIRES.get(player, ())
+    return bool(homes) and not any(cities.get(c) == player for c in homes)
+
+
+def possessive(player: str) -> str:
     """``Aztecs`` -> ``Aztecs'``, ``Hot Country`` -> ``Hot Country's``."""
     return f"{player}'" if player.endswith("s") else f"{player}'s"
 
@@ -767,7 +781,7 @@ class _Checker:
         granted = self.permits.get((owner, self.pid), frozenset())
         if granted is None or sector in granted:
             return None
-        return (f"{sector} is a city of the {_poss(owner)}: only an Attack takes it, or a Move with "
+        return (f"{sector} is a city of the {possessive(owner)}: only an Attack takes it, or a Move with "
                 "their permission (2.4, 4.2, 5.3)")
 
     def border(self, sector: str, attack: bool) -> str | None:
@@ -776,11 +790,11 @@ class _Checker:
         if empire is None or empire == self.pid:
             return None
         if self.pos.year == 1450 and self.pid in _TRIAD and empire in _TRIAD:
-            return (f"{sector} is in the {_poss(empire)} homeland: in 1450 the Aztecs, Chalcans and "
+            return (f"{sector} is in the {possessive(empire)} homeland: in 1450 the Aztecs, Chalcans and "
                     "Tlaxcalans may not cross each other's borders (6.1)")
         if (attack and self.pos.year == 1451
                 and {self.pid, empire} == {"Aztecs", "Tlaxcalans"}):
-            return (f"{sector} is in the {_poss(empire)} homeland: in 1451 the Aztecs and Tlaxcalans "
+            return (f"{sector} is in the {possessive(empire)} homeland: in 1451 the Aztecs and Tlaxcalans "
                     "may not attack each other's homeland (6.2)")
         return None
 
@@ -839,7 +853,7 @@ class _Checker:
             self.bad(o, f"a force is a single, double or triple army, not {o.count} (5.3, 5.9)")
         if not self.mine(o.origin):
             owner = self.owner(o.origin)
-            there = (f"the armies there are the {_poss(owner)}" if owner and owner != NEUTRAL
+            there = (f"the armies there are the {possessive(owner)}" if owner and owner != NEUTRAL
                      else "its garrison is independent" if owner else "it is empty")
             self.bad(o, f"no army of yours in {o.origin}: {there}")
 
@@ -1044,8 +1058,7 @@ class _Checker:
                         "(3.5, 3.5.4)")
 
     def homeless(self, player: str) -> bool:
-        homes = EMPIRES.get(player, ())
-        return bool(homes) and not any(self.pos.cities.get(c) == player for c in homes)
+        return homeless(player, self.pos.cities)
 
     def check_give(self, o: Give) -> None:
         if o.to_player == self.pid:

@@ -25,7 +25,7 @@ Tables:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -123,7 +123,7 @@ def setup(players: Sequence[PlayerInfo], game_map: GameMap | None, rules: Params
     cities = [r["name"] for r in sector_rows if r["city"]]
     armies = [{"sector": c, "owner": homes.get(c, NEUTRAL),
                "count": 2 if c in ("Tenochtitlan", "Tzintzuntzan") else 1} for c in cities]
-    if CHICHIMECS in played or rules.chichimecs_unplayed == "gm":
+    if chichimecs_in_play(played, rules):
         armies.append({"sector": DESERT, "owner": CHICHIMECS, "count": 2})
     order = {e: i for i, e in enumerate(ORDER_OF_IMPORTANCE)}
     year, season = season_of(1)
@@ -182,6 +182,11 @@ def board(state: State) -> GameMap:
 
     result: GameMap = _recent("board", (state["sectors"], state["borders"]), make)
     return result
+
+
+def chichimecs_in_play(players: Iterable[str], rules: Params) -> bool:
+    """Whether there are Chichimec hordes and a die for them: played, or rolled by the GM (7.0)."""
+    return CHICHIMECS in players or rules.chichimecs_unplayed == "gm"
 
 
 def year_season(state: State) -> tuple[int, str]:

@@ -42,7 +42,10 @@ from gmkit.rulesets.aztlan.orders import (
     Sacrifice,
     Stand,
     Support,
+    armies_phrase,
     describe,
+    homeless,
+    possessive,
 )
 from gmkit.rulesets.aztlan.state import (
     ACTIVE,
@@ -53,6 +56,7 @@ from gmkit.rulesets.aztlan.state import (
     armies_of,
     board,
     centres,
+    chichimecs_in_play,
     city_owners,
     frame,
     position,
@@ -70,22 +74,13 @@ _RULE = {Attack: "5.3", CutSupport: "5.4", Support: "5.5", DivineSupport: "3.5.3
          Stand: "5.7", Move: "5.8"}
 
 
-def _armies(n: int) -> str:
-    return f"{n} arm{'y' if n == 1 else 'ies'}"
-
-
 def _the(player: str) -> str:
     return "independent garrisons" if player == NEUTRAL else f"the {player}"
 
 
-def _The(player: str) -> str:  # noqa: N802  (the sentence-initial form of _the)
+def _The(player: str) -> str:
     text = _the(player)
     return text[:1].upper() + text[1:]
-
-
-def _poss(player: str) -> str:
-    """``Aztecs`` -> ``the Aztecs'``, ``Hot Country`` -> ``the Hot Country's``."""
-    return f"the {player}'" if player.endswith("s") else f"the {player}'s"
 
 
 def _army_rows(armies: Mapping[str, tuple[str, int]]) -> pl.DataFrame:
@@ -99,11 +94,6 @@ def _armies_map(state: State) -> dict[str, tuple[str, int]]:
 
 def _turn(state: State) -> int:
     return state.turn + 1
-
-
-def _chichimecs_in_play(state: State, rules: Params) -> bool:
-    return (CHICHIMECS in state["players"]["id"].to_list()
-            or rules.chichimecs_unplayed == "gm")
 
 
 # -- 1. combat ---------------------------------------------------------------------------------
@@ -120,7 +110,7 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
     for r in adj.results:
         secret = bool(getattr(r.order, "secret", False))
         what = describe(r.order) if r.order is not None else (
-            f"{_armies(r.count)} in {r.sector} with no order (stands)")
+            f"{armies_phrase(r.count)} in {r.sector} with no order (stands)")
         rule = _RULE.get(type(r.order), "5.7")
         line = getattr(r.order, "line", 0)
         who = "Independent" if r.player == NEUTRAL else r.player
@@ -134,7 +124,7 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
             retreats.append({"player": r.player, "origin": r.sector, "to": r.to,
                              "count": r.count, "given_to": r.given_to})
     for player, n in adj.lost.items():
-        events.append(Event("losses", "5.6", f"{_The(player)} lost {_armies(n)} "
+        events.append(Event("losses", "5.6", f"{_The(player)} lost {armies_phrase(n)} "
                             "this turn.", None if player == NEUTRAL else player,
                             data={"count": n}))
 
@@ -175,7 +165,7 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
         captives.append({"holder": cap.captor, "owner": cap.owner, "count": cap.count,
                          "taken_turn": turn})
         events.append(Event("capture", "3.5", f"{_The(cap.captor)} capture "
-                            f"{_armies(cap.count)} of {_the(cap.owner)} in {cap.sector}, to be "
+                            f"{armies_phrase(cap.count)} of {_the(cap.owner)} in {cap.sector}, to be "
                             "sacrificed within four turns.", cap.captor, cap.sector,
                             data={"count": cap.count, "owner": cap.owner}))
     return state.replace(armies=_army_rows(armies), cities=frame(cities, "cities"),
@@ -196,7 +186,7 @@ def retreats(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[S
         gift = (f", giving {'it' if r['count'] == 1 else 'them'} to the {r['given_to']} (5.7.1)"
                 if r["given_to"] else "")
         events.append(Event("retreat", "5.7", f"{_The(r['player'])} retreat "
-                            f"{_armies(r['count'])} from {r['origin']} to {r['to']}{gift}.",
+                            f"{armies_phrase(r['count'])} from {r['origin']} to {r['to']}{gift}.",
                             r["player"], r["to"], data={"origin": r["origin"]}))
     return state.replace(armies=_army_rows(armies)), events
 
@@ -240,7 +230,7 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
             if new != pid:
                 if new is None:
                     events.append(Event("sacrifice", "3.5.4", f"{o.city} fell while the {pid} "
-                                        f"prepared to sacrifice {_armies(n)} there; the captives "
+                                        f"prepared to sacrifice {armies_phrase(n)} there; the captives "
                                         "escape.", pid, o.city, public=not o.secret))
                     continue
                 own = sum(r["count"] for r in taken if r["owner"] == new)
@@ -248,7 +238,7 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                 if n - own:
                     events.append(Event("sacrifice", "3.5.4", f"{o.city} fell to {_the(new)} "
                                         f"while the {pid} prepared a sacrifice there: "
-                                        f"{_armies(n - own)} of captives become {_poss(new)}, "
+                                        f"{armies_phrase(n - own)} of captives become the {possessive(new)}, "
                                         "good only for sacrifice.", new, o.city,
                                         public=not o.secret))
                 if own:
@@ -257,21 +247,21 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                     if back:
                         armies[o.city] = (new, have + back)
                     events.append(Event("sacrifice", "3.5.4", f"The {new} take {o.city} and free "
-                                        f"{_armies(own)} of their own held there for sacrifice"
-                                        + (f"; {_armies(back)} join the garrison" if back else "")
-                                        + (f"; {_armies(own - back)} find no room and disperse "
+                                        f"{armies_phrase(own)} of their own held there for sacrifice"
+                                        + (f"; {armies_phrase(back)} join the garrison" if back else "")
+                                        + (f"; {armies_phrase(own - back)} find no room and disperse "
                                            "(4.1)" if own > back else "") + ".", new, o.city,
                                         public=not o.secret))
                 continue
             if pid in magic:
                 magic[pid] += n
-            events.append(Event("sacrifice", "3.5.3", f"The {pid} sacrifice {_armies(n)} of "
+            events.append(Event("sacrifice", "3.5.3", f"The {pid} sacrifice {armies_phrase(n)} of "
                                 f"captives in {o.city}: the gods grant them {n} magical "
                                 f"support{'s' * (n != 1)} next turn.", pid, o.city,
                                 public=not o.secret, data={"count": n}))
     for r in captives:
         if r["count"] > 0 and r["taken_turn"] + int(rules.captive_turns) <= turn:
-            events.append(Event("captives", "3.5.2", f"The {r['holder']} held {_armies(r['count'])}"
+            events.append(Event("captives", "3.5.2", f"The {r['holder']} held {armies_phrase(r['count'])}"
                                 f" of {_the(r['owner'])} captive for {rules.captive_turns} turns "
                                 "without sacrifice: they are lost.", r["holder"],
                                 data={"count": r["count"]}))
@@ -285,11 +275,6 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
 
 # -- 4. gifts ----------------------------------------------------------------------------------
 
-def _homeless(player: str, owners: Mapping[str, str | None]) -> bool:
-    homes = EMPIRES.get(player, ())
-    return bool(homes) and not any(owners.get(c) == player for c in homes)
-
-
 def gifts(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[State, list[Event]]:
     """Armies given to another empire for good (4.1.1)."""
     owners = city_owners(state)
@@ -302,23 +287,23 @@ def gifts(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Stat
                 continue
             owner, n = armies.get(o.origin, ("", 0))
             why = None
-            if _homeless(pid, owners):
+            if homeless(pid, owners):
                 why = (f"the {pid} lost their last home centre this season, so their gifts do "
                        "not count (4.1.1)")
-            elif o.to_player not in active or _homeless(o.to_player, owners):
+            elif o.to_player not in active or homeless(o.to_player, owners):
                 why = f"the {o.to_player} have no home centre left to receive gifts (4.1.1)"
             elif owner != pid or n == 0:
                 why = f"the {pid} have no armies left in {o.origin}"
             elif n > o.count:
-                why = (f"{_armies(n - o.count)} of the {pid} would stay in {o.origin} beside the "
+                why = (f"{armies_phrase(n - o.count)} of the {pid} would stay in {o.origin} beside the "
                        "gift: one owner per sector at the end of a turn (4.1)")
             if why:
-                events.append(Event("gift", "4.1.1", f"The gift of {_armies(o.count)} in "
+                events.append(Event("gift", "4.1.1", f"The gift of {armies_phrase(o.count)} in "
                                     f"{o.origin} to the {o.to_player} fails: {why}.", pid,
                                     o.origin, public=not o.secret))
                 continue
             armies[o.origin] = (o.to_player, n)
-            events.append(Event("gift", "4.1.1", f"The {pid} give {_armies(n)} in {o.origin} to "
+            events.append(Event("gift", "4.1.1", f"The {pid} give {armies_phrase(n)} in {o.origin} to "
                                 f"the {o.to_player}, for good.", pid, o.origin,
                                 public=not o.secret, data={"to": o.to_player, "count": n}))
     return state.replace(armies=_army_rows(armies)), events
@@ -338,7 +323,7 @@ def elimination(state: State, orders: Orders, dice: Dice,
     events: list[Event] = []
     for p in players:
         pid = p["id"]
-        if p["status"] != ACTIVE or not _homeless(pid, owners):
+        if p["status"] != ACTIVE or not homeless(pid, owners):
             continue
         p.update(status=ELIMINATED, eliminated_turn=turn, magic=0)
         kingdoms, disbanded = [], 0
@@ -361,7 +346,7 @@ def elimination(state: State, orders: Orders, dice: Dice,
         if kingdoms:
             text += f" Independent kingdoms rise in {', '.join(sorted(kingdoms))}."
         if disbanded:
-            text += (f" {_armies(disbanded).capitalize()} in the field "
+            text += (f" {armies_phrase(disbanded).capitalize()} in the field "
                      f"disband{'s' if disbanded == 1 else ''}.")
         events.append(Event("eliminated", "3.4", text, pid, data={"kingdoms": sorted(kingdoms)}))
     return state.replace(players=frame(players, "players"), armies=_army_rows(armies),
@@ -412,7 +397,7 @@ def builds(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
 def chichimecs(state: State, orders: Orders, dice: Dice,
                rules: Params) -> tuple[State, list[Event]]:
     """The die of 7.0 and two hordes for every city the Chichimecs took this turn (7.3.1)."""
-    if not _chichimecs_in_play(state, rules):
+    if not chichimecs_in_play(state["players"]["id"].to_list(), rules):
         return state, []
     turn = _turn(state)
     armies = _armies_map(state)
@@ -420,7 +405,7 @@ def chichimecs(state: State, orders: Orders, dice: Dice,
     roll = dice.d(6, purpose="Chichimec hordes from the desert", rule="7.0", key="hordes")
     new = {1: 1, 6: 2}.get(roll, 0)
     events.append(Event("chichimecs", "7.0", f"The Chichimec die shows {roll}: "
-                        + (f"{_armies(new)} appear in the {DESERT}." if new else "no result."),
+                        + (f"{armies_phrase(new)} appear in the {DESERT}." if new else "no result."),
                         CHICHIMECS, DESERT, data={"roll": roll, "new": new}))
     sacked = sorted(c for c, o, t in state["cities"].select("name", "owner", "taken_turn")
                     .iter_rows() if o == CHICHIMECS and t == turn)
@@ -428,7 +413,7 @@ def chichimecs(state: State, orders: Orders, dice: Dice,
         more = int(rules.hordes_per_city) * len(sacked)
         new += more
         events.append(Event("chichimecs", "7.3.1", f"Word of the fall of {', '.join(sacked)} "
-                            f"draws {_armies(more)} more out of the desert.", CHICHIMECS, DESERT,
+                            f"draws {armies_phrase(more)} more out of the desert.", CHICHIMECS, DESERT,
                             data={"cities": sacked, "new": more}))
     if new:
         owner, n = armies.get(DESERT, (CHICHIMECS, 0))
@@ -453,7 +438,7 @@ def winners(state: State, rules: Params) -> list[tuple[str, str]]:
             mine = counts.get(CHICHIMECS, 0)
             others = sum(n for o, n in counts.items() if o not in (CHICHIMECS, NEUTRAL))
             if mine > others:
-                out.append((pid, (f"the Chichimecs have {_armies(mine)} on the board, more "
+                out.append((pid, (f"the Chichimecs have {armies_phrase(mine)} on the board, more "
                                   f"than all the other players' {others} together (7.2)")))
             continue
         need = int(rules.victory_centres)
