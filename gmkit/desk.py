@@ -591,10 +591,8 @@ class Desk:
         key = (tuple(id(df) for df in state.tables.values()), title, marked, tuple(arrows))
         if self._svg is not None and self._svg[0] == key:
             return self._svg[2]
-        style = self.game.ruleset.map_style(state, self.game.rules)
-        svg = game_map.to_svg(style.fills, labels=style.labels, title=title, legend=style.legend,
-                              highlight=marked, stacks=style.stacks, outlines=style.outlines,
-                              arrows=[*style.arrows, *arrows])
+        svg = self.game.map_svg(state, title=title, arrows=arrows, highlight=marked)
+        assert svg is not None
         self._svg = (key, state, svg)  # the state is kept so that its tables' ids stay unique
         return svg
 

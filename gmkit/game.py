@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -393,15 +393,16 @@ class Game:
 
     # -- maps ------------------------------------------------------------------------------------
     def map_svg(self, state: State, *, title: str | None = None,
-                arrows: Sequence[Arrow] = ()) -> str | None:
+                arrows: Sequence[Arrow] = (), highlight: Iterable[str] = ()) -> str | None:
         """The map drawn for ``state`` as SVG (None for a game without a map): the ruleset's
-        fills, labels, legend, stacks and arrows, then ``arrows``."""
+        fills, labels, legend, outlines, stacks and arrows, then ``arrows``; ``highlight``
+        regions get a thicker outline."""
         if self.map is None:
             return None
         style = self.ruleset.map_style(state, self.rules)
         return self.map.to_svg(style.fills, labels=style.labels, title=title,
                                legend=style.legend, stacks=style.stacks, outlines=style.outlines,
-                               arrows=[*style.arrows, *arrows])
+                               arrows=[*style.arrows, *arrows], highlight=highlight)
 
 
 def _stamp(folder: Path) -> tuple[Any, ...]:
