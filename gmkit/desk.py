@@ -701,8 +701,8 @@ class Desk:
             raise DeskError(f"{preview.message}; nothing was stored")
         stamp = received or datetime.now(timezone.utc).isoformat(timespec="seconds")
         try:
-            seq = self.game.store.add_post(self.game.next_turn, pid, text, secret=bool(secret),
-                                           received=stamp)
+            seq, _ = self.game.store.add_post(self.game.next_turn, pid, text,
+                                              secret=bool(secret), received=stamp)
         except (StoreError, OSError) as e:
             raise DeskError(f"the post was not stored: {e}") from None
         self._orders_changed()

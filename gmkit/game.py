@@ -14,6 +14,7 @@ The workflow of a turn::
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -40,6 +41,28 @@ MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 
 class GameError(ValueError):
     """A GM action that cannot be done; the message says why."""
+
+
+#: What a turn's manifest records of the game it was resolved in.
+RECORD_KEYS = ("ruleset", "rules", "players", "board")
+
+
+def resolved_with(config: Mapping[str, Any], board: bytes | None) -> dict[str, Any]:
+    """The rules, players and board a turn is resolved with, as its manifest records them."""
+    return {"ruleset": str(config.get("ruleset", "")),
+            "rules": dict(config.get("rules", {})),
+            "players": [dict(p) for p in config.get("players", [])],
+            "board": hashlib.sha256(board).hexdigest() if board is not None else None}
+
+
+@dataclass(frozen=True)
+class Received:
+    """A post stored: its number, the turn it landed in, whose it is, and how it reads."""
+
+    seq: int
+    turn: int
+    player: str
+    parsed: ParseResult[Any]
 
 
 def _json(value: Any) -> str:
@@ -81,6 +104,12 @@ class TurnSession:
     driver: Driver
 
     @property
+    def seqs(self) -> list[int]:
+        """The sequence numbers of the posts this session read (exactly these are consumed by
+        its commit)."""
+        return sorted(int(s) for s in self.posts["seq"].to_list())
+
+    @property
     def entered(self) -> dict[str, Any]:
         """The dice the GM entered for this turn."""
         return dict(self.driver.dice.entered)
@@ -113,7 +142,17 @@ class Game:
         rules = self.config.get("rules", {})
         if not isinstance(rules, dict):
             raise GameError(f"{self.root / 'game.toml'}: [rules] must be a table")
-        self.rules = self.ruleset.rules(rules)
+        self.players_from_config(self.config, source=str(self.root / "game.toml"))
+        try:
+            self.rules = self.ruleset.rules(rules)
+        except ValueError as e:
+            raise GameError(f"{self.root / 'game.toml'}: {e}") from None
+        if self.store.rollback_pending():
+            try:
+                self.store.recover()
+            except (OSError, StoreError) as e:
+                raise GameError(f"{self.root}: an interrupted rollback must be completed before "
+                                f"anything else, and could not be: {e}") from None
         self._latest: tuple[tuple[Any, ...], TurnData] | None = None
         self._recent: dict[tuple[Any, ...], TurnData] = {}
         self._lock = threading.Lock()
@@ -138,12 +177,17 @@ class Game:
         return str(self.config.get("title", self.root.name))
 
     @staticmethod
-    def players_from_config(config: Mapping[str, Any]) -> list[PlayerInfo]:
+    def players_from_config(config: Mapping[str, Any], source: str = "game.toml"
+                            ) -> list[PlayerInfo]:
         """The players ``game.toml`` lists."""
         out = []
-        for i, p in enumerate(config.get("players", []), 1):
+        players = config.get("players", [])
+        if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+            raise GameError(f"{source}: 'players' must be a list of [[players]] tables, not "
+                            f"{players!r}"[:200])
+        for i, p in enumerate(players, 1):
             if "id" not in p:
-                raise GameError(f"game.toml: player {i} has no id")
+                raise GameError(f"{source}: player {i} has no id")
             extra = {k: v for k, v in p.items() if k not in ("id", "name")}
             out.append(PlayerInfo(str(p["id"]), str(p.get("name", p["id"])), extra))
         return out
@@ -163,9 +207,10 @@ class Game:
                                   "players": [dict(p) for p in players]}
         params = rs.rules(rules)
         state = rs.setup(cls.players_from_config(config), game_map, params)
-        store = GameStore.create(root, config, rs.schemas, map_bytes)
-        store.commit(TurnData(0, state, pl.DataFrame(schema=dict(ORDERS_SCHEMA)),
-                              rolls_frame([]), events_frame([])))
+        turn0 = TurnData(0, state, pl.DataFrame(schema=dict(ORDERS_SCHEMA)), rolls_frame([]),
+                         events_frame([]))
+        GameStore.create(root, config, rs.schemas, turn0, map_bytes,
+                         record=resolved_with(config, map_bytes))
         return cls(root)
 
     # -- reading ---------------------------------------------------------------------------------
@@ -218,13 +263,12 @@ class Game:
     def commitment(self, turn: int | None = None) -> str:
         """The commitment (sha256 of the secret seed) to post before resolving ``turn``."""
         turn = self.next_turn if turn is None else turn
-        seed = self.store.read_seed(turn)
-        if seed is None:
-            if turn != self.next_turn:
+        if turn != self.next_turn:
+            seed = self.store.read_seed(turn)
+            if seed is None:
                 raise GameError(f"turn {turn} has no seed")
-            seed = gdice.new_seed()
-            self.store.write_seed(turn, seed)
-        return gdice.commitment(seed)
+            return gdice.commitment(seed)
+        return gdice.commitment(self.store.seed_for(turn, gdice.new_seed))
 
     def reveal(self, turn: int | None = None) -> str:
         """Reveal a committed turn's seed (checked against its posted commitment)."""
@@ -251,15 +295,38 @@ class Game:
     def receive(self, player: str, text: str, *, secret: bool = False,
                 received: str | None = None) -> ParseResult[Any]:
         """Store a player's post for the coming turn and return how it reads."""
+        return self.receive_post(player, text, secret=secret, received=received).parsed
+
+    def receive_post(self, player: str, text: str, *, secret: bool = False,
+                     received: str | None = None) -> Received:
+        """Store a player's post and say which turn it landed in (read under the game's lock,
+        so a turn committed meanwhile never swallows it) and how it reads."""
         state = self.state()
         ids = self.player_ids(state)
         match = [p for p in ids if p.casefold() == player.strip().casefold()]
         if not match:
             raise GameError(f"no player '{player}' (players: {', '.join(ids)})")
-        parsed = self.ruleset.parse_post(text, match[0], state, self.rules, secret=secret)
         stamp = received or datetime.now(timezone.utc).isoformat(timespec="seconds")
-        self.store.add_post(self.next_turn, match[0], text, secret=secret, received=stamp)
-        return parsed
+        seq, turn = self.store.add_post(None, match[0], text, secret=secret, received=stamp)
+        if turn != state.turn + 1:  # a turn was committed while the post came in
+            state = self.state()
+        parsed = self.ruleset.parse_post(text, match[0], state, self.rules, secret=secret)
+        return Received(seq, turn, match[0], parsed)
+
+    def late_posts(self) -> pl.DataFrame:
+        """Posts that came in for a turn after it was read for resolving (see
+        :meth:`GameStore.late_posts`)."""
+        return self.store.late_posts()
+
+    def unread_posts(self, session: TurnSession) -> pl.DataFrame:
+        """Posts for the session's turn that arrived after the session read the posts: the turn
+        should be resolved again to include them."""
+        pending = self.store.pending_posts(session.turn)
+        return pending.filter(~pl.col("seq").is_in(session.seqs))
+
+    def carry(self, seq: int) -> int:
+        """Carry a late post to the coming turn; returns that turn."""
+        return self.store.carry_post(seq)
 
     def effective_posts(self, posts: pl.DataFrame) -> pl.DataFrame:
         """The posts that count: per the ruleset's ``orders_post`` rule, a player's first or
@@ -325,9 +392,19 @@ class Game:
         if outcome:
             raise GameError(f"the game is over: {outcome}")
         data = self._turn_data(session)
-        folder = self.store.commit(data)
-        self.store.clear_posts(session.turn)
+        folder = self.store.commit(data, posts=session.seqs, record=self.record())
         return self._committed(data, folder)
+
+    def record(self, reason: str = "") -> dict[str, Any]:
+        """What a turn committed now is resolved with (rules, players, board) for its
+        manifest, so ``verify`` replays it with these and reports a hand edit of
+        ``game.toml``."""
+        map_path = self.root / "map.geojson"
+        board = map_path.read_bytes() if map_path.exists() else None
+        out = resolved_with(self.config, board)
+        if reason:
+            out["reason"] = reason
+        return out
 
     def _committed(self, data: TurnData, folder: Path) -> TurnData:
         done = dataclasses.replace(data, revision=int(folder.name.rsplit(".r", 1)[1]),
@@ -336,9 +413,11 @@ class Game:
         return done
 
     def re_resolve(self, entered: Mapping[str, Any] | None = None,
-                   posts: pl.DataFrame | None = None) -> TurnData:
+                   posts: pl.DataFrame | None = None, *, include_late: bool = False,
+                   reason: str = "") -> TurnData:
         """Resolve the latest turn again (a fixed order or die) as a new revision; the old
-        revision is kept."""
+        revision is kept. ``include_late`` adds the posts that arrived after the turn was
+        read; ``reason`` is recorded with the revision."""
         turn = self.latest_turn
         if turn == 0:
             raise GameError("turn 0 is the set-up; there is nothing to re-resolve")
@@ -346,14 +425,22 @@ class Game:
         seed = self.store.read_seed(turn)
         if seed is None:
             raise GameError(f"turn {turn} has no seed kept")
-        session = self._session(self.state(turn - 1), old.orders if posts is None else posts,
-                                seed, turn, old.entered if entered is None else entered)
+        posts = old.orders if posts is None else posts
+        if include_late:
+            posts = pl.concat([posts, self.store.pending_posts(turn)]).unique(
+                "seq", keep="first").sort("seq")
+        session = self._session(self.state(turn - 1), posts, seed, turn,
+                                old.entered if entered is None else entered)
         data = self._turn_data(session)
-        return self._committed(data, self.store.commit(data, new_revision=True))
+        record = {**self.store.manifest(turn)}
+        record = {k: record[k] for k in RECORD_KEYS if k in record} or self.record()
+        record["reason"] = reason or "not given"
+        return self._committed(data, self.store.commit(data, new_revision=True,
+                                                       posts=session.seqs, record=record))
 
-    def rollback(self, to_turn: int) -> list[Path]:
+    def rollback(self, to_turn: int, reason: str = "") -> list[Path]:
         """Set aside every turn after ``to_turn`` (kept in the folder's attic)."""
-        return self.store.rollback(to_turn)
+        return self.store.rollback(to_turn, reason)
 
     # -- verifying -------------------------------------------------------------------------------
     def verify(self) -> list[str]:

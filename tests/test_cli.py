@@ -255,7 +255,7 @@ class TestWorkflow:
         assert res.exit_code == 0, res.output
         assert "set aside 1 turn folder(s)" in res.stdout
         assert sorted(p.name for p in (game / "attic").iterdir()) == \
-            ["000-0002.r0", "000-secret-0002.seed"]
+            ["000-0002.r0", "000-rollback.json", "000-secret-0002.seed"]
         assert "turn 1 committed, orders now for turn 2" in run("status", game).stdout
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "join_alternatives",
     "normalize",
     "parse_post",
+    "visible",
 ]
 
 T = TypeVar("T")
@@ -380,11 +381,29 @@ _CHAR_MAP = str.maketrans(
 )
 
 
+#: Unicode categories of characters that are not seen: format characters (bidi marks, zero-width
+#: spaces and joiners) and controls (NUL, ESC).
+_UNSEEN_CATEGORIES = frozenset({"Cf", "Cc"})
+
+
+def visible(text: str) -> str:
+    """``text`` with every invisible character (a bidi mark, a zero-width space, NUL, ESC)
+    written as its ``\\u`` escape, so a message never shows two different names alike::
+
+        >>> visible("Sol\u200fsauvre")
+        'Sol\\u200fsauvre'
+    """
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in _UNSEEN_CATEGORIES
+                   and not c.isspace() else c for c in text)
+
+
 @functools.lru_cache(maxsize=4096)
 def _fold_char(char: str) -> str:
     """Normalize a single character (without whitespace collapsing)."""
     # Compatibility forms may decompose to capitals ("𝕬" -> "A") and case
     # folding may produce combining marks ("İ" -> "i̇"): decompose on both sides.
+    if unicodedata.category(char) in _UNSEEN_CATEGORIES and not char.isspace():
+        return ""  # bidi marks, zero-width spaces, NUL and other controls never count
     folded = unicodedata.normalize("NFKD", char.translate(_CHAR_MAP)).casefold()
     folded = unicodedata.normalize("NFKD", folded)
     folded = "".join(c for c in folded if not unicodedata.combining(c))
@@ -523,7 +542,7 @@ class NameIndex:
             UnknownNameError: nothing matches, e.g.
                 ``no province 'Troies'; did you mean Tróys?``.
         """
-        shown = " ".join(text.split())
+        shown = visible(" ".join(text.split()))
         key = normalize(text)
         if not key:
             raise UnknownNameError(f"no {self.kind} name given", name=shown, kind=self.kind)

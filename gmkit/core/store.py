@@ -31,10 +31,12 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
+import threading
 import time
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,31 @@ EVENTS_SCHEMA: Schema = {"step": pl.String, "kind": pl.String, "rule": pl.String
                          "public": pl.Boolean, "data": pl.String}
 LOG_SCHEMAS: Mapping[str, Schema] = {"orders": ORDERS_SCHEMA, "rolls": ROLLS_SCHEMA,
                                      "events": EVENTS_SCHEMA}
+
+
+#: The journal of a rollback under way; the next command completes it.
+ROLLBACK_JOURNAL = "rollback-journal.json"
+SEED_TEXT = re.compile(r"[0-9a-f]{64}")
+GITIGNORE = """\
+# The GM's secret seeds: never share them before they are revealed (revealed/ holds those).
+secret/
+.lock
+"""
+
+
+def commitment_of(seed: str) -> str:
+    """The commitment of a seed: sha256 of its hex text (see :mod:`gmkit.core.dice`)."""
+    return hashlib.sha256(seed.encode("ascii")).hexdigest()
+
+
+@dataclass
+class _HeldLock:
+    rlock: threading.RLock = field(default_factory=threading.RLock)
+    depth: int = 0
+
+
+_LOCKS: dict[str, _HeldLock] = {}
+_LOCKS_GUARD = threading.Lock()
 
 
 class StoreError(Exception):
@@ -100,36 +127,100 @@ def parquet_bytes(df: pl.DataFrame) -> bytes:
     return buf.getvalue()
 
 
+def _umask() -> int:
+    """The process's umask (read without changing it where the system tells it)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _mkdir(path: Path) -> None:
+    """Make a folder (and its parents) with the modes the umask allows."""
+    path.mkdir(parents=True, exist_ok=True)
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a folder's entries (a file created or renamed in it) survive a power cut."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _write_bytes(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _mkdir(path.parent)
     with path.open("wb") as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write a file so that readers see the old content or the new, never a half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def atomic_write(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+    """Write a file so that readers see the old content or the new, never a half; the folder is
+    synced so the new entry survives a power cut. With ``exclusive``, an existing file is never
+    replaced (:class:`FileExistsError`)."""
+    _mkdir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        if exclusive:
+            os.link(tmp, path)  # fails when the file exists: never two seeds for one turn
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
+        _fsync_dir(path.parent)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
 
 
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
+def read_regular(path: Path) -> bytes:
+    """The bytes of a regular file; anything else (a folder, a FIFO, a device) is refused
+    without opening it, so a planted pipe cannot hang a reader."""
     try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        st = os.lstat(path)
+    except FileNotFoundError:
+        raise StoreError(f"{path}: missing") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(f"{path}: not a regular file")
+    return path.read_bytes()
+
+
+def read_text_file(path: Path) -> str:
+    """A regular file's text, which must be UTF-8 (the error names the file and the byte)."""
+    blob = read_regular(path)
+    try:
+        return blob.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise StoreError(f"{path}: not UTF-8 text (byte 0x{blob[e.start]:02x} at offset "
+                         f"{e.start}); save it as UTF-8") from None
+
+
+def read_json_file(path: Path, kind: type = dict) -> Any:
+    """A regular file's JSON value of the expected ``kind`` (errors name the file)."""
+    try:
+        value = json.loads(read_text_file(path))
+    except json.JSONDecodeError as e:
+        raise StoreError(f"{path}: malformed JSON ({e})") from None
+    if not isinstance(value, kind):
+        raise StoreError(f"{path}: must hold a JSON {'object' if kind is dict else 'array'}, "
+                         f"not {type(value).__name__}")
+    return value
+
+
+def canonical_turn_dir(turn: int, revision: int) -> str:
+    """The one name a turn revision's folder may have."""
+    return f"{turn:04d}.r{revision}"
 
 
 class GameStore:
@@ -146,11 +237,10 @@ class GameStore:
     def read_config(root: str | Path) -> dict[str, Any]:
         """The parsed ``game.toml`` of a game folder."""
         path = Path(root) / "game.toml"
+        if not path.exists():
+            raise StoreError(f"{Path(root)}: not a game folder (no game.toml)")
         try:
-            with path.open("rb") as f:
-                return tomllib.load(f)
-        except FileNotFoundError:
-            raise StoreError(f"{Path(root)}: not a game folder (no game.toml)") from None
+            return tomllib.loads(read_text_file(path))
         except tomllib.TOMLDecodeError as e:
             raise StoreError(f"{path}: malformed TOML: {e}") from None
 
@@ -159,19 +249,44 @@ class GameStore:
         """This game's configuration."""
         return self.read_config(self.root)
 
+    def write_config(self, config: Mapping[str, Any]) -> None:
+        """Replace ``game.toml`` atomically (only through recorded commands)."""
+        atomic_write(self.root / "game.toml", tomli_w.dumps(dict(config)).encode())
+
     @classmethod
-    def create(cls, root: str | Path, config: Mapping[str, Any],
-               schemas: Mapping[str, Schema], map_geojson: bytes | None = None) -> GameStore:
-        """Create a new game folder (it must not exist or be empty)."""
+    def create(cls, root: str | Path, config: Mapping[str, Any], schemas: Mapping[str, Schema],
+               turn0: TurnData | None = None, map_geojson: bytes | None = None,
+               record: Mapping[str, Any] | None = None) -> GameStore:
+        """Create a new game folder with its set-up committed as turn 0.
+
+        Everything is written in a hidden folder beside ``root`` and renamed into place, so a
+        killed creation leaves no half game, and can simply be run again. ``root`` must not
+        exist or be an empty folder."""
         root = Path(root)
-        if root.exists() and any(root.iterdir()):
+        if root.exists() and (not root.is_dir() or any(root.iterdir())):
             raise StoreError(f"{root}: already exists and is not empty")
-        root.mkdir(parents=True, exist_ok=True)
-        if map_geojson is not None:
-            atomic_write(root / "map.geojson", map_geojson)
-        atomic_write(root / "game.toml", tomli_w.dumps(dict(config)).encode())
-        for sub in ("turns", "pending/posts", "secret", "revealed", "attic"):
-            (root / sub).mkdir(parents=True, exist_ok=True)
+        parent = root.absolute().parent
+        _mkdir(parent)
+        for old in parent.glob(f".{root.name}.new-*"):  # what a killed creation left
+            shutil.rmtree(old, ignore_errors=True)
+        staging = Path(tempfile.mkdtemp(dir=parent, prefix=f".{root.name}.new-"))
+        try:
+            os.chmod(staging, 0o777 & ~_umask())
+            if map_geojson is not None:
+                _write_bytes(staging / "map.geojson", map_geojson)
+            _write_bytes(staging / "game.toml", tomli_w.dumps(dict(config)).encode())
+            _write_bytes(staging / ".gitignore", GITIGNORE.encode())
+            for sub in ("turns", "pending/posts", "secret", "revealed", "attic"):
+                _mkdir(staging / sub)
+            if turn0 is not None:
+                cls(staging, schemas).commit(turn0, record=record)
+            if root.exists():
+                root.rmdir()  # empty, checked above
+            os.rename(staging, root)
+            _fsync_dir(parent)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
         return cls(root, schemas)
 
     # -- turns ---------------------------------------------------------------------------------
@@ -187,13 +302,25 @@ class GameStore:
         out: dict[int, dict[int, Path]] = {}
         for p in tdir.iterdir():
             m = TURN_DIR.match(p.name)
-            if m and p.is_dir():
+            # only the canonical name counts (a shadow '00006.r0' or a renamed folder is not a
+            # turn; verify reports it)
+            if m and p.is_dir() and p.name == canonical_turn_dir(int(m[1]), int(m[2])):
                 out.setdefault(int(m.group(1)), {})[int(m.group(2))] = p
         # the folder's mtime changes whenever a turn is renamed in or out; a listing made in
         # the same clock tick as a change is not kept, so it is never stale
         if time.time_ns() - stamp > 50_000_000:
             self._listing = (stamp, out)
         return {t: dict(revs) for t, revs in out.items()}
+
+    def stray_entries(self) -> list[Path]:
+        """Entries of ``turns/`` that are not a turn folder (a renamed or shadow folder, a
+        stray file); a killed commit's staging folder is not listed."""
+        tdir = self.root / "turns"
+        if not tdir.is_dir():
+            return []
+        turns = {p for revs in self._turn_dirs().values() for p in revs.values()}
+        return sorted(p for p in tdir.iterdir()
+                      if p not in turns and not p.name.startswith(".staging-"))
 
     def turns(self) -> list[int]:
         """Committed turn numbers, ascending."""
@@ -220,25 +347,37 @@ class GameStore:
             raise StoreError(f"{self.root}: turn {turn} has no revision {rev}")
         return revs[rev]
 
-    def manifest(self, turn: int, revision: int | None = None) -> dict[str, Any]:
-        """A turn's manifest, parsed."""
-        path = self.turn_path(turn, revision) / "manifest.json"
+    @staticmethod
+    def parse_manifest(path: Path) -> dict[str, Any]:
+        """A manifest file, parsed and checked for shape."""
         try:
-            data = json.loads(path.read_bytes())
-        except FileNotFoundError:
-            raise StoreError(f"{path}: missing manifest") from None
+            data = json.loads(read_regular(path))
+        except StoreError as e:
+            raise StoreError(f"{path}: missing manifest" if "missing" in str(e) else str(e)) \
+                from None
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise TamperError(f"{path}: malformed manifest: {e}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or "files" not in data:
             raise TamperError(f"{path}: not a gmkit turn manifest")
+        files = data["files"]
+        if not isinstance(files, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+            raise TamperError(f"{path}: 'files' must map each file to its sha256")
+        if not isinstance(data.get("turn"), int) or not isinstance(data.get("revision", 0), int):
+            raise TamperError(f"{path}: 'turn' and 'revision' must be whole numbers")
         return data
+
+    def manifest(self, turn: int, revision: int | None = None) -> dict[str, Any]:
+        """A turn's manifest, parsed."""
+        return self.parse_manifest(self.turn_path(turn, revision) / "manifest.json")
 
     def manifest_hash(self, turn: int, revision: int | None = None) -> str:
         """The sha256 of a turn's manifest file (what the next turn chains to)."""
         return sha256_file(self.turn_path(turn, revision) / "manifest.json")
 
     def check_turn(self, turn: int, revision: int | None = None) -> list[str]:
-        """Problems with one turn's files: hashes, missing or unlisted files, the chain link."""
+        """Problems with one turn revision's files: hashes, missing or unlisted files, its
+        folder name against its manifest, the chain link to the previous turn."""
         problems: list[str] = []
         folder = self.turn_path(turn, revision)
         try:
@@ -246,8 +385,10 @@ class GameStore:
         except StoreError as e:
             return [str(e)]
         problems.extend(self._file_problems(folder, manifest)[0])
-        if manifest.get("turn") != turn:
-            problems.append(f"{folder}/manifest.json: says turn {manifest.get('turn')}")
+        rev = max(self.revisions(turn)) if revision is None else revision
+        if manifest.get("turn") != turn or manifest.get("revision", 0) != rev:
+            problems.append(f"{folder}: the folder's name does not match its manifest (turn "
+                            f"{manifest.get('turn')} revision {manifest.get('revision', 0)})")
         prev = manifest.get("previous")
         if turn > 0:
             prev_turns = [t for t in self.turns() if t < turn]
@@ -263,6 +404,8 @@ class GameStore:
                 if want is not None and prev != want:
                     problems.append(f"{folder}/manifest.json: previous-turn hash does not match "
                                     f"turn {prev_turns[-1]}'s manifest")
+        elif prev is not None:
+            problems.append(f"{folder}/manifest.json: turn 0 links to a previous turn")
         return problems
 
     @staticmethod
@@ -295,14 +438,18 @@ class GameStore:
         """Missing, unlisted and altered files of a turn folder, and the listed files' bytes."""
         listed = manifest["files"]
         present = {p.relative_to(folder).as_posix() for p in folder.rglob("*")
-                   if p.is_file() and p.name != "manifest.json"}
+                   if not p.is_dir() and p.name != "manifest.json"}
         problems = [f"{folder / rel}: missing (listed in the manifest)"
                     for rel in sorted(set(listed) - present)]
         problems += [f"{folder / rel}: not listed in the manifest"
                      for rel in sorted(present - set(listed))]
         blobs = {}
         for rel in sorted(set(listed) & present):
-            blob = (folder / rel).read_bytes()
+            try:
+                blob = read_regular(folder / rel)
+            except StoreError as e:
+                problems.append(str(e))
+                continue
             if hashlib.sha256(blob).hexdigest() != listed[rel]:
                 problems.append(f"{folder / rel}: content does not match its manifest hash")
             blobs[rel] = blob
@@ -346,32 +493,67 @@ class GameStore:
         tables = {name: frame(f"tables/{name}.parquet", schema)
                   for name, schema in self.schemas.items()}
         logs = {name: frame(f"{name}.parquet", schema) for name, schema in LOG_SCHEMAS.items()}
+        path = folder / "entered.json"
         try:
             raw = blobs["entered.json"]
-            entered = json.loads(raw if isinstance(raw, bytes) else raw.read_bytes())
-        except (KeyError, OSError, json.JSONDecodeError) as e:
-            raise StoreError(f"{folder / 'entered.json'}: unreadable ({e})") from None
+            entered = json.loads(raw if isinstance(raw, bytes) else read_regular(raw))
+        except (KeyError, OSError, StoreError, json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise StoreError(f"{path}: unreadable ({e})") from None
+        if not isinstance(entered, dict):
+            raise StoreError(f"{path}: must hold a JSON object of draw ids and values")
         return TurnData(turn, State(turn, tables), logs["orders"], logs["rolls"], logs["events"],
                         entered, manifest.get("seed_commitment"), manifest.get("outcome"),
                         int(manifest.get("revision", 0)), sha256_file(folder / "manifest.json"))
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
-        """An exclusive lock on the game folder for writers."""
-        with (self.root / ".lock").open("a") as f:
-            fcntl.flock(f, fcntl.LOCK_EX)
+        """An exclusive lock on the game folder for writers: across processes (``flock`` on
+        ``.lock``) and across threads; re-entrant within one thread."""
+        key = str(self.root.resolve())
+        with _LOCKS_GUARD:
+            held = _LOCKS.setdefault(key, _HeldLock())
+        with held.rlock:
+            if held.depth:
+                held.depth += 1
+                try:
+                    yield
+                finally:
+                    held.depth -= 1
+                return
             try:
-                yield
-            finally:
-                fcntl.flock(f, fcntl.LOCK_UN)
+                f = (self.root / ".lock").open("a")
+            except PermissionError:
+                raise StoreError(f"{self.root}: the game folder is read-only; nothing was "
+                                 "changed") from None
+            with f:
+                fcntl.flock(f, fcntl.LOCK_EX)
+                held.depth = 1
+                try:
+                    yield
+                finally:
+                    held.depth = 0
+                    fcntl.flock(f, fcntl.LOCK_UN)
 
-    def commit(self, data: TurnData, *, new_revision: bool = False) -> Path:
+    def _clear_staging(self) -> None:
+        """Remove what killed commits left (under the lock: no commit is running)."""
+        for old in (self.root / "turns").glob(".staging-*"):
+            shutil.rmtree(old, ignore_errors=True)
+
+    def commit(self, data: TurnData, *, new_revision: bool = False,
+               posts: Sequence[int] | None = None,
+               record: Mapping[str, Any] | None = None) -> Path:
         """Write a turn atomically and return its folder.
 
         The turn must be the next one, or, with ``new_revision``, the latest one again (a
         re-resolution that keeps the old revision). A committed revision is never overwritten.
+        ``posts`` are the sequence numbers of the posts the turn consumed (default: those of
+        ``data.orders``): exactly those leave the pending posts. ``record`` adds what the turn
+        was resolved with (rules, players, board) and why to its manifest.
         """
+        consumed = sorted(int(s) for s in (data.orders["seq"].to_list() if posts is None
+                                           else posts))
         with self.lock():
+            self._clear_staging()
             turns = self.turns()
             latest = turns[-1] if turns else -1
             if new_revision:
@@ -394,17 +576,21 @@ class GameStore:
                 frame = {"orders": data.orders, "rolls": data.rolls, "events": data.events}[name]
                 files[f"{name}.parquet"] = parquet_bytes(check_frame(frame, schema, name))
             files["entered.json"] = json.dumps(dict(data.entered), sort_keys=True).encode()
-            manifest = {"format": FORMAT, "turn": data.turn, "revision": revision,
-                        "previous": previous, "seed_commitment": data.seed_commitment,
-                        "outcome": data.outcome,
+            manifest = {**dict(record or {}), "format": FORMAT, "turn": data.turn,
+                        "revision": revision, "previous": previous,
+                        "seed_commitment": data.seed_commitment, "outcome": data.outcome,
+                        "posts": consumed,
                         "files": {k: hashlib.sha256(v).hexdigest() for k, v in sorted(files.items())}}
-            final = self.root / "turns" / f"{data.turn:04d}.r{revision}"
+            final = self.root / "turns" / canonical_turn_dir(data.turn, revision)
             staging = Path(tempfile.mkdtemp(dir=self.root / "turns", prefix=".staging-"))
             try:
+                os.chmod(staging, 0o777 & ~_umask())
                 for rel, blob in files.items():
                     _write_bytes(staging / rel, blob)
                 _write_bytes(staging / "manifest.json",
                              json.dumps(manifest, indent=1, sort_keys=True).encode())
+                _fsync_dir(staging / "tables")
+                _fsync_dir(staging)
                 if final.exists():
                     raise StoreError(f"{final}: already committed; never overwritten")
                 os.rename(staging, final)
@@ -412,41 +598,125 @@ class GameStore:
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
+            self._set_aside_consumed()
             return final
 
-    def rollback(self, to_turn: int) -> list[Path]:
-        """Set aside every turn after ``to_turn``, with its seeds, into ``attic/`` (kept, never
-        deleted); the turns are then played again with fresh seeds."""
+    # -- rollback ------------------------------------------------------------------------------
+    def rollback(self, to_turn: int, reason: str = "") -> list[Path]:
+        """Set aside every turn after ``to_turn``, with its seeds, posts and dice, into
+        ``attic/`` (kept, never deleted); the turns are then played again with fresh seeds.
+
+        The whole move is planned first and written as a journal; a rollback killed half-way
+        is completed by the next gmkit command that opens the game, so the folder is never
+        left between two timelines."""
         with self.lock():
+            self._finish_rollback()
             if to_turn not in self._turn_dirs():
                 raise StoreError(f"{self.root}: no turn {to_turn} to roll back to")
-            moved = []
             attic = self.root / "attic"
-            attic.mkdir(exist_ok=True)
-            stamp = len(list(attic.iterdir()))
+            _mkdir(attic)
+            stamp = 1 + max((int(p.name[:3]) for p in attic.iterdir() if p.name[:3].isdigit()),
+                            default=-1)
+            prefix = f"{stamp:03d}-"
+            moves: list[tuple[str, str]] = []
+            set_aside: list[dict[str, Any]] = []
             for turn, revs in sorted(self._turn_dirs().items(), reverse=True):
                 if turn <= to_turn:
                     continue
                 for rev, path in sorted(revs.items()):
-                    target = attic / f"{stamp:03d}-{path.name}"
-                    os.rename(path, target)
-                    moved.append(target)
-            # a rolled-back turn is played again with fresh seeds (the old ones may be public),
-            # and posts or dice received for the abandoned turns are set aside with them
+                    moves.append((f"turns/{path.name}", f"attic/{prefix}{path.name}"))
+                    set_aside.append({"turn": turn, "revision": rev,
+                                      "manifest": self.manifest_hash(turn, rev)})
+            retired = []
             for folder in ("secret", "revealed"):
                 for seed in sorted((self.root / folder).glob("*.seed")):
                     if seed.stem.isdigit() and int(seed.stem) > to_turn:
-                        os.rename(seed, attic / f"{stamp:03d}-{folder}-{seed.name}")
+                        moves.append((f"{folder}/{seed.name}",
+                                      f"attic/{prefix}{folder}-{seed.name}"))
+                        with contextlib.suppress(StoreError):
+                            retired.append(commitment_of(self._seed_text(seed)))
             pending = self.root / "pending"
             for post in sorted((pending / "posts").glob("*.json")):
-                with contextlib.suppress(OSError, json.JSONDecodeError, AttributeError):
-                    if int(json.loads(post.read_text("utf-8")).get("turn", -1)) > to_turn:
-                        os.rename(post, attic / f"{stamp:03d}-post-{post.name}")
+                with contextlib.suppress(StoreError, ValueError, TypeError):
+                    if int(read_json_file(post).get("turn", -1)) > to_turn:
+                        moves.append((f"pending/posts/{post.name}",
+                                      f"attic/{prefix}post-{post.name}"))
             for dice in sorted(pending.glob("dice-*.txt")):
                 number = dice.stem.split("-", 1)[1]
                 if number.isdigit() and int(number) > to_turn:
-                    os.rename(dice, attic / f"{stamp:03d}-{dice.name}")
-            return moved
+                    moves.append((f"pending/{dice.name}", f"attic/{prefix}{dice.name}"))
+            journal = {"to_turn": to_turn, "reason": reason, "record": f"attic/{prefix}rollback.json",
+                       "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                       "set_aside": set_aside, "retired_seeds": sorted(set(retired)),
+                       "moves": moves}
+            atomic_write(self.root / ROLLBACK_JOURNAL,
+                         json.dumps(journal, indent=1, ensure_ascii=False).encode())
+            self._finish_rollback()
+            return [self.root / dst for src, dst in moves if src.startswith("turns/")]
+
+    def rollback_pending(self) -> bool:
+        """True when a rollback was interrupted and is still to be completed."""
+        return (self.root / ROLLBACK_JOURNAL).exists()
+
+    def recover(self) -> None:
+        """Complete a rollback that was interrupted (a no-op when none was)."""
+        if self.rollback_pending():
+            with self.lock():
+                self._finish_rollback()
+
+    def _finish_rollback(self) -> None:
+        path = self.root / ROLLBACK_JOURNAL
+        if not path.exists():
+            return
+        journal = read_json_file(path)
+        for src, dst in journal["moves"]:
+            s, d = self.root / src, self.root / dst
+            if os.path.lexists(s) and not os.path.lexists(d):
+                os.rename(s, d)
+        for folder in {Path(dst).parent for _, dst in journal["moves"]} | {
+                Path(src).parent for src, _ in journal["moves"]}:
+            with contextlib.suppress(OSError):
+                _fsync_dir(self.root / folder)
+        record = {k: journal[k] for k in ("to_turn", "reason", "at", "set_aside",
+                                          "retired_seeds")}
+        atomic_write(self.root / journal["record"],
+                     json.dumps(record, indent=1, ensure_ascii=False).encode())
+        os.unlink(path)
+        _fsync_dir(self.root)
+
+    def rollbacks(self) -> list[dict[str, Any]]:
+        """Every completed rollback's record (oldest first)."""
+        out = []
+        for p in sorted((self.root / "attic").glob("*-rollback.json")):
+            with contextlib.suppress(StoreError):
+                out.append({**read_json_file(p), "file": p.name})
+        return out
+
+    def retired_commitments(self) -> set[str]:
+        """Commitments of every seed a rollback set aside, and of every set-aside turn: such a
+        seed belongs to another timeline and is never committed again."""
+        out: set[str] = set()
+        for rec in self.rollbacks():
+            out.update(str(c) for c in rec.get("retired_seeds", []))
+        attic = self.root / "attic"
+        for seed in attic.glob("*.seed"):
+            with contextlib.suppress(StoreError):
+                out.add(commitment_of(self._seed_text(seed)))
+        for manifest in attic.glob("*/manifest.json"):
+            with contextlib.suppress(StoreError):
+                c = self.parse_manifest(manifest).get("seed_commitment")
+                if isinstance(c, str):
+                    out.add(c)
+        return out
+
+    def attic_manifests(self) -> list[tuple[Path, dict[str, Any], str]]:
+        """Every set-aside turn revision in the attic: folder, manifest and manifest hash."""
+        out = []
+        for manifest in sorted((self.root / "attic").glob("*/manifest.json")):
+            with contextlib.suppress(StoreError):
+                out.append((manifest.parent, self.parse_manifest(manifest),
+                            sha256_file(manifest)))
+        return out
 
     # -- across turns --------------------------------------------------------------------------
     def history(self, table: str, *, verify: bool = True) -> pl.DataFrame:
@@ -478,81 +748,202 @@ class GameStore:
         return pl.concat(frames, how="vertical").select("turn", *schema)
 
     # -- pending input -------------------------------------------------------------------------
-    def add_post(self, turn: int, player: str, text: str, *, secret: bool,
-                 received: str) -> int:
-        """Store a post received for ``turn``; returns its sequence number."""
+    def _post_records(self) -> list[tuple[Path, dict[str, Any]]]:
+        """Every pending post file with its record, checked (errors name the file)."""
+        out = []
+        for p in sorted((self.root / "pending" / "posts").glob("*.json")):
+            rec = read_json_file(p)
+            for key, kind in (("turn", int), ("seq", int), ("player", str), ("secret", bool),
+                              ("received", str), ("text", str)):
+                if key not in rec:
+                    raise StoreError(f"{p}: the post has no '{key}'")
+                if not isinstance(rec[key], kind) or (kind is int and isinstance(rec[key], bool)):
+                    raise StoreError(f"{p}: '{key}' must be a {kind.__name__}, not {rec[key]!r}")
+            out.append((p, rec))
+        return out
+
+    def consumed(self, turn: int) -> set[int]:
+        """The posts the current revision of a committed turn consumed (empty when the turn is
+        not committed)."""
+        if turn not in self._turn_dirs():
+            return set()
+        manifest = self.manifest(turn)
+        if isinstance(manifest.get("posts"), list):
+            return {int(s) for s in manifest["posts"]}
+        # a turn written before manifests listed their posts: its orders table says
+        return set(self.read_turn(turn).orders["seq"].to_list())
+
+    def _set_aside_consumed(self) -> None:
+        """Move the posts a committed turn consumed to ``pending/used`` (housekeeping: the
+        manifest already says which were consumed, so a crash here loses nothing)."""
+        used = self.root / "pending" / "used"
+        moved = False
+        for p, rec in self._post_records_lenient():
+            if rec["seq"] in self.consumed(rec["turn"]):
+                _mkdir(used)
+                os.rename(p, used / f"{rec['turn']:04d}-{p.name}")
+                moved = True
+        if moved:
+            _fsync_dir(used)
+            _fsync_dir(self.root / "pending" / "posts")
+
+    def _post_records_lenient(self) -> list[tuple[Path, dict[str, Any]]]:
+        out = []
+        for p in sorted((self.root / "pending" / "posts").glob("*.json")):
+            with contextlib.suppress(StoreError):
+                rec = read_json_file(p)
+                if isinstance(rec.get("turn"), int) and isinstance(rec.get("seq"), int):
+                    out.append((p, rec))
+        return out
+
+    def add_post(self, turn: int | None, player: str, text: str, *, secret: bool,
+                 received: str, note: str = "") -> tuple[int, int]:
+        """Store a post received for the coming turn; returns ``(seq, turn)``.
+
+        The turn is read under the lock (``turn`` None), or checked to be still the coming one,
+        so a post never lands in a turn committed meanwhile."""
         with self.lock():
+            self._finish_rollback()
+            coming = self.latest() + 1
+            if turn is not None and turn != coming:
+                raise StoreError(f"turn {turn} is committed already; the post was not stored "
+                                 f"(orders are now for turn {coming})")
             posts = self.root / "pending" / "posts"
-            posts.mkdir(parents=True, exist_ok=True)
+            _mkdir(posts)
             pending = self.root / "pending"
             seen = [p.stem.rsplit("-", 1)[-1] for sub in ("posts", "withdrawn", "used")
                     for p in (pending / sub).glob("*.json")]
+            seen += [p.stem.rsplit("-", 1)[-1] for p in (self.root / "attic").glob("*-post-*.json")]
             seq = 1 + max((int(x) for x in seen if x.isdigit()), default=0)
-            record = {"turn": turn, "seq": seq, "player": player, "secret": secret,
+            record = {"turn": coming, "seq": seq, "player": player, "secret": secret,
                       "received": received, "text": text}
-            atomic_write(posts / f"{seq:05d}.json", json.dumps(record, ensure_ascii=False).encode())
-            return seq
+            if note:
+                record["note"] = note
+            atomic_write(posts / f"{seq:05d}.json", json.dumps(record, ensure_ascii=False).encode(),
+                         exclusive=True)
+            return seq, coming
 
     def pending_posts(self, turn: int) -> pl.DataFrame:
-        """The posts received for ``turn`` as an orders table."""
-        rows = []
-        for p in sorted((self.root / "pending" / "posts").glob("*.json")):
-            try:
-                rec = json.loads(p.read_text("utf-8"))
-            except (OSError, json.JSONDecodeError) as e:
-                raise StoreError(f"{p}: unreadable post ({e})") from None
-            if not isinstance(rec, dict):
-                raise StoreError(f"{p}: a post must be a JSON object")
-            if rec.get("turn") == turn:
-                for key, kind in (("seq", int), ("player", str), ("secret", bool),
-                                  ("received", str), ("text", str)):
-                    if key not in rec:
-                        raise StoreError(f"{p}: the post has no '{key}'")
-                    if not isinstance(rec[key], kind) or (kind is int and
-                                                          isinstance(rec[key], bool)):
-                        raise StoreError(f"{p}: '{key}' must be a {kind.__name__}, "
-                                         f"not {rec[key]!r}")
-                rows.append({k: rec[k] for k in ORDERS_SCHEMA})
+        """The posts received for ``turn`` that it has not consumed, as an orders table (for a
+        committed turn: its late posts)."""
+        done = self.consumed(turn) if turn in self._turn_dirs() else set()
+        rows = [{k: rec[k] for k in ORDERS_SCHEMA} for _, rec in self._post_records()
+                if rec["turn"] == turn and rec["seq"] not in done]
         return pl.DataFrame(rows, schema=dict(ORDERS_SCHEMA))
 
-    def withdraw_post(self, seq: int) -> None:
-        """Set a pending post aside (kept in ``pending/withdrawn``)."""
-        src = self.root / "pending" / "posts" / f"{seq:05d}.json"
-        if not src.exists():
-            raise StoreError(f"{src}: no such pending post")
-        dst = self.root / "pending" / "withdrawn"
-        dst.mkdir(parents=True, exist_ok=True)
-        if (dst / src.name).exists():
-            raise StoreError(f"{dst / src.name}: a withdrawn post with this number is kept already")
-        os.rename(src, dst / src.name)
+    def late_posts(self) -> pl.DataFrame:
+        """Posts that arrived for a turn after it was read for resolving: they stay with that
+        turn until the GM re-resolves it to include them or carries them to the coming turn.
+        An orders table with a ``turn`` column."""
+        committed = self._turn_dirs()
+        rows = [{"turn": rec["turn"], **{k: rec[k] for k in ORDERS_SCHEMA}}
+                for _, rec in self._post_records()
+                if rec["turn"] in committed and rec["seq"] not in self.consumed(rec["turn"])]
+        return pl.DataFrame(rows, schema={"turn": pl.Int64, **ORDERS_SCHEMA})
+
+    def carry_post(self, seq: int) -> int:
+        """Carry a late post to the coming turn (the GM's explicit choice); returns that turn."""
+        with self.lock():
+            self._finish_rollback()
+            coming = self.latest() + 1
+            for path, rec in self._post_records():
+                if rec["seq"] == seq:
+                    if rec["turn"] == coming:
+                        raise StoreError(f"post #{seq} is already a post for turn {coming}")
+                    if rec["turn"] > coming or rec["seq"] in self.consumed(rec["turn"]):
+                        break
+                    rec = {**rec, "turn": coming, "carried_from": rec["turn"]}
+                    atomic_write(path, json.dumps(rec, ensure_ascii=False).encode())
+                    return coming
+            raise StoreError(f"post #{seq} is not a late post (see 'gmkit status')")
+
+    def withdraw_post(self, seq: int, reason: str = "") -> None:
+        """Set a pending post aside (kept in ``pending/withdrawn``, with the reason)."""
+        with self.lock():
+            src = self.root / "pending" / "posts" / f"{seq:05d}.json"
+            if not src.exists():
+                raise StoreError(f"{src}: no such pending post")
+            dst = self.root / "pending" / "withdrawn"
+            _mkdir(dst)
+            if (dst / src.name).exists():
+                raise StoreError(f"{dst / src.name}: a withdrawn post with this number is kept "
+                                 "already")
+            record = read_json_file(src)
+            record["withdrawn"] = {"reason": reason,
+                                   "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            atomic_write(dst / src.name, json.dumps(record, ensure_ascii=False).encode(),
+                         exclusive=True)
+            os.unlink(src)
+            _fsync_dir(src.parent)
+
+    def withdrawn_posts(self) -> list[dict[str, Any]]:
+        """Every withdrawn post's record (with the reason it was withdrawn)."""
+        out = []
+        for p in sorted((self.root / "pending" / "withdrawn").glob("*.json")):
+            with contextlib.suppress(StoreError):
+                out.append(read_json_file(p))
+        return out
 
     def clear_posts(self, turn: int) -> None:
-        """Set aside the pending posts of a committed turn (kept in ``pending/used``)."""
-        used = self.root / "pending" / "used"
-        used.mkdir(parents=True, exist_ok=True)
-        for p in sorted((self.root / "pending" / "posts").glob("*.json")):
-            with contextlib.suppress(OSError, json.JSONDecodeError):
-                if json.loads(p.read_text("utf-8")).get("turn") == turn:
-                    os.rename(p, used / f"{turn:04d}-{p.name}")
+        """Set aside the posts a committed turn consumed (kept in ``pending/used``); posts that
+        arrived after the turn was read stay pending, as late posts."""
+        with self.lock():
+            self._set_aside_consumed()
 
     # -- seeds ---------------------------------------------------------------------------------
     def seed_path(self, turn: int, *, revealed: bool = False) -> Path:
         """Where a turn's seed is kept (secret, or once revealed)."""
         return self.root / ("revealed" if revealed else "secret") / f"{turn:04d}.seed"
 
+    @staticmethod
+    def _seed_text(path: Path) -> str:
+        blob = read_regular(path)
+        try:
+            seed = blob.decode("ascii").strip()
+        except UnicodeDecodeError as e:
+            raise StoreError(f"{path}: a seed is 64 hexadecimal characters; byte "
+                             f"0x{blob[e.start]:02x} at offset {e.start} is not") from None
+        if not SEED_TEXT.fullmatch(seed):
+            raise StoreError(f"{path}: a seed is 64 hexadecimal characters, not {seed[:80]!r}")
+        return seed
+
     def read_seed(self, turn: int) -> str | None:
         """A turn's seed (revealed copy first, else the GM's secret copy), or None."""
         for revealed in (True, False):
             p = self.seed_path(turn, revealed=revealed)
-            if p.exists():
-                return p.read_text("ascii").strip()
+            if os.path.lexists(p):
+                return self._seed_text(p)
         return None
 
     def write_seed(self, turn: int, seed: str, *, revealed: bool = False) -> None:
-        """Keep a turn's seed (never replacing a different one)."""
-        p = self.seed_path(turn, revealed=revealed)
-        if p.exists():
-            if p.read_text("ascii").strip() != seed:
-                raise StoreError(f"{p}: a different seed is already kept for turn {turn}")
-            return
-        atomic_write(p, (seed + "\n").encode("ascii"))
+        """Keep a turn's seed, created once and never replaced (a seed that a rollback set aside
+        is refused: it belongs to another timeline)."""
+        if not SEED_TEXT.fullmatch(seed):
+            raise StoreError(f"a seed is 64 hexadecimal characters, not {seed[:80]!r}")
+        with self.lock():
+            self._finish_rollback()
+            p = self.seed_path(turn, revealed=revealed)
+            if not revealed and commitment_of(seed) in self.retired_commitments():
+                raise StoreError(f"this seed was committed for a turn that a rollback set aside; "
+                                 f"turn {turn} needs a fresh seed")
+            try:
+                atomic_write(p, (seed + "\n").encode("ascii"), exclusive=True)
+            except FileExistsError:
+                if self._seed_text(p) != seed:
+                    raise StoreError(f"{p}: a different seed is already kept for turn "
+                                     f"{turn}") from None
+
+    def seed_for(self, turn: int, make: Callable[[], str]) -> str:
+        """The secret seed of ``turn``, made once with ``make`` under the lock: two commands
+        asking at once get the same seed and print the same commitment."""
+        with self.lock():
+            self._finish_rollback()
+            seed = self.read_seed(turn)
+            if seed is not None:
+                if commitment_of(seed) in self.retired_commitments():
+                    raise StoreError(f"{self.seed_path(turn)}: this seed belongs to a turn that "
+                                     "a rollback set aside; it is never used again")
+                return seed
+            seed = make()
+            atomic_write(self.seed_path(turn), (seed + "\n").encode("ascii"), exclusive=True)
+            return seed
