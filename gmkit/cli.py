@@ -3,6 +3,10 @@ verify and export history. Every failure exits non-zero with a one-line reason."
 
 from __future__ import annotations
 
+import csv
+import difflib
+import errno
+import io
 import sys
 import tomllib
 from pathlib import Path
@@ -20,17 +24,48 @@ from gmkit.core.tables import SchemaError
 from gmkit.game import Game, GameError
 
 EXPECTED = (GameError, StoreError, DiceError, MapError, ParamError, SchemaError, OrderError,
-            KeyError, FileNotFoundError, tomllib.TOMLDecodeError)
+            KeyError, tomllib.TOMLDecodeError, ValueError, TypeError)
+
+
+def _os_error(e: OSError) -> str:
+    """An operating-system failure in one line: the file and what went wrong."""
+    what = {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
+            errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+            errno.EDQUOT: "the disk quota is exceeded"}.get(e.errno or 0, e.strerror or str(e))
+    where = f"{e.filename}: " if e.filename else ""
+    return f"{where}{what}; the game folder keeps its last good state"
 
 
 class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except OSError as e:
+            click.echo(f"gmkit: {_os_error(e)}".splitlines()[0], err=True)
+            sys.exit(2)
         except EXPECTED as e:
             msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-            click.echo(f"gmkit: {msg}".splitlines()[0], err=True)
+            click.echo(f"gmkit: {msg}".splitlines()[0] if msg else f"gmkit: {type(e).__name__}",
+                       err=True)
             sys.exit(2)
+
+
+def _read_text(path: Path | None, what: str = "file") -> str:
+    """A UTF-8 text file (``-`` or None: standard input); a bad byte is named with its
+    offset."""
+    blob = sys.stdin.buffer.read() if path is None or str(path) == "-" else Path(path).read_bytes()
+    try:
+        return blob.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise GameError(f"{path or 'standard input'}: the {what} is not UTF-8 text (byte "
+                        f"0x{blob[e.start]:02x} at offset {e.start}); save it as UTF-8") from None
+
+
+def _toml(path: Path, what: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(_read_text(path, what))
+    except tomllib.TOMLDecodeError as e:
+        raise GameError(f"{path}: malformed TOML: {e}") from None
 
 
 GAME = click.argument("game", type=click.Path(path_type=Path))
@@ -55,8 +90,10 @@ def main() -> None:
 def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, title: str,
         rules_file: Path | None) -> None:
     """Create a game folder from a ruleset, a map and a player list, and commit turn 0."""
-    players = tomllib.loads(players_file.read_text("utf-8")).get("players", [])
-    rules = tomllib.loads(rules_file.read_text("utf-8")) if rules_file else {}
+    players = _toml(players_file, "player list").get("players", [])
+    if not isinstance(players, list) or not all(isinstance(x, dict) for x in players):
+        raise GameError(f"{players_file}: 'players' must be a list of [[players]] tables")
+    rules = _toml(rules_file, "rules file") if rules_file else {}
     g = Game.new(game, ruleset, players, title=title, map_path=map_path, rules=rules)
     click.echo(f"created {g.title} ({g.ruleset.title}) in {game}: turn 0 committed")
 
@@ -76,27 +113,33 @@ def status(game: Path) -> None:
     waiting = [p for p in g.ruleset.players_to_move(g.state()) if p not in sent]
     click.echo(f"orders received from: {', '.join(sorted(sent)) or 'nobody yet'}")
     click.echo(f"waiting for: {', '.join(waiting) or 'nobody'}")
+    for row in g.late_posts().iter_rows(named=True):
+        click.echo(f"late post #{row['seq']} from {row['player']} for turn {row['turn']} came "
+                   "in after the turn was read: re-resolve it to include the post ('gmkit "
+                   f"resolve --revise --include-late') or carry it ('gmkit carry {game} "
+                   f"{row['seq']}')")
 
 
 @main.command()
 @GAME
 @click.option("--player", required=True, help="Who sent the post (e.g. the colour in Cien).")
 @click.option("--secret", is_flag=True, help="The post was private (a PM or e-mail).")
-@click.argument("post", type=click.File("r", encoding="utf-8"), default="-")
-def orders(game: Path, player: str, secret: bool, post: Any) -> None:
+@click.argument("post", type=click.Path(path_type=Path, allow_dash=True), default="-")
+def orders(game: Path, player: str, secret: bool, post: Path) -> None:
     """Store a player's post (a file, or - for standard input) and show how it reads."""
     g = Game.open(game)
-    text = post.read()
-    result = g.receive(player, text, secret=secret)
+    text = _read_text(post, "post")
+    got = g.receive_post(player, text, secret=secret)
+    result = got.parsed
     for line, order in result.orders:
         click.echo(f"  line {line.number}: {g.ruleset.describe_order(order)}")
-    problems = g.read_orders(g.state(), g.store.pending_posts(g.next_turn))[1]
-    bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(player, [])]
+    problems = g.read_orders(g.state(), g.store.pending_posts(got.turn))[1]
+    bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(got.player, [])]
     if bad:
         click.echo("rejected:")
         for msg in bad:
             click.echo(f"  {msg}")
-    click.echo(f"stored {'secret ' if secret else ''}post for turn {g.next_turn}: "
+    click.echo(f"stored {'secret ' if secret else ''}post #{got.seq} for turn {got.turn}: "
                f"{len(result.orders)} order(s), {len(bad)} problem(s)")
 
 
@@ -122,7 +165,7 @@ def _entered(path: Path | None) -> dict[str, Any]:
     if path is None:
         return {}
     try:
-        return parse_entered(path.read_text("utf-8"))
+        return parse_entered(_read_text(path, "dice file"))
     except DiceError as e:
         raise DiceError(f"{path}: {e}") from None
 
@@ -134,14 +177,30 @@ def _entered(path: Path | None) -> dict[str, Any]:
 @click.option("--dry-run", is_flag=True, help="Resolve and show, but commit nothing.")
 @click.option("--revise", is_flag=True,
               help="Re-resolve the latest committed turn as a new revision (the old is kept).")
-def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool) -> None:
+@click.option("--include-late", is_flag=True,
+              help="With --revise: include the posts that came in after the turn was read.")
+@click.option("--why", default="", help="With --revise: why the turn is resolved again.")
+@click.option("--allow-empty", is_flag=True, help="Resolve a turn with no post at all.")
+@click.option("--unannounced", is_flag=True,
+              help="Resolve although no commitment was shown first (run commit-seed first).")
+@click.option("--force", is_flag=True, help="Commit although an entered die matches no draw.")
+def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
+            include_late: bool, why: str, allow_empty: bool, unannounced: bool,
+            force: bool) -> None:
     """Resolve the coming turn step by step and commit it."""
     g = Game.open(game)
     entered = _entered(dice_file)
     if revise:
-        data = g.re_resolve(entered or None)
+        data = g.re_resolve(entered or None, include_late=include_late, reason=why)
         click.echo(f"turn {data.turn} re-resolved as revision {data.revision}")
         return
+    turn = g.next_turn
+    if g.store.read_seed(turn) is None and not unannounced and not dry_run:
+        raise GameError(f"turn {turn} has no dice commitment yet: run 'gmkit commit-seed' and "
+                        "post the hash before resolving (or pass --unannounced)")
+    if g.store.pending_posts(turn).is_empty() and not allow_empty:
+        raise GameError(f"turn {turn} has no post: nothing to resolve (pass --allow-empty to "
+                        "resolve it anyway)")
     session = g.start(entered)
     for player, errs in sorted(session.problems.items()):
         for e in errs:
@@ -157,11 +216,18 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool) -> 
                        f"({r.source})")
         for event in rec.events:
             click.echo(f"   {event.text}")
-    for draw_id in session.unused_entered:
-        click.echo(f"warning: entered die '{draw_id}' matches no roll of this turn", err=True)
+    drawn = [r.draw_id for r in session.driver.rolls]
+    unused = [(d, difflib.get_close_matches(d, drawn, n=3, cutoff=0.5))
+              for d in session.unused_entered]
+    for draw_id, near in unused:
+        click.echo(f"warning: entered die '{draw_id}' matches no draw of this turn"
+                   + (f" (did you mean {', '.join(near)}?)" if near else ""), err=True)
     if dry_run:
         click.echo("dry run: nothing committed")
         return
+    if unused and not force:
+        raise GameError(f"entered die '{unused[0][0]}' matches no draw of turn {turn}: nothing "
+                        "committed (fix the dice file, or pass --force to commit without it)")
     data = g.commit(session)
     click.echo(f"turn {data.turn} committed (commitment {data.seed_commitment})")
     if data.outcome:
@@ -203,16 +269,22 @@ def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
 
 @main.command()
 @GAME
-def verify(game: Path) -> None:
+@click.option("--against", "against", metavar="HASH",
+              help="A turn record hash printed in a report: prove the folder still holds it.")
+def verify(game: Path, against: str | None) -> None:
     """Check every manifest hash and re-resolve every turn; exit 1 when anything differs."""
+    from gmkit.verify import verify_game
+
     g = Game.open(game)
-    problems = g.verify()
-    for p in problems:
+    found = verify_game(g, against=against)
+    for p in found.problems:
         click.echo(p)
-    if problems:
-        click.echo(f"gmkit: verify found {len(problems)} problem(s)", err=True)
+    for note in found.notes:
+        click.echo(note)
+    if found.problems:
+        click.echo(f"gmkit: verify found {len(found.problems)} problem(s)", err=True)
         sys.exit(1)
-    click.echo(f"verified {len(g.store.turns())} turn(s): every hash matches and every turn "
+    click.echo(f"verified {found.turns} turn(s): every hash matches and every turn "
                "resolves again to the same state, rolls and events")
 
 
@@ -221,27 +293,51 @@ def verify(game: Path) -> None:
 @click.argument("table")
 @click.option("--out", type=click.Path(path_type=Path),
               help="Write .csv or .parquet (default: print).")
-def history(game: Path, table: str, out: Path | None) -> None:
-    """Export one table across every turn (with a turn column)."""
+@click.option("--gm", is_flag=True, help="The GM's view: secret posts and GM-only rows too.")
+def history(game: Path, table: str, out: Path | None, gm: bool) -> None:
+    """Export one table across every turn (with a turn column); the public view unless --gm."""
+    from gmkit.core.store import atomic_write, parquet_bytes
+
     g = Game.open(game)
-    df = g.history(table)
+    df = g.history(table, view="gm" if gm else "public")
     if out is None:
         with pl.Config(tbl_rows=40, tbl_cols=20):
             click.echo(df)
     elif out.suffix == ".parquet":
-        df.write_parquet(out)
+        atomic_write(out, parquet_bytes(df))
         click.echo(f"wrote {out} ({df.height} rows)")
     elif out.suffix == ".csv":
-        df.write_csv(out)
+        atomic_write(out, csv_text(df).encode("utf-8"))
         click.echo(f"wrote {out} ({df.height} rows)")
     else:
         raise GameError(f"{out}: write .csv or .parquet")
 
 
+#: What a spreadsheet reads as the start of a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(df: pl.DataFrame) -> str:
+    """A frame as CSV in which no text cell is a live spreadsheet formula: a cell starting with
+    ``= + - @`` (or a tab or carriage return) gets a leading apostrophe, as spreadsheets
+    advise."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(df.columns)
+    text_cols = {c for c, t in df.schema.items() if t == pl.String}
+    for row in df.iter_rows():
+        writer.writerow(["" if v is None else
+                         ("'" + v if c in text_cols and isinstance(v, str)
+                          and v.startswith(FORMULA_START) else v)
+                         for c, v in zip(df.columns, row)])
+    return buf.getvalue()
+
+
 @main.command()
 @GAME
 @click.option("--out", type=click.Path(path_type=Path), required=True,
-              help="The folder to write the site into (replaced as a whole).")
+              help="The folder to write the site into: a new or empty folder, or one gmkit "
+                   "published before (replaced as a whole); never the game folder.")
 def publish(game: Path, out: Path) -> None:
     """Write the game's public static site: an index of turns, each turn's public summary and
     the history charts. It opens offline from the file system."""
@@ -254,11 +350,66 @@ def publish(game: Path, out: Path) -> None:
 @main.command()
 @GAME
 @click.option("--to", "to_turn", type=int, required=True, help="The turn to go back to.")
-def rollback(game: Path, to_turn: int) -> None:
+@click.option("--why", default="", help="Why the turns are rolled back (recorded).")
+def rollback(game: Path, to_turn: int, why: str) -> None:
     """Set aside every turn after --to (kept in the game folder's attic, never deleted)."""
     g = Game.open(game)
-    moved = g.rollback(to_turn)
+    moved = g.rollback(to_turn, why)
     click.echo(f"rolled back to turn {to_turn}; set aside {len(moved)} turn folder(s)")
+
+
+@main.command()
+@GAME
+@click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE",
+              help="Change a rule from the coming turn on (a TOML value: 3, 0.5, true, \"x\").")
+@click.option("--unset", "unset", multiple=True, metavar="NAME",
+              help="Restore a rule's default from the coming turn on.")
+@click.option("--why", default="", help="Why the rule changes (shown in the next report).")
+def rules(game: Path, assignments: tuple[str, ...], unset: tuple[str, ...], why: str) -> None:
+    """Show the rules in force, or change one from the coming turn on (recorded)."""
+    g = Game.open(game)
+    for item in assignments:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.strip():
+            raise GameError(f"--set {item!r}: write NAME=VALUE")
+        try:
+            value = tomllib.loads(f"v = {raw.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw.strip()
+        change = g.set_rule(name.strip(), value, why)
+        click.echo(f"rule {change['name']} = {change['value']!r} from turn "
+                   f"{change['from_turn']} (was {change['old']!r}): {change['why']}")
+    for name in unset:
+        change = g.set_rule(name.strip(), None, why)
+        click.echo(f"rule {change['name']} back to its default from turn {change['from_turn']}")
+    if not assignments and not unset:
+        with pl.Config(tbl_rows=200, tbl_cols=10, fmt_str_lengths=80,
+                       tbl_hide_dataframe_shape=True):
+            click.echo(pl.DataFrame([{**r, "value": repr(r["value"]),
+                                      "default": repr(r["default"])}
+                                     for r in g.rules.describe()]))
+
+
+@main.command()
+@GAME
+@click.argument("seq", type=int)
+@click.option("--why", required=True, help="Why the GM withdraws the post (recorded).")
+def withdraw(game: Path, seq: int, why: str) -> None:
+    """Withdraw a pending post (a GM correction, such as a post filed under the wrong player);
+    it is kept in pending/withdrawn with the reason."""
+    g = Game.open(game)
+    g.store.withdraw_post(seq, why)
+    click.echo(f"post #{seq} withdrawn: {why}")
+
+
+@main.command()
+@GAME
+@click.argument("seq", type=int)
+def carry(game: Path, seq: int) -> None:
+    """Carry a late post (one that came in after its turn was read) to the coming turn."""
+    g = Game.open(game)
+    turn = g.carry(seq)
+    click.echo(f"post #{seq} carried to turn {turn}")
 
 
 if __name__ == "__main__":  # pragma: no cover

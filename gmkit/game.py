@@ -32,8 +32,9 @@ from gmkit.core.maps import Arrow, GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.ruleset import PlayerInfo, Ruleset, find_ruleset
 from gmkit.core.steps import Driver, Event
+from gmkit.core.params import Params
 from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameStore, StoreError, \
-    TurnData, sha256_file
+    TurnData, atomic_write, read_json_file, sha256_file
 from gmkit.core.tables import State
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
@@ -42,6 +43,9 @@ MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 class GameError(ValueError):
     """A GM action that cannot be done; the message says why."""
 
+
+#: Changes recorded for coming turns, under ``pending/``.
+CHANGES_FILE = "changes.json"
 
 #: What a turn's manifest records of the game it was resolved in.
 RECORD_KEYS = ("ruleset", "rules", "players", "board")
@@ -255,9 +259,22 @@ class Game:
             kept = self._recent.get(_stamp(self.store.turn_path(number)))
         return kept.state if kept is not None else self.store.read_state(number)
 
-    def history(self, table: str) -> pl.DataFrame:
-        """A table across every turn, with a ``turn`` column."""
-        return self.store.history(table)
+    def history(self, table: str, *, view: str = "gm") -> pl.DataFrame:
+        """A table across every turn, with a ``turn`` column. The ``"public"`` view keeps what
+        the players may see: no secret post, no GM-only roll or event, and state tables through
+        the ruleset's public view."""
+        if view not in ("gm", "public"):
+            raise GameError(f"view must be 'gm' or 'public', not {view!r}")
+        df = self.store.history(table)
+        if view == "gm":
+            return df
+        if table == "orders":
+            return df.filter(~pl.col("secret"))
+        if table in ("rolls", "events"):
+            return df.filter(pl.col("public"))
+        frames = [self.ruleset.public_state(self.state(t))[table]
+                  .with_columns(pl.lit(t, pl.Int64).alias("turn")) for t in self.store.turns()]
+        return pl.concat(frames, how="diagonal_relaxed").select(df.columns) if frames else df
 
     # -- seeds -----------------------------------------------------------------------------------
     def commitment(self, turn: int | None = None) -> str:
@@ -328,10 +345,10 @@ class Game:
         """Carry a late post to the coming turn; returns that turn."""
         return self.store.carry_post(seq)
 
-    def effective_posts(self, posts: pl.DataFrame) -> pl.DataFrame:
+    def effective_posts(self, posts: pl.DataFrame, rules: Params | None = None) -> pl.DataFrame:
         """The posts that count: per the ruleset's ``orders_post`` rule, a player's first or
         latest post; all of them when the ruleset has no such rule."""
-        policy = self.rules.get("orders_post", "all")
+        policy = (self.rules if rules is None else rules).get("orders_post", "all")
         posts = posts.sort("seq")
         if policy == "first":
             return posts.unique("player", keep="first", maintain_order=True)
@@ -339,27 +356,29 @@ class Game:
             return posts.unique("player", keep="last", maintain_order=True)
         return posts
 
-    def read_orders(self, state: State, posts: pl.DataFrame
+    def read_orders(self, state: State, posts: pl.DataFrame, rules: Params | None = None
                     ) -> tuple[dict[str, ParseResult[Any]], dict[str, list[OrderError]],
                                dict[str, list[Any]]]:
         """Parse the posts that count, validate them, and keep the accepted orders."""
+        rules = self.rules if rules is None else rules
         parsed: dict[str, ParseResult[Any]] = {}
-        for row in self.effective_posts(posts).iter_rows(named=True):
-            result = self.ruleset.parse_post(row["text"], row["player"], state, self.rules,
+        for row in self.effective_posts(posts, rules).iter_rows(named=True):
+            result = self.ruleset.parse_post(row["text"], row["player"], state, rules,
                                              secret=row["secret"])
             if row["player"] in parsed:
                 prev = parsed[row["player"]]
                 result = ParseResult(prev.orders + result.orders, prev.errors + result.errors)
             parsed[row["player"]] = result
-        problems = self.ruleset.validate(state, parsed, self.rules)
+        problems = self.ruleset.validate(state, parsed, rules)
         return parsed, problems, self.ruleset.accepted(parsed, problems)
 
     # -- resolving -------------------------------------------------------------------------------
     def _session(self, state: State, posts: pl.DataFrame, seed: str, turn: int,
-                 entered: Mapping[str, Any] | None) -> TurnSession:
-        parsed, problems, orders = self.read_orders(state, posts)
+                 entered: Mapping[str, Any] | None, rules: Params | None = None) -> TurnSession:
+        rules = self.rules if rules is None else rules
+        parsed, problems, orders = self.read_orders(state, posts, rules)
         dice = Dice(seed, turn, entered=dict(entered or {}))
-        driver = Driver(self.ruleset.steps(self.rules), state, orders, dice, self.rules)
+        driver = Driver(self.ruleset.steps(rules), state, orders, dice, rules)
         return TurnSession(turn, seed, posts, parsed, problems, orders, driver)
 
     def start(self, entered: Mapping[str, Any] | None = None) -> TurnSession:
@@ -378,7 +397,7 @@ class Game:
         state = session.result(session.turn)
         driver = session.driver
         events = [(r.step.name, e) for r in driver.records for e in r.events]
-        outcome = self.ruleset.outcome(state, self.rules)
+        outcome = self.ruleset.outcome(state, driver.rules)
         return TurnData(session.turn, state, session.posts, rolls_frame(driver.rolls),
                         events_frame(events), session.entered, gdice.commitment(session.seed),
                         outcome.reason if outcome else None)
@@ -392,7 +411,11 @@ class Game:
         if outcome:
             raise GameError(f"the game is over: {outcome}")
         data = self._turn_data(session)
-        folder = self.store.commit(data, posts=session.seqs, record=self.record())
+        record = self.record()
+        changes = [c for c in self.recorded_changes() if c.get("from_turn") == session.turn]
+        if changes:
+            record["changes"] = changes
+        folder = self.store.commit(data, posts=session.seqs, record=record)
         return self._committed(data, folder)
 
     def record(self, reason: str = "") -> dict[str, Any]:
@@ -433,7 +456,7 @@ class Game:
                                 old.entered if entered is None else entered)
         data = self._turn_data(session)
         record = {**self.store.manifest(turn)}
-        record = {k: record[k] for k in RECORD_KEYS if k in record} or self.record()
+        record = {k: record[k] for k in (*RECORD_KEYS, "changes") if k in record} or self.record()
         record["reason"] = reason or "not given"
         return self._committed(data, self.store.commit(data, new_revision=True,
                                                        posts=session.seqs, record=record))
@@ -443,40 +466,57 @@ class Game:
         return self.store.rollback(to_turn, reason)
 
     # -- verifying -------------------------------------------------------------------------------
-    def verify(self) -> list[str]:
-        """Check every manifest and re-resolve every turn from its stored orders, seed and entered
-        dice; returns the problems found (empty when all is well)."""
-        problems: list[str] = []
-        turns = self.store.turns()
-        prev: State | None = None
-        for t in turns:
-            found = self.store.check_turn(t)
-            if found:
-                problems.extend(found)
-                prev = None
-                continue
+    def verify(self, against: str | None = None) -> list[str]:
+        """Check every manifest and re-resolve every turn from its stored orders, seed, entered
+        dice and recorded rules; returns the problems found (empty when all is well). See
+        :mod:`gmkit.verify`."""
+        from gmkit.verify import verify_game
+
+        return verify_game(self, against=against).problems
+
+    def resolve_again(self, before: State, posts: pl.DataFrame, seed: str, turn: int,
+                      entered: Mapping[str, Any], rules: Params) -> TurnData:
+        """A committed turn resolved again from what it stored, with the rules it recorded."""
+        return self._turn_data(self._session(before, posts, seed, turn, entered, rules))
+
+    # -- recorded changes --------------------------------------------------------------------------
+    def recorded_changes(self) -> list[dict[str, Any]]:
+        """Changes to the rules or players recorded for coming turns (``pending/changes.json``),
+        each with the turn it takes effect from and why."""
+        path = self.root / "pending" / CHANGES_FILE
+        if not path.exists():
+            return []
+        return [c for c in read_json_file(path, list) if isinstance(c, dict)]
+
+    def set_rule(self, name: str, value: Any, why: str) -> dict[str, Any]:
+        """Change a rule (a house rule) from the coming turn on, recorded with the reason: the
+        turn's manifest and its GM report show it, and ``verify`` replays earlier turns with
+        their own rules. ``value`` None restores the ruleset's default."""
+        if not why.strip():
+            raise GameError("say why the rule changes (--why): players see it in the report")
+        with self.store.lock():
+            config = GameStore.read_config(self.root)
+            rules = dict(config.get("rules", {}))
+            old = rules.get(name)
+            if value is None:
+                rules.pop(name, None)
+            else:
+                rules[name] = value
             try:
-                data = self.store.read_turn(t, verify=False)
-            except StoreError as e:
-                problems.append(str(e))
-                prev = None
-                continue
-            if t > 0 and prev is not None:
-                seed = self.store.read_seed(t)
-                if seed is None:
-                    problems.append(f"turn {t}: no seed kept or revealed; cannot re-resolve")
-                elif data.seed_commitment and not gdice.check_reveal(seed, data.seed_commitment):
-                    problems.append(f"turn {t}: the seed does not match the posted commitment")
-                else:
-                    try:
-                        again = self._turn_data(self._session(prev, data.orders, seed, t,
-                                                              data.entered))
-                    except (ValueError, KeyError) as e:
-                        problems.append(f"turn {t}: re-resolving failed: {e}")
-                    else:
-                        problems.extend(_compare(t, data, again))
-            prev = data.state
-        return problems
+                self.ruleset.rules(rules)
+            except ValueError as e:
+                raise GameError(str(e)) from None
+            change = {"kind": "rules", "name": name, "value": value, "old": old,
+                      "from_turn": self.next_turn, "why": why.strip(),
+                      "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+            changes = [c for c in self.recorded_changes()
+                       if c.get("from_turn", 0) > self.latest_turn]
+            atomic_write(self.root / "pending" / CHANGES_FILE,
+                         json.dumps([*changes, change], indent=1, ensure_ascii=False).encode())
+            self.store.write_config({**config, "rules": rules})
+        self.config = GameStore.read_config(self.root)
+        self.rules = self.ruleset.rules(self.config.get("rules", {}))
+        return change
 
     # -- maps ------------------------------------------------------------------------------------
     def map_svg(self, state: State, *, title: str | None = None,
@@ -500,15 +540,3 @@ def _stamp(folder: Path) -> tuple[Any, ...]:
         st = path.stat()
         out.append((str(path), st.st_ino, st.st_size, st.st_mtime_ns))
     return tuple(out)
-
-
-def _compare(turn: int, stored: TurnData, again: TurnData) -> list[str]:
-    out = []
-    for name, frame in stored.state.tables.items():
-        if not frame.equals(again.state.tables.get(name, pl.DataFrame())):
-            out.append(f"turn {turn}: table '{name}' differs when the turn is resolved again")
-    if not stored.rolls.equals(again.rolls):
-        out.append(f"turn {turn}: the rolls differ when the turn is resolved again")
-    if not stored.events.equals(again.events):
-        out.append(f"turn {turn}: the events differ when the turn is resolved again")
-    return out

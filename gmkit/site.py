@@ -20,6 +20,7 @@ from typing import Any
 import jinja2
 
 from gmkit.core.reports import CSP, chart_svg, public_view, render_html
+from gmkit.core.store import fsync_dir, current_umask
 from gmkit.game import Game
 from gmkit.summary import turn_report
 
@@ -127,18 +128,56 @@ def _turn_pages(root: str, some: Sequence[int], turns: Sequence[int]) -> list[tu
     return [(t, _turn_page(game, t, turns)) for t in some]
 
 
+#: The file that marks a folder as a site gmkit published (the only kind it replaces).
+MARKER = ".gmkit-site"
+
+
+class PublishError(ValueError):
+    """A site that cannot be written where asked; the message says why."""
+
+
+def check_target(game: Game, out: Path) -> None:
+    """Refuse a folder publishing must not replace: the game folder, a folder inside it or
+    holding it, and any existing folder with content that gmkit did not publish."""
+    target, root = out.resolve(), game.root.resolve()
+    if target == root or root in target.parents:
+        raise PublishError(f"{out}: is the game folder or inside it; publish the site elsewhere")
+    if target in root.parents:
+        raise PublishError(f"{out}: holds the game folder; publish the site elsewhere")
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise PublishError(f"{out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+        raise PublishError(f"{out}: exists and holds files gmkit did not publish; choose a new "
+                           "or empty folder (only a site gmkit published is replaced)")
+
+
+def _clear_leftovers(out: Path) -> None:
+    """Remove what killed runs of publish left beside ``out`` (only folders it marked)."""
+    for old in out.parent.glob(f".{out.name}.gmkit-*"):
+        if old.is_dir() and not old.is_symlink() and (
+                (old / MARKER).is_file() or not any(old.iterdir())):
+            shutil.rmtree(old, ignore_errors=True)
+
+
 def publish(game: Game, out: str | Path, *, workers: int = 2) -> list[Path]:
     """Write the public site of a game into ``out`` (replaced atomically); returns its pages.
+
+    ``out`` must be new, empty, or a site gmkit published before (it carries a marker file);
+    the game folder, anything inside it and any other folder are refused.
 
     With ``workers`` > 1 the turn pages are drawn in that many worker processes while this one
     draws the history (chart drawing holds the interpreter lock, so threads would not help)."""
     out = Path(out)
+    check_target(game, out)
     turns = [t for t in game.store.turns() if t > 0]
     if not turns:
-        raise ValueError(f"{game.root}: no turn has been played yet; nothing to publish")
+        raise PublishError(f"{game.root}: no turn has been played yet; nothing to publish")
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    _clear_leftovers(out)
+    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.gmkit-new-"))
     try:
+        os.chmod(staging, 0o777 & ~current_umask())
+        (staging / MARKER).write_text(f"a site published by gmkit from {game.title}\n", "utf-8")
         if workers > 1 and len(turns) >= 2 * workers:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -158,14 +197,16 @@ def publish(game: Game, out: str | Path, *, workers: int = 2) -> list[Path]:
             written.append(path)
         (staging / "history.html").write_text(history_html, "utf-8")
         (staging / "index.html").write_text(index_html, "utf-8")
+        check_target(game, out)  # again: the folder may have changed while the pages were drawn
         if out.exists():
-            old = out.with_name(f".{out.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
+            old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.gmkit-old-"))
+            os.rmdir(old)
             os.rename(out, old)
             os.rename(staging, out)
             shutil.rmtree(old, ignore_errors=True)
         else:
             os.rename(staging, out)
+        fsync_dir(out.parent)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

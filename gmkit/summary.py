@@ -93,9 +93,8 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
                    for r in data.orders.sort("seq").iter_rows(named=True))
     standings = game.ruleset.standings(data.state, game.rules)
     seed = None
-    revealed = game.store.seed_path(t, revealed=True)
-    if revealed.exists():
-        seed = revealed.read_text("ascii").strip()
+    if game.store.seed_path(t, revealed=True).exists():
+        seed = game.store.read_seed(t)
     links = tuple((f"{r['id']}: coat of arms", r["arms"])
                   for r in data.state["players"].iter_rows(named=True)
                   if r.get("arms")) if "players" in data.state.tables and \
@@ -110,4 +109,5 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
         chart=standings_chart(standings, f"Provinces after turn {t}",
                               dict(game.ruleset.map_style(data.state, game.rules).legend)),
         orders=orders, seed_commitment=data.seed_commitment, seed=seed, outcome=data.outcome,
-        links=links)
+        record_hash=data.manifest_hash,
+        previous_hash=game.store.manifest(t, data.revision).get("previous"), links=links)

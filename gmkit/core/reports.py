@@ -153,6 +153,8 @@ class TurnReport:
     orders: tuple[OrderPost, ...] = ()
     seed_commitment: str | None = None  # sha256 hex posted before the turn
     seed: str | None = None  # revealed seed hex, None until revealed
+    record_hash: str | None = None  # sha256 of the turn's manifest: the history players saw
+    previous_hash: str | None = None  # the previous turn's manifest hash
     outcome: str | None = None  # e.g. "Red wins: ..." or None
     gm_notes: tuple[str, ...] = ()  # GM-only remarks
     links: tuple[tuple[str, str], ...] = ()  # (label, url), e.g. player coat-of-arms links
@@ -645,6 +647,10 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
         + (_bb_inline(report.seed_commitment) if report.seed_commitment else "[i]none posted[/i]"),
         "Revealed seed: " + (_bb_inline(report.seed) if report.seed else "[i]not yet revealed[/i]"),
     ]
+    if report.record_hash:
+        lines.append(f"Turn record: {_bb_inline(report.record_hash)} (previous: "
+                     f"{_bb_inline(report.previous_hash or 'none')}); keep it to check later "
+                     "that this history is still the game's")
     ok = _seed_check(report)
     if ok is True:
         lines.append("The revealed seed matches the commitment.")

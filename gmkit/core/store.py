@@ -127,7 +127,7 @@ def parquet_bytes(df: pl.DataFrame) -> bytes:
     return buf.getvalue()
 
 
-def _umask() -> int:
+def current_umask() -> int:
     """The process's umask (read without changing it where the system tells it)."""
     with contextlib.suppress(OSError, ValueError):
         for line in Path("/proc/self/status").read_text().splitlines():
@@ -143,7 +143,7 @@ def _mkdir(path: Path) -> None:
     path.mkdir(parents=True, exist_ok=True)
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
     """Make a folder's entries (a file created or renamed in it) survive a power cut."""
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -167,7 +167,7 @@ def atomic_write(path: Path, data: bytes, *, exclusive: bool = False) -> None:
     _mkdir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
+        os.fchmod(fd, 0o666 & ~current_umask())
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -177,7 +177,7 @@ def atomic_write(path: Path, data: bytes, *, exclusive: bool = False) -> None:
             os.unlink(tmp)
         else:
             os.replace(tmp, path)
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -271,7 +271,7 @@ class GameStore:
             shutil.rmtree(old, ignore_errors=True)
         staging = Path(tempfile.mkdtemp(dir=parent, prefix=f".{root.name}.new-"))
         try:
-            os.chmod(staging, 0o777 & ~_umask())
+            os.chmod(staging, 0o777 & ~current_umask())
             if map_geojson is not None:
                 _write_bytes(staging / "map.geojson", map_geojson)
             _write_bytes(staging / "game.toml", tomli_w.dumps(dict(config)).encode())
@@ -283,7 +283,7 @@ class GameStore:
             if root.exists():
                 root.rmdir()  # empty, checked above
             os.rename(staging, root)
-            _fsync_dir(parent)
+            fsync_dir(parent)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
@@ -584,17 +584,17 @@ class GameStore:
             final = self.root / "turns" / canonical_turn_dir(data.turn, revision)
             staging = Path(tempfile.mkdtemp(dir=self.root / "turns", prefix=".staging-"))
             try:
-                os.chmod(staging, 0o777 & ~_umask())
+                os.chmod(staging, 0o777 & ~current_umask())
                 for rel, blob in files.items():
                     _write_bytes(staging / rel, blob)
                 _write_bytes(staging / "manifest.json",
                              json.dumps(manifest, indent=1, sort_keys=True).encode())
-                _fsync_dir(staging / "tables")
-                _fsync_dir(staging)
+                fsync_dir(staging / "tables")
+                fsync_dir(staging)
                 if final.exists():
                     raise StoreError(f"{final}: already committed; never overwritten")
                 os.rename(staging, final)
-                _fsync_dir(final.parent)
+                fsync_dir(final.parent)
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
@@ -676,13 +676,13 @@ class GameStore:
         for folder in {Path(dst).parent for _, dst in journal["moves"]} | {
                 Path(src).parent for src, _ in journal["moves"]}:
             with contextlib.suppress(OSError):
-                _fsync_dir(self.root / folder)
+                fsync_dir(self.root / folder)
         record = {k: journal[k] for k in ("to_turn", "reason", "at", "set_aside",
                                           "retired_seeds")}
         atomic_write(self.root / journal["record"],
                      json.dumps(record, indent=1, ensure_ascii=False).encode())
         os.unlink(path)
-        _fsync_dir(self.root)
+        fsync_dir(self.root)
 
     def rollbacks(self) -> list[dict[str, Any]]:
         """Every completed rollback's record (oldest first)."""
@@ -784,8 +784,8 @@ class GameStore:
                 os.rename(p, used / f"{rec['turn']:04d}-{p.name}")
                 moved = True
         if moved:
-            _fsync_dir(used)
-            _fsync_dir(self.root / "pending" / "posts")
+            fsync_dir(used)
+            fsync_dir(self.root / "pending" / "posts")
 
     def _post_records_lenient(self) -> list[tuple[Path, dict[str, Any]]]:
         out = []
@@ -874,7 +874,7 @@ class GameStore:
             atomic_write(dst / src.name, json.dumps(record, ensure_ascii=False).encode(),
                          exclusive=True)
             os.unlink(src)
-            _fsync_dir(src.parent)
+            fsync_dir(src.parent)
 
     def withdrawn_posts(self) -> list[dict[str, Any]]:
         """Every withdrawn post's record (with the reason it was withdrawn)."""

@@ -1,0 +1,280 @@
+"""``gmkit verify``: everything a game's history depends on, checked from the folder alone.
+
+For every turn and every revision of it: each file against its manifest, the folder's name against
+the manifest, the chain to the previous turn, a seed commitment for every turn after the set-up,
+the seed against that commitment, and the turn resolved again from its stored posts, entered dice
+and seed with the rules, players and board it was resolved with, to the same state, rolls, events
+and outcome. Turn 0 is set up again from its recorded players, rules and board. Around the turns:
+no turn missing, nothing stray in ``turns/``, no seed or consumed post of a turn that is not there,
+and ``game.toml`` and the board as the last turn recorded them (changed only through recorded
+commands).
+
+Anyone who can write the folder can re-link the whole chain, so the chain is anchored outside it:
+every report prints its turn's record hash, and :func:`check_anchor` proves the folder still holds
+the history a player saw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from gmkit.core import dice as gdice
+from gmkit.core.maps import GameMap
+from gmkit.core.store import StoreError, TurnData
+from gmkit.core.tables import State
+
+if TYPE_CHECKING:
+    from gmkit.game import Game
+
+
+@dataclass
+class Verification:
+    """What ``verify`` found: ``problems`` (empty when all is well) and ``notes`` (what an
+    anchor check proved, for instance)."""
+
+    turns: int = 0
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing is wrong."""
+        return not self.problems
+
+
+Progress = Callable[[int, int], None]
+
+
+def verify_game(game: Game, *, against: str | None = None,
+                progress: Progress | None = None) -> Verification:
+    """Check a whole game folder (see the module docstring)."""
+    out = Verification()
+    store = game.store
+    turns = store.turns()
+    out.turns = len(turns)
+    if not turns:
+        out.problems.append(f"{store.root / 'turns'}: no committed turn (not even the set-up)")
+    missing = sorted(set(range(max(turns, default=-1) + 1)) - set(turns))
+    out.problems += [f"{store.root / 'turns'}: turn {t} is missing" for t in missing]
+    out.problems += [f"{p}: not a turn folder (a turn folder is named NNNN.rK after its "
+                     "manifest)" for p in store.stray_entries()]
+    if store.rollback_pending():
+        out.problems.append(f"{store.root}: a rollback was interrupted and is not completed")
+    prev: State | None = None
+    for i, t in enumerate(turns):
+        if progress is not None:
+            progress(i, len(turns))
+        current: TurnData | None = None
+        for rev in store.revisions(t):
+            data = _check_revision(game, t, rev, prev, out.problems)
+            if rev == max(store.revisions(t)):
+                current = data
+        prev = current.state if current is not None else None
+    if progress is not None:
+        progress(len(turns), len(turns))
+    if turns:
+        out.problems += _config_problems(game, turns[-1])
+    out.problems += _orphans(game, turns)
+    if against is not None:
+        ok, note = check_anchor(game, against)
+        (out.notes if ok else out.problems).append(note)
+    return out
+
+
+def _check_revision(game: Game, t: int, rev: int, prev: State | None,
+                    problems: list[str]) -> TurnData | None:
+    store = game.store
+    found = store.check_turn(t, rev)
+    if found:
+        problems.extend(found)
+        return None
+    try:
+        data = store.read_turn(t, rev, verify=False)
+    except StoreError as e:
+        problems.append(str(e))
+        return None
+    manifest = store.manifest(t, rev)
+    where = f"turn {t}" + (f" revision {rev}" if rev else "")
+    if t == 0:
+        problems.extend(_check_setup(game, data, manifest))
+        return data
+    if not data.seed_commitment:
+        problems.append(f"{where}: no seed commitment recorded (every turn after the set-up has "
+                        "one)")
+    if prev is None:
+        return data
+    seed = store.read_seed(t)
+    if seed is None:
+        problems.append(f"{where}: no seed kept or revealed; cannot re-resolve")
+        return data
+    if data.seed_commitment and not gdice.check_reveal(seed, data.seed_commitment):
+        problems.append(f"{where}: the seed does not match the posted commitment")
+        return data
+    try:
+        rules = _rules(game, manifest)
+        again = game.resolve_again(prev, data.orders, seed, t, data.entered, rules)
+    except (ValueError, KeyError, StoreError) as e:
+        problems.append(f"{where}: re-resolving failed: {e}")
+        return data
+    problems.extend(_compare(where, data, again))
+    if (data.outcome or None) != (again.outcome or None):
+        problems.append(f"{where}: the recorded outcome ({data.outcome or 'none'}) is not what "
+                        f"the turn resolves to ({again.outcome or 'none'})")
+    return data
+
+
+def _rules(game: Game, manifest: Mapping[str, Any]) -> Any:
+    """The rules a turn was resolved with (today's for a turn that did not record them)."""
+    if isinstance(manifest.get("rules"), dict):
+        return game.ruleset.rules(manifest["rules"])
+    return game.rules
+
+
+def _check_setup(game: Game, data: TurnData, manifest: Mapping[str, Any]) -> list[str]:
+    """Turn 0 set up again from its recorded players, rules and board."""
+    if not isinstance(manifest.get("players"), list):
+        return []  # a game written before turns recorded their set-up
+    board_path = game.root / "map.geojson"
+    board = board_path.read_bytes() if board_path.exists() else None
+    if manifest.get("board") != (hashlib.sha256(board).hexdigest() if board else None):
+        return []  # the board has changed: reported once, by the configuration check
+    try:
+        game_map = GameMap.from_geojson(board_path) if board is not None else None
+        players = game.players_from_config({"players": manifest["players"]})
+        again = game.ruleset.setup(players, game_map, game.ruleset.rules(manifest.get("rules")))
+    except (ValueError, KeyError) as e:
+        return [f"turn 0: setting the game up again failed: {e}"]
+    return [f"turn 0: table '{name}' is not what the recorded players, rules and board set up"
+            for name, frame in data.state.tables.items()
+            if not frame.equals(again.tables.get(name, pl.DataFrame()))]
+
+
+def _config_problems(game: Game, latest: int) -> list[str]:
+    """``game.toml`` and the board against what the last turn was resolved with, plus the
+    changes recorded since; and every turn's rules against the previous turn's plus the changes
+    it recorded."""
+    store = game.store
+    out: list[str] = []
+    manifests = {}
+    for t in store.turns():
+        try:
+            manifests[t] = store.manifest(t)
+        except StoreError:
+            continue
+    recorded = [t for t in sorted(manifests) if isinstance(manifests[t].get("rules"), dict)]
+    for a, b in zip(recorded, recorded[1:]):
+        want = _apply_changes(manifests[a]["rules"], manifests[b].get("changes", []))
+        if manifests[b]["rules"] != want:
+            out.append(f"turn {b}: resolved with rules {_diff(want, manifests[b]['rules'])} "
+                       f"that no recorded change made after turn {a}")
+        if manifests[b].get("players") != manifests[a].get("players") and not any(
+                c.get("kind") == "players" for c in manifests[b].get("changes", [])):
+            out.append(f"turn {b}: resolved with other players than turn {a}, and no recorded "
+                       "change made them")
+        if manifests[b].get("board") != manifests[a].get("board"):
+            out.append(f"turn {b}: resolved on another board than turn {a}")
+    if not recorded or latest not in manifests or latest != recorded[-1]:
+        return out
+    last = manifests[latest]
+    config = game.config
+    toml = game.root / "game.toml"
+    pending = [c for c in game.recorded_changes() if c.get("from_turn", 0) > latest]
+    want_rules = _apply_changes(last["rules"], pending)
+    if dict(config.get("rules", {})) != want_rules:
+        out.append(f"{toml}: [rules] {_diff(want_rules, dict(config.get('rules', {})))} differ "
+                   f"from what turn {latest} was resolved with, and no recorded change "
+                   "('gmkit rules --set') made them")
+    if str(config.get("ruleset", "")) != last.get("ruleset"):
+        out.append(f"{toml}: the ruleset is not the one turn {latest} was resolved with")
+    if [dict(p) for p in config.get("players", [])] != last.get("players") and not any(
+            c.get("kind") == "players" for c in pending):
+        out.append(f"{toml}: the players differ from those turn {latest} was resolved with, and "
+                   "no recorded change made them")
+    board_path = game.root / "map.geojson"
+    board = hashlib.sha256(board_path.read_bytes()).hexdigest() if board_path.exists() else None
+    if board != last.get("board"):
+        out.append(f"{board_path}: the board is not the one turn {latest} was resolved on")
+    return out
+
+
+def _apply_changes(rules: Mapping[str, Any], changes: Any) -> dict[str, Any]:
+    out = dict(rules)
+    for change in changes if isinstance(changes, list) else []:
+        if isinstance(change, dict) and change.get("kind") == "rules":
+            if change.get("value") is None:
+                out.pop(str(change.get("name")), None)
+            else:
+                out[str(change.get("name"))] = change.get("value")
+    return out
+
+
+def _diff(want: Mapping[str, Any], got: Mapping[str, Any]) -> str:
+    keys = sorted(k for k in {*want, *got} if want.get(k) != got.get(k))
+    return ", ".join(f"{k}: {want.get(k, 'default')!r} -> {got.get(k, 'default')!r}"
+                     for k in keys) or "(none)"
+
+
+def _orphans(game: Game, turns: list[int]) -> list[str]:
+    """Traces of turns that are not there: a revealed seed, a consumed post."""
+    store = game.store
+    latest = max(turns, default=-1)
+    out = []
+    for seed in sorted((game.root / "revealed").glob("*.seed")):
+        if seed.stem.isdigit() and int(seed.stem) not in turns:
+            out.append(f"{seed}: a revealed seed of turn {int(seed.stem)}, which is not "
+                       "committed (a deleted turn?)")
+    for post in sorted((game.root / "pending" / "used").glob("*.json")):
+        head = post.name.split("-", 1)[0]
+        if head.isdigit() and int(head) > latest:
+            out.append(f"{post}: a post consumed by turn {int(head)}, which is not committed "
+                       "(a deleted turn?)")
+    del store
+    return out
+
+
+def _compare(where: str, stored: TurnData, again: TurnData) -> list[str]:
+    out = []
+    for name, frame in stored.state.tables.items():
+        if not frame.equals(again.state.tables.get(name, pl.DataFrame())):
+            out.append(f"{where}: table '{name}' differs when the turn is resolved again")
+    if not stored.rolls.equals(again.rolls):
+        out.append(f"{where}: the rolls differ when the turn is resolved again")
+    if not stored.events.equals(again.events):
+        out.append(f"{where}: the events differ when the turn is resolved again")
+    return out
+
+
+def check_anchor(game: Game, record_hash: str) -> tuple[bool, str]:
+    """Whether the folder still holds the history whose turn record (a manifest hash printed in
+    a report) is ``record_hash``; the message says where it is: in the current history, in a
+    revision a later one superseded (and why), or in turns a rollback set aside (and why)."""
+    want = record_hash.strip().lower()
+    store = game.store
+    for t in store.turns():
+        revs = store.revisions(t)
+        for rev in revs:
+            try:
+                h = store.manifest_hash(t, rev)
+            except (OSError, StoreError):
+                continue
+            if h != want:
+                continue
+            if rev == revs[-1]:
+                return True, (f"{want[:16]}… is turn {t}"
+                              + (f" revision {rev}" if rev else "") + ", in the current history")
+            newer = store.manifest(t, revs[-1])
+            return True, (f"{want[:16]}… is turn {t} revision {rev}, superseded by revision "
+                          f"{revs[-1]} (reason: {newer.get('reason') or 'not given'})")
+    for rec in store.rollbacks():
+        for entry in rec.get("set_aside", []):
+            if isinstance(entry, dict) and entry.get("manifest") == want:
+                return True, (f"{want[:16]}… is turn {entry.get('turn')}, set aside by a rollback "
+                              f"to turn {rec.get('to_turn')} at {rec.get('at')} (reason: "
+                              f"{rec.get('reason') or 'not given'})")
+    return False, (f"{want[:16]}…: no turn of this game has this record, in its history, its "
+                   "revisions or its rollbacks: the history a player saw is no longer here")
