@@ -143,6 +143,7 @@ class Game:
         except KeyError as e:
             raise GameError(f"{self.root / 'game.toml'}: {e.args[0]}") from None
         self.store = GameStore(self.root, self.ruleset.schemas)
+        self._complete_change()
         rules = self.config.get("rules", {})
         if not isinstance(rules, dict):
             raise GameError(f"{self.root / 'game.toml'}: [rules] must be a table")
@@ -488,6 +489,19 @@ class Game:
             return []
         return [c for c in read_json_file(path, list) if isinstance(c, dict)]
 
+    def _complete_change(self) -> None:
+        """Finish a rule change that was recorded but not yet written to ``game.toml`` (the
+        command was interrupted between the two writes): the record is the intent."""
+        changes = self.recorded_changes()
+        if not changes or "rules_after" not in changes[-1]:
+            return
+        last = changes[-1]
+        rules = dict(self.config.get("rules", {}))
+        if rules == last["rules_before"] and rules != last["rules_after"]:
+            with self.store.lock():
+                self.store.write_config({**self.config, "rules": last["rules_after"]})
+            self.config = GameStore.read_config(self.root)
+
     def set_rule(self, name: str, value: Any, why: str) -> dict[str, Any]:
         """Change a rule (a house rule) from the coming turn on, recorded with the reason: the
         turn's manifest and its GM report show it, and ``verify`` replays earlier turns with
@@ -508,7 +522,8 @@ class Game:
                 raise GameError(str(e)) from None
             change = {"kind": "rules", "name": name, "value": value, "old": old,
                       "from_turn": self.next_turn, "why": why.strip(),
-                      "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+                      "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                      "rules_before": dict(config.get("rules", {})), "rules_after": rules}
             changes = [c for c in self.recorded_changes()
                        if c.get("from_turn", 0) > self.latest_turn]
             atomic_write(self.root / "pending" / CHANGES_FILE,

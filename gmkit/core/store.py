@@ -641,6 +641,10 @@ class GameStore:
                     if int(read_json_file(post).get("turn", -1)) > to_turn:
                         moves.append((f"pending/posts/{post.name}",
                                       f"attic/{prefix}post-{post.name}"))
+            for used in sorted((pending / "used").glob("*.json")):
+                head = used.name.split("-", 1)[0]
+                if head.isdigit() and int(head) > to_turn:
+                    moves.append((f"pending/used/{used.name}", f"attic/{prefix}used-{used.name}"))
             for dice in sorted(pending.glob("dice-*.txt")):
                 number = dice.stem.split("-", 1)[1]
                 if number.isdigit() and int(number) > to_turn:
