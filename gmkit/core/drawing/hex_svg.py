@@ -1,0 +1,243 @@
+"""A :class:`~gmkit.core.drawing.scene.Scene` on a hex board, as a self-contained SVG string.
+
+Hexes are drawn as ONE ``<path>`` per fill colour: the ``d`` of a path holds every hex of that
+colour (a move to the hex's first corner, then the same six relative lines for all), built
+with polars string columns rather than a Python loop, so a hundred thousand hexes draw in a
+fraction of a second. Outlines, arrows, marks and labels follow, in that order, on top; being
+few, they are drawn one element each. The viewBox fits the hexes drawn: all hexes of a bounded
+board, or on an unbounded board the hexes the scene names.
+
+    svg = hex_svg(board, Scene(kind_fills={"sea": "#a9c9e6"}, labels=(Label(Hex(0, 0), "Rome"),)))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import numpy as np
+import polars as pl
+
+from gmkit.core.boards.hexframe import neighbours_frame, to_pixel_exprs
+from gmkit.core.boards.hexgrid import DIRECTIONS, Hex, HexBoard, Layout, Point
+from gmkit.core.drawing.scene import Scene
+from gmkit.core.drawing.svg_parts import (
+    arrows_svg,
+    labels_svg,
+    legend_height,
+    legend_svg,
+    marks_svg,
+    title_svg,
+    xml_attr,
+    xml_text,
+)
+
+__all__ = ["hex_svg"]
+
+_GRID = "#4a4a4a"
+
+
+def _drawn_hexes(board: HexBoard, scene: Scene) -> pl.DataFrame:
+    """The hexes to draw (``q``, ``r`` and the board's kind column when it has one)."""
+    named = scene.places()
+    not_hex = [p for p in named if not isinstance(p, Hex)]
+    if not_hex:
+        raise ValueError(f"not hexes: {', '.join(map(repr, not_hex[:5]))}")
+    hexes: list[Hex] = [p for p in named if isinstance(p, Hex)]
+    named_frame = pl.DataFrame({"q": [h.q for h in hexes], "r": [h.r for h in hexes]},
+                               schema={"q": pl.Int64, "r": pl.Int64})
+    if board.frame is not None:
+        frame = board.frame
+        off = named_frame.join(frame, on=["q", "r"], how="anti")
+        if scene.fill_frame is not None:
+            off = pl.concat([off, _qr(scene.fill_frame).join(frame, on=["q", "r"], how="anti")])
+        if off.height:
+            shown = ", ".join(f"{q},{r}" for q, r in off.unique(maintain_order=True).rows()[:5])
+            raise ValueError(f"hex(es) not on the board: {shown}")
+        keep = ["q", "r"] + ([board.kind_column] if board.kind_column in frame.columns else [])
+        return frame.select(keep)
+    parts = [named_frame]
+    if scene.fill_frame is not None:
+        parts.append(_qr(scene.fill_frame))
+    return pl.concat(parts).unique(maintain_order=True)
+
+
+def _qr(df: pl.DataFrame) -> pl.DataFrame:
+    missing = [c for c in ("q", "r") if c not in df.columns]
+    if missing:
+        raise ValueError(f"fill_frame: missing column(s) {', '.join(missing)}")
+    return df.select(pl.col("q").cast(pl.Int64), pl.col("r").cast(pl.Int64))
+
+
+def _with_fills(hexes: pl.DataFrame, board: HexBoard, scene: Scene) -> pl.DataFrame:
+    """``hexes`` with a ``fill`` column, by the scene's priority (see :class:`Scene`)."""
+    default = pl.lit(scene.default_fill, dtype=pl.String)
+    kind_col = board.kind_column
+    if scene.kind_fills and kind_col in hexes.columns:
+        fill = (pl.col(kind_col).cast(pl.String).fill_null(board.default_kind)
+                .replace_strict(dict(scene.kind_fills), default=default, return_dtype=pl.String))
+    elif scene.kind_fills:
+        fill = pl.lit(scene.kind_fills.get(board.default_kind, scene.default_fill),
+                      dtype=pl.String)
+    else:
+        fill = default
+    out = hexes.select("q", "r", fill.alias("fill"))
+    overrides = []
+    if scene.fill_frame is not None:
+        overrides.append(scene.fill_frame.select(
+            pl.col("q").cast(pl.Int64), pl.col("r").cast(pl.Int64), pl.col("fill")))
+    if scene.fills:
+        overrides.append(pl.DataFrame(
+            {"q": [h.q for h in scene.fills], "r": [h.r for h in scene.fills],  # type: ignore[attr-defined]
+             "fill": list(scene.fills.values())},
+            schema={"q": pl.Int64, "r": pl.Int64, "fill": pl.String}))
+    for over in overrides:
+        over = over.unique(["q", "r"], keep="last", maintain_order=True).rename({"fill": "_over"})
+        out = out.join(over, on=["q", "r"], how="left", maintain_order="left").select(
+            "q", "r", pl.coalesce("_over", "fill").alias("fill"))
+    return out
+
+
+def _relative_ring(corners: tuple[Point, ...]) -> str:
+    """The six relative lines around a hex from its first corner, closed: ``l..l..z``.
+
+    Offsets are rounded once, symmetrically, so every hex closes on itself."""
+    steps = []
+    for i in range(1, 6):
+        dx = round(corners[i][0] - corners[i - 1][0], 2)
+        dy = round(corners[i][1] - corners[i - 1][1], 2)
+        steps.append(f"{dx:g} {dy:g}")
+    return "l" + " ".join(steps) + "z"
+
+
+def _edge_corners(layout: Layout) -> list[tuple[int, int]]:
+    """For each direction, the two corners of the hex edge facing it."""
+    origin = layout.to_pixel(Hex(0, 0))
+    corners = layout.corner_offsets()
+    out = []
+    for d in range(6):
+        tx, ty = layout.to_pixel(DIRECTIONS[d])
+        vx, vy = tx - origin.x, ty - origin.y
+        best = max(range(6), key=lambda i: (corners[i][0] + corners[(i + 1) % 6][0]) * vx
+                   + (corners[i][1] + corners[(i + 1) % 6][1]) * vy)
+        out.append((best, (best + 1) % 6))
+    return out
+
+
+def _outline_path(hexes: tuple[Hashable, ...], layout: Layout) -> str:
+    """The boundary of a group of hexes: the edges whose far side is not in the group."""
+    group = pl.DataFrame({"q": [h.q for h in hexes], "r": [h.r for h in hexes]},  # type: ignore[attr-defined]
+                         schema={"q": pl.Int64, "r": pl.Int64}).unique()
+    edges = neighbours_frame(group).join(group, left_on=["nq", "nr"], right_on=["q", "r"],
+                                         how="anti")
+    if edges.height == 0:
+        return ""
+    x, y = to_pixel_exprs(layout)
+    centres = edges.select(x.alias("x"), y.alias("y"), "direction")
+    corners = np.array(layout.corner_offsets())
+    ends = np.array(_edge_corners(layout))
+    d = centres["direction"].to_numpy().astype(np.int64)
+    cx, cy = centres["x"].to_numpy(), centres["y"].to_numpy()
+    a = corners[ends[d, 0]]
+    b = corners[ends[d, 1]]
+    return "".join(
+        f"M{x0:.1f} {y0:.1f}L{x1:.1f} {y1:.1f}"
+        for x0, y0, x1, y1 in zip(cx + a[:, 0], cy + a[:, 1], cx + b[:, 0], cy + b[:, 1])
+    )
+
+
+def hex_svg(
+    board: HexBoard,
+    scene: Scene,
+    layout: Layout | None = None,
+    *,
+    width: float | None = 800,
+    grid: str | None = _GRID,
+) -> str:
+    """``scene`` drawn on ``board`` as an SVG document.
+
+    Args:
+        board: the hex board; a bounded board draws all its hexes, an unbounded one the hexes
+            the scene names.
+        scene: what to draw.
+        layout: orientation, hex size and origin (default: pointy, size 10).
+        width: the SVG's ``width`` in pixels (``None`` for the natural size); the height
+            follows the viewBox.
+        grid: colour of the hex borders, ``None`` for none.
+
+    Raises:
+        ValueError: a place that is not a hex, or a hex that is not on a bounded board.
+    """
+    layout = layout or Layout()
+    if grid is not None:
+        from gmkit.core.maps import check_colour
+
+        check_colour(grid)
+    hexes = _with_fills(_drawn_hexes(board, scene), board, scene)
+    corners = layout.corner_offsets()
+    size = max(layout.size)
+    font = size * 0.8
+    out: list[str] = []
+
+    x, y = to_pixel_exprs(layout)
+    if hexes.height:
+        px = hexes.select(x.alias("x"), y.alias("y"), "fill")
+        bounds = px.select(pl.col("x").min().alias("x0"), pl.col("x").max().alias("x1"),
+                           pl.col("y").min().alias("y0"), pl.col("y").max().alias("y1")).row(0)
+        ring = _relative_ring(corners)
+        start = pl.concat_str(
+            pl.lit("M"), (pl.col("x") + corners[0][0]).round(1).cast(pl.String), pl.lit(" "),
+            (pl.col("y") + corners[0][1]).round(1).cast(pl.String), pl.lit(ring))
+        classes = (px.group_by("fill", maintain_order=True)
+                   .agg(start.str.join("").alias("d"), pl.len().alias("n")))
+        stroke = (f' stroke="{grid}" stroke-width="{size * 0.05:.2f}" stroke-linejoin="round"'
+                  if grid else "")
+        out.append(f'<g data-layer="fills"{stroke}>')
+        for fill, d, n in classes.iter_rows():
+            out.append(f'<path fill="{fill}" data-fill="{fill}" data-hexes="{n}" d="{d}"/>')
+        out.append("</g>")
+    else:
+        bounds = (0.0, 0.0, 0.0, 0.0)
+
+    dx = max(abs(c[0]) for c in corners)
+    dy = max(abs(c[1]) for c in corners)
+    margin = size * 0.5
+    minx, maxx = bounds[0] - dx - margin, bounds[1] + dx + margin
+    miny, maxy = bounds[2] - dy - margin, bounds[3] + dy + margin
+    map_w = maxx - minx
+    head = 0.0
+    title_font = max(font * 1.4, map_w / 40)
+    if scene.title:
+        head = title_font * 1.6
+    legend_font = title_font * 0.7
+    tail = legend_height(scene.legend, legend_font) + legend_font if scene.legend else 0.0
+
+    def anchor(place: Hashable) -> tuple[float, float]:
+        return layout.to_pixel(place)  # type: ignore[arg-type]
+
+    for outline in scene.outlines:
+        d = _outline_path(outline.places, layout)
+        if d:
+            dash = (f' stroke-dasharray="{" ".join(f"{v * size / 10:.1f}" for v in outline.dash)}"'
+                    if outline.dash else "")
+            title = f"<title>{xml_text(outline.title)}</title>" if outline.title else ""
+            out.append(f'<path data-layer="outline" d="{d}" fill="none" stroke="{outline.colour}" '
+                       f'stroke-width="{outline.width * size / 10:.2f}" stroke-linecap="round"'
+                       f"{dash}>{title}</path>")
+    out.append(arrows_svg(scene, anchor, font, clear=size * 0.45))
+    marked = {m.place for m in scene.marks}
+    token = size * 0.7
+    out.append(marks_svg(scene, anchor, token, dy=size * 0.25 if scene.labels else 0.0))
+    out.append(labels_svg(scene.labels, anchor, font * 0.8,
+                          dy=lambda p: -size * 0.45 if p in marked else 0.0))
+    out.append(title_svg(scene.title, (minx + maxx) / 2, miny - head * 0.35, title_font))
+    out.append(legend_svg(scene.legend, minx + margin, maxy + legend_font * 0.5, legend_font))
+
+    top, height = miny - head, maxy - miny + head + tail
+    size_attrs = ""
+    if width is not None:
+        size_attrs = f' width="{width:g}" height="{width * height / max(map_w, 1e-9):.0f}"'
+    label = xml_attr(scene.title or "hex map")
+    opening = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {top:.1f} '
+               f'{map_w:.1f} {height:.1f}"{size_attrs} role="img" aria-label={label}>')
+    return opening + "".join(out) + "</svg>"
+

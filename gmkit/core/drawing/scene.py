@@ -1,0 +1,277 @@
+"""What a map drawing shows, said once for every renderer.
+
+A :class:`Scene` lists what to draw on a board, in the board's own places (province names on
+polygon and graph boards, :class:`~gmkit.core.boards.hexgrid.Hex` values on hex grids), and
+nothing about how: fills per place, labels, marks (pieces such as armies, nobles or pyramids),
+arrows (orders), outlines around groups of places, a legend and a title. A renderer
+(:mod:`gmkit.core.drawing.hex_svg`, :mod:`gmkit.core.drawing.graph_svg`) turns a scene and a
+board into a picture; the same scene can be drawn by any renderer of the board's kind.
+
+The core ships no game's vocabulary: a ruleset declares the kinds of its arrows
+(:class:`ArrowKind`: how an attack or a support looks) and of its pieces (:class:`MarkKind`)
+and puts them in the scene. An :class:`Arrow` means what :class:`gmkit.core.maps.Arrow` means:
+from ``src`` to ``dst`` through ``via``, or onto the middle of another order's arrow
+(``onto``), coloured by its player, faded and crossed out when it failed (``ok=False``).
+
+Every value here is a frozen dataclass; colours are checked when the value is made
+(:func:`gmkit.core.maps.check_colour`: ``#hex`` or a plain colour name), so no colour can
+smuggle markup into an SVG. Text is escaped by the renderers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal, TypeVar
+
+import polars as pl
+
+from gmkit.core.maps import check_colour
+
+__all__ = [
+    "Arrow",
+    "ArrowKind",
+    "Label",
+    "LegendEntry",
+    "Mark",
+    "MarkKind",
+    "Outline",
+    "Scene",
+]
+
+_K = TypeVar("_K", bound=Hashable)
+
+#: How an arrow ends.
+ArrowHead = Literal["arrow", "none", "dot"]
+#: The shapes a renderer knows for marks.
+MarkShape = Literal["circle", "square", "triangle", "diamond"]
+
+
+@dataclass(frozen=True)
+class ArrowKind:
+    """How the arrows of one kind look, declared by a ruleset (``ArrowKind("support",
+    width=1.3, dash=(2, 2.5))``).
+
+    Attributes:
+        name: the kind's name, what :attr:`Arrow.kind` refers to.
+        width: the shaft's width, in tenths of the label font size.
+        dash: the shaft's dash pattern in the same unit (``()`` for a solid line).
+        head: ``"arrow"`` (a filled head), ``"dot"`` or ``"none"``.
+        bar: a bar across the shaft just before the head (a cut support, a blocked move).
+    """
+
+    name: str
+    width: float = 2.0
+    dash: tuple[float, ...] = ()
+    head: ArrowHead = "arrow"
+    bar: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise ValueError("an arrow kind needs a name")
+        if self.width <= 0 or any(d < 0 for d in self.dash):
+            raise ValueError(f"arrow kind {self.name!r}: width and dashes must be positive")
+        if self.head not in ("arrow", "none", "dot"):
+            raise ValueError(f"arrow kind {self.name!r}: head must be arrow, dot or none")
+
+
+@dataclass(frozen=True)
+class MarkKind:
+    """How the marks of one piece kind look, declared by a ruleset (``MarkKind("pyramid",
+    "triangle")``). A piece kind no scene declares is drawn as a circle."""
+
+    name: str
+    shape: MarkShape = "circle"
+
+    def __post_init__(self) -> None:
+        if self.shape not in ("circle", "square", "triangle", "diamond"):
+            raise ValueError(f"mark kind {self.name!r}: unknown shape {self.shape!r}")
+
+
+@dataclass(frozen=True)
+class Label:
+    """A text on a place (``"\\n"`` breaks lines); ``title`` is the tooltip."""
+
+    place: Hashable
+    text: str
+    colour: str = "#1a1a1a"
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        check_colour(self.colour)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A piece on a place: ``count`` pieces of kind ``piece`` (``"army"``, ``"noble"``...) in
+    ``colour``; ``title`` is the tooltip."""
+
+    place: Hashable
+    piece: str
+    colour: str
+    count: int = 1
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        check_colour(self.colour)
+        if self.count < 1:
+            raise ValueError(f"mark on {self.place!r}: count must be 1 or more, got {self.count}")
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """An order drawn as an arrow.
+
+    Attributes:
+        src: the place the order comes from.
+        dst: the place it points at (for a move: the last place of its path).
+        colour: a ``#hex`` or named colour (usually the player's).
+        kind: the name of one of the scene's :class:`ArrowKind`.
+        via: the places a move passes before ``dst``, drawn as a polyline.
+        onto: for a support of an attack or a move, that order's ``(src, dst)``: the arrow
+            ends on the middle of that order's arrow (or of the straight line between the two
+            places when no such arrow is drawn) instead of at ``dst``.
+        ok: the outcome: ``None`` while unknown, ``True`` for success, ``False`` for failure
+            (drawn faded, crossed out).
+        title: the tooltip.
+    """
+
+    src: Hashable
+    dst: Hashable
+    colour: str
+    kind: str = "move"
+    via: tuple[Hashable, ...] = ()
+    onto: tuple[Hashable, Hashable] | None = None
+    ok: bool | None = None
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        check_colour(self.colour)
+        if self.ok not in (None, True, False):
+            raise ValueError(f"arrow {self.src!r}->{self.dst!r}: ok must be None, True or False")
+        if self.onto is not None and len(self.onto) != 2:
+            raise ValueError(f"arrow {self.src!r}->{self.dst!r}: onto must be a (src, dst) pair")
+
+    def places(self) -> tuple[Hashable, ...]:
+        """Every place the arrow names."""
+        return (self.src, *self.via, self.dst, *(self.onto or ()))
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A line around a group of places (a realm, a region, a highlighted area)."""
+
+    places: tuple[Hashable, ...]
+    colour: str
+    width: float = 2.0
+    dash: tuple[float, ...] = ()
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        check_colour(self.colour)
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One line of the legend: a swatch of ``colour`` and its ``label``."""
+
+    label: str
+    colour: str
+
+    def __post_init__(self) -> None:
+        check_colour(self.colour)
+
+
+def _frozen_map(m: Mapping[_K, str]) -> Mapping[_K, str]:
+    for colour in m.values():
+        check_colour(colour)
+    return MappingProxyType(dict(m))
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything one drawing of a board shows.
+
+    A place's fill is, by priority: ``fills[place]``, its row of ``fill_frame``, the colour of
+    its kind in ``kind_fills`` (the board's :meth:`~gmkit.core.boards.Board.place_kind`), then
+    ``default_fill``.
+
+    Attributes:
+        fills: colour per place.
+        fill_frame: colours of many places at once, for large boards: a polars frame with a
+            ``fill`` column and the place's columns (``q``, ``r`` on a hex board, ``place`` on a
+            graph board).
+        kind_fills: colour per place kind (``{"sea": "#a9c9e6", "desert": "#e8d8a0"}``).
+        default_fill: the colour of every other place.
+        labels, marks, arrows, outlines: drawn on top, in that order of layers: outlines,
+            arrows, marks, labels.
+        arrow_kinds: the kinds the arrows may use; an arrow of an undeclared kind is an error.
+        mark_kinds: shapes of piece kinds; an undeclared piece is a circle.
+        legend: the legend's lines, in order.
+        title: the drawing's title.
+    """
+
+    fills: Mapping[Hashable, str] = field(default_factory=dict)
+    fill_frame: pl.DataFrame | None = None
+    kind_fills: Mapping[str, str] = field(default_factory=dict)
+    default_fill: str = "#e8e0c8"
+    labels: tuple[Label, ...] = ()
+    marks: tuple[Mark, ...] = ()
+    arrows: tuple[Arrow, ...] = ()
+    arrow_kinds: tuple[ArrowKind, ...] = ()
+    mark_kinds: tuple[MarkKind, ...] = ()
+    outlines: tuple[Outline, ...] = ()
+    legend: tuple[LegendEntry, ...] = ()
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fills", _frozen_map(self.fills))
+        object.__setattr__(self, "kind_fills", _frozen_map(self.kind_fills))
+        for name in ("labels", "marks", "arrows", "arrow_kinds", "mark_kinds", "outlines",
+                     "legend"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        check_colour(self.default_fill)
+        if self.fill_frame is not None:
+            if "fill" not in self.fill_frame.columns:
+                raise ValueError("fill_frame needs a 'fill' column")
+            bad = [c for c in self.fill_frame["fill"].unique().to_list()
+                   if not isinstance(c, str)]
+            if bad:
+                raise ValueError(f"fill_frame: fill must be a colour, got {bad[0]!r}")
+            for colour in self.fill_frame["fill"].unique().to_list():
+                check_colour(colour)
+        names = [k.name for k in self.arrow_kinds]
+        if len(set(names)) != len(names):
+            raise ValueError("arrow_kinds: a kind is declared twice")
+        undeclared = sorted({a.kind for a in self.arrows} - set(names))
+        if undeclared:
+            raise ValueError(
+                f"arrows of undeclared kind(s) {', '.join(map(repr, undeclared))}; "
+                f"declared: {', '.join(names) or 'none'}"
+            )
+
+    def arrow_kind(self, name: str) -> ArrowKind:
+        """The declared kind ``name``."""
+        for kind in self.arrow_kinds:
+            if kind.name == name:
+                return kind
+        raise KeyError(f"no arrow kind {name!r}")
+
+    def mark_shape(self, piece: str) -> MarkShape:
+        """The shape of a piece kind (a circle when undeclared)."""
+        for kind in self.mark_kinds:
+            if kind.name == piece:
+                return kind.shape
+        return "circle"
+
+    def places(self) -> set[Hashable]:
+        """Every place the scene names outside ``fill_frame``."""
+        out: set[Hashable] = set(self.fills)
+        out.update(label.place for label in self.labels)
+        out.update(mark.place for mark in self.marks)
+        for arrow in self.arrows:
+            out.update(arrow.places())
+        for outline in self.outlines:
+            out.update(outline.places)
+        return out

@@ -1,0 +1,306 @@
+"""SVG pieces shared by the board renderers: escaping, arrows, marks, labels, title and legend.
+
+A renderer places the board's places in pixels and hands this module an ``anchor`` function
+(place -> centre point) with the scene; everything drawn on top of the board is the same
+whatever the board's kind. All text and attribute values go through :func:`xml_text` and
+:func:`xml_attr`; colours were checked when the scene was made.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Callable, Hashable, Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from gmkit.core.drawing.scene import Arrow, ArrowKind, Label, LegendEntry, Mark, MarkShape, Scene
+
+__all__ = [
+    "Anchor",
+    "Point",
+    "arrows_svg",
+    "labels_svg",
+    "legend_svg",
+    "marks_svg",
+    "title_svg",
+    "xml_attr",
+    "xml_text",
+]
+
+Point = tuple[float, float]
+Anchor = Callable[[Hashable], Point]
+
+# Characters that XML 1.0 does not allow at all, even escaped.
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_INK = "#1a1a1a"
+_HALO = "#ffffff"
+_FAILED_OPACITY = "0.55"
+
+
+def xml_text(value: object) -> str:
+    """``value`` escaped as XML character data."""
+    return escape(_XML_INVALID.sub("", str(value)))
+
+
+def xml_attr(value: object) -> str:
+    """``value`` quoted and escaped as an XML attribute value (quotes included)."""
+    entities = {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
+    return quoteattr(_XML_INVALID.sub("", str(value)), entities)
+
+
+def _f(v: float) -> str:
+    return f"{v:.1f}"
+
+
+def _pt(p: Point) -> str:
+    return f"{p[0]:.1f},{p[1]:.1f}"
+
+
+# -- polylines --------------------------------------------------------------------------------
+
+
+def _length(points: Sequence[Point]) -> float:
+    return sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+
+
+def _along(points: Sequence[Point], distance: float) -> tuple[Point, Point]:
+    """The point ``distance`` along a polyline and the unit direction there."""
+    last = (1.0, 0.0)
+    for a, b in itertools.pairwise(points):
+        seg = math.dist(a, b)
+        if seg <= 1e-9:
+            continue
+        last = ((b[0] - a[0]) / seg, (b[1] - a[1]) / seg)
+        if distance <= seg:
+            return (a[0] + last[0] * distance, a[1] + last[1] * distance), last
+        distance -= seg
+    return points[-1], last
+
+
+def _trim(points: Sequence[Point], start: float, end: float) -> list[Point]:
+    """The polyline without its first ``start`` and last ``end`` pixels (both cuts shrink so
+    that at least half of the line is left)."""
+    length = _length(points)
+    if length <= 1e-9:
+        return list(points[:1])
+    if start + end > length / 2:
+        shrink = length / 2 / (start + end)
+        start, end = start * shrink, end * shrink
+    head, _ = _along(points, start)
+    tail, _ = _along(points, length - end)
+    kept = [head]
+    walked = 0.0
+    for a, b in itertools.pairwise(points):
+        walked += math.dist(a, b)
+        if start < walked < length - end:
+            kept.append(b)
+    kept.append(tail)
+    return kept
+
+
+# -- arrows -----------------------------------------------------------------------------------
+
+
+def _arrow_svg(arrow: Arrow, kind: ArrowKind, points: Sequence[Point], font: float) -> str:
+    unit = max(0.5, font / 10)
+    width = kind.width * unit
+    dash = (f' stroke-dasharray="{" ".join(_f(d * unit) for d in kind.dash)}"'
+            if kind.dash else "")
+    ok = "none" if arrow.ok is None else str(arrow.ok).lower()
+    faded = f' opacity="{_FAILED_OPACITY}"' if arrow.ok is False else ""
+    parts = [f"<g data-kind={xml_attr(kind.name)} data-src={xml_attr(arrow.src)} "
+             f'data-dst={xml_attr(arrow.dst)} data-ok="{ok}">']
+    if arrow.title:
+        parts.append(f"<title>{xml_text(arrow.title)}</title>")
+    colour = arrow.colour
+    length = _length(points)
+    if length < 1.0:  # nothing to point along: a ring on the spot
+        x, y = points[0]
+        parts.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(font * 0.4)}" fill="none" '
+                     f'stroke="{colour}" stroke-width="{_f(width)}"{faded}/></g>')
+        return "".join(parts)
+    head_len = min(2.2 * width + font * 0.5, length * 0.6) if kind.head == "arrow" else 0.0
+    half = head_len * 0.5
+    tip, (dx, dy) = _along(points, length)
+    shaft = _trim(points, 0.0, head_len * 0.8) if head_len else list(points)
+    line = " ".join(_pt(p) for p in shaft)
+    parts.append(f"<g{faded}>")
+    parts.append(f'<polyline points="{line}" fill="none" stroke="{_HALO}" stroke-opacity="0.6" '
+                 f'stroke-width="{_f(width + 2 * unit)}" stroke-linejoin="round"/>')
+    parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" '
+                 f'stroke-width="{_f(width)}" stroke-linejoin="round"{dash}/>')
+    if kind.head == "arrow":
+        base = (tip[0] - dx * head_len, tip[1] - dy * head_len)
+        head = (tip, (base[0] - dy * half, base[1] + dx * half),
+                (base[0] + dy * half, base[1] - dx * half))
+        parts.append(f'<polygon points="{" ".join(_pt(p) for p in head)}" fill="{colour}" '
+                     f'stroke="{_HALO}" stroke-opacity="0.6" stroke-width="{_f(unit)}" '
+                     f'paint-order="stroke"/>')
+    elif kind.head == "dot":
+        parts.append(f'<circle cx="{_f(tip[0])}" cy="{_f(tip[1])}" r="{_f(width * 1.5)}" '
+                     f'fill="{colour}"/>')
+    if kind.bar:
+        reach = max(half, font * 0.3) * 1.3
+        bar, (bx, by) = _along(points, max(0.0, length - max(head_len, font * 0.5) * 1.6))
+        parts.append(f'<line x1="{_f(bar[0] - by * reach)}" y1="{_f(bar[1] + bx * reach)}" '
+                     f'x2="{_f(bar[0] + by * reach)}" y2="{_f(bar[1] - bx * reach)}" '
+                     f'stroke="{colour}" stroke-width="{_f(2 * width)}" data-mark="bar"/>')
+    parts.append("</g>")
+    if arrow.ok is False:
+        (mx, my), _ = _along(points, length / 2)
+        r = font * 0.4
+        cross = (f"M{_f(mx - r)} {_f(my - r)}L{_f(mx + r)} {_f(my + r)}"
+                 f"M{_f(mx - r)} {_f(my + r)}L{_f(mx + r)} {_f(my - r)}")
+        parts.append(f'<path d="{cross}" fill="none" stroke="{_HALO}" '
+                     f'stroke-width="{_f(3.5 * unit)}" stroke-linecap="round" '
+                     f'data-mark="failed"/><path d="{cross}" fill="none" stroke="{_INK}" '
+                     f'stroke-width="{_f(1.6 * unit)}" stroke-linecap="round"/>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def arrows_svg(scene: Scene, anchor: Anchor, font: float, clear: float) -> str:
+    """The scene's arrows as one SVG group; each shaft leaves ``clear`` pixels free around the
+    centres it joins. Two arrows between the same places in opposite directions are drawn side
+    by side; an arrow ``onto`` another order ends on the middle of that order's arrow."""
+    if not scene.arrows:
+        return ""
+    arrows = scene.arrows
+    pairs = {(a.src, a.dst) for a in arrows if a.onto is None and not a.via}
+    shift = font * 0.45
+    drawn: dict[tuple[Hashable, Hashable], list[Point]] = {}
+    shafts: list[list[Point]] = []
+    for arrow in arrows:
+        if arrow.onto is not None:
+            shafts.append([])
+            continue
+        path = [anchor(p) for p in (arrow.src, *arrow.via, arrow.dst)]
+        if not arrow.via and (arrow.dst, arrow.src) in pairs and arrow.src != arrow.dst:
+            (x0, y0), (x1, y1) = path
+            norm = math.dist(path[0], path[1]) or 1.0
+            ox, oy = -(y1 - y0) / norm * shift, (x1 - x0) / norm * shift
+            path = [(x0 + ox, y0 + oy), (x1 + ox, y1 + oy)]
+        shaft = _trim(path, clear, clear)
+        shafts.append(shaft)
+        drawn.setdefault((arrow.src, arrow.dst), shaft)
+    for k, arrow in enumerate(arrows):
+        if arrow.onto is not None:
+            target = drawn.get(arrow.onto) or [anchor(p) for p in arrow.onto]
+            middle, _ = _along(target, _length(target) / 2)
+            shafts[k] = _trim([anchor(arrow.src), middle], clear, font * 0.15)
+    body = "".join(_arrow_svg(a, scene.arrow_kind(a.kind), s, font)
+                   for a, s in zip(arrows, shafts))
+    return f'<g data-layer="arrows">{body}</g>'
+
+
+# -- marks ------------------------------------------------------------------------------------
+
+
+def _shape_svg(shape: MarkShape, x: float, y: float, size: float, colour: str) -> str:
+    h = size / 2
+    style = f'fill="{colour}" stroke="{_INK}" stroke-width="{_f(max(0.5, size / 12))}"'
+    if shape == "square":
+        return f'<rect x="{_f(x - h)}" y="{_f(y - h)}" width="{_f(size)}" height="{_f(size)}" {style}/>'
+    if shape == "triangle":
+        tri: tuple[Point, ...] = ((x, y - h), (x + h, y + h * 0.8), (x - h, y + h * 0.8))
+        return f'<polygon points="{" ".join(_pt(p) for p in tri)}" {style}/>'
+    if shape == "diamond":
+        pts = ((x, y - h), (x + h, y), (x, y + h), (x - h, y))
+        return f'<polygon points="{" ".join(_pt(p) for p in pts)}" {style}/>'
+    return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(h)}" {style}/>'
+
+
+def _readable_ink(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (named colours get white)."""
+    c = colour.lstrip("#")
+    if colour.startswith("#") and len(c) in (3, 4, 6, 8):
+        if len(c) in (3, 4):
+            c = "".join(ch * 2 for ch in c[:3])
+        r, g, b = (int(c[i:i + 2], 16) for i in (0, 2, 4))
+        return _INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else _HALO
+    return _HALO
+
+
+def marks_svg(scene: Scene, anchor: Anchor, size: float, dy: float = 0.0) -> str:
+    """The scene's marks as one SVG group: the marks of a place side by side, centred
+    ``dy`` pixels below its centre; a count above 1 is written on the token."""
+    if not scene.marks:
+        return ""
+    by_place: dict[Hashable, list[Mark]] = {}
+    for mark in scene.marks:
+        by_place.setdefault(mark.place, []).append(mark)
+    gap = size * 0.15
+    out = ['<g data-layer="marks">']
+    for place, marks in by_place.items():
+        cx, cy = anchor(place)
+        cy += dy
+        x = cx - (len(marks) * size + (len(marks) - 1) * gap) / 2 + size / 2
+        for mark in marks:
+            out.append(f"<g data-piece={xml_attr(mark.piece)} data-place={xml_attr(place)} "
+                       f'data-count="{mark.count}">')
+            if mark.title:
+                out.append(f"<title>{xml_text(mark.title)}</title>")
+            out.append(_shape_svg(scene.mark_shape(mark.piece), x, cy, size, mark.colour))
+            if mark.count > 1:
+                out.append(f'<text x="{_f(x)}" y="{_f(cy)}" font-size="{_f(size * 0.7)}" '
+                           f'text-anchor="middle" dominant-baseline="central" '
+                           f'fill="{_readable_ink(mark.colour)}">{mark.count}</text>')
+            out.append("</g>")
+            x += size + gap
+    out.append("</g>")
+    return "".join(out)
+
+
+# -- labels, title, legend --------------------------------------------------------------------
+
+
+def labels_svg(labels: Sequence[Label], anchor: Anchor, font: float,
+               dy: Callable[[Hashable], float] = lambda place: 0.0) -> str:
+    """Labels centred on their places (shifted by ``dy(place)``), with a white halo."""
+    if not labels:
+        return ""
+    out = [f'<g data-layer="labels" font-size="{_f(font)}" text-anchor="middle" '
+           f'font-family="sans-serif" stroke="{_HALO}" stroke-width="{_f(font / 5)}" '
+           f'paint-order="stroke" stroke-linejoin="round">']
+    for label in labels:
+        x, y = anchor(label.place)
+        lines = label.text.split("\n")
+        y += dy(label.place) - (len(lines) - 1) * font * 0.6
+        title = f"<title>{xml_text(label.title)}</title>" if label.title else ""
+        spans = "".join(
+            f'<tspan x="{_f(x)}" dy="{_f(0 if i == 0 else font * 1.2)}">{xml_text(t)}</tspan>'
+            for i, t in enumerate(lines))
+        out.append(f'<text x="{_f(x)}" y="{_f(y)}" dominant-baseline="central" '
+                   f'fill="{label.colour}">{title}{spans}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def title_svg(title: str, x: float, y: float, font: float) -> str:
+    """The drawing's title, centred on ``x`` with its baseline at ``y``."""
+    if not title:
+        return ""
+    return (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(font)}" font-family="sans-serif" '
+            f'font-weight="bold" text-anchor="middle" fill="{_INK}" '
+            f'data-layer="title">{xml_text(title)}</text>')
+
+
+def legend_svg(entries: Sequence[LegendEntry], x: float, y: float, font: float) -> str:
+    """The legend, one swatch and label per line, from ``(x, y)`` downwards."""
+    if not entries:
+        return ""
+    out = [f'<g data-layer="legend" font-size="{_f(font)}" font-family="sans-serif">']
+    for i, entry in enumerate(entries):
+        top = y + i * font * 1.4
+        out.append(f'<rect x="{_f(x)}" y="{_f(top)}" width="{_f(font)}" height="{_f(font)}" '
+                   f'fill="{entry.colour}" stroke="{_INK}" stroke-width="{_f(font / 16)}"/>'
+                   f'<text x="{_f(x + font * 1.4)}" y="{_f(top + font * 0.5)}" '
+                   f'dominant-baseline="central" fill="{_INK}">{xml_text(entry.label)}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def legend_height(entries: Sequence[LegendEntry], font: float) -> float:
+    """The height :func:`legend_svg` takes."""
+    return len(entries) * font * 1.4
