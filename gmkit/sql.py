@@ -213,7 +213,7 @@ def query(game: Game | str | Path, sql: str, *, gm: bool = False) -> pl.DataFram
         con.execute("SET enable_external_access = false")
         try:
             result = con.sql(sql)
-            return pl.DataFrame() if result is None else pl.DataFrame(_Stream(result))
+            return pl.DataFrame() if result is None else pl.DataFrame(result)
         except duckdb.Error as e:
             raise SqlError(str(e).strip()) from None
     finally:
