@@ -227,7 +227,8 @@ def export(game: Game | str | Path, out_dir: str | Path, *, gm: bool = False) ->
     g = _game(game)
     out = Path(out_dir)
     if out.resolve().is_relative_to(g.root.resolve()):
-        raise GameError(f"{out}: export outside the game folder; its files are never touched")
+        raise GameError(f"{out}: inside the game folder, whose files are never touched; "
+                        "export somewhere else")
     con = views(g, gm=gm)
     written = []
     try:

@@ -250,7 +250,7 @@ def test_export_writes_readable_parquet(game: Game, tmp_path: Path) -> None:
 
 def test_export_refuses_the_game_folder(game: Game) -> None:
     """Export never writes inside the game folder."""
-    with pytest.raises(GameError, match="outside the game folder"):
+    with pytest.raises(GameError, match="inside the game folder"):
         sql.export(game, game.root / "sql")
     assert not (game.root / "sql").exists()
 
