@@ -105,8 +105,8 @@ def read_tables(game: Game | str | Path, *, gm: bool = False) -> dict[str, pl.Da
     names = [*g.ruleset.schemas, *LOGS]
     for name in g.ruleset.schemas:
         if name in LOGS or name == "revisions":
-            raise StoreError(f"the ruleset's state table '{name}' has the name of a log; "
-                             "it cannot be given a view of its own")
+            raise StoreError(f"the ruleset's state table '{name}' has the name of a log or "
+                             "of the revisions; it cannot be given a view of its own")
     parts: dict[str, list[pl.DataFrame]] = {name: [] for name in names}
     revisions = []
     for turn in g.store.turns():
