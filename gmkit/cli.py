@@ -412,5 +412,35 @@ def carry(game: Path, seq: int) -> None:
     click.echo(f"post #{seq} carried to turn {turn}")
 
 
+@main.command("sql")
+@GAME
+@click.argument("statement", metavar="[SQL]", required=False)
+@click.option("--gm", is_flag=True,
+              help="The GM's view: secret posts, hidden rolls and events, every state column.")
+@click.option("--export", "export_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Also write every table as a Parquet file into this folder.")
+def sql_command(game: Path, statement: str | None, gm: bool, export_dir: Path | None) -> None:
+    """Query the game in SQL (DuckDB): every table across every turn, as the public sees it.
+
+    The state tables, orders, rolls and events are views with turn and revision columns (the
+    latest revision of each turn), rolls.result and events.data are JSON, orders.received a
+    timestamp, and revisions lists every revision with its manifest hash. Every file is checked
+    against its manifest first; the game folder is only read.
+    """
+    from gmkit import sql as game_sql
+
+    if statement is None and export_dir is None:
+        raise GameError("give a SQL query, or --export DIR, or both")
+    g = Game.open(game)
+    if statement is not None:
+        df = game_sql.query(g, statement, gm=gm)
+        with pl.Config(tbl_rows=40, tbl_cols=20, fmt_str_lengths=60):
+            click.echo(df)
+    if export_dir is not None:
+        paths = game_sql.export(g, export_dir, gm=gm)
+        click.echo(f"wrote {len(paths)} Parquet file(s) in {export_dir} "
+                   f"({'GM' if gm else 'public'} view)")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -38,7 +38,7 @@ government = "city-state"
 """
 
 COMMANDS = {"new", "status", "orders", "commit-seed", "reveal", "resolve", "odds", "report",
-            "verify", "history", "rollback"}
+            "verify", "history", "rollback", "rules", "withdraw", "carry", "sql"}
 
 ATTACK = "conquest:attack/Tróys/Red"
 
