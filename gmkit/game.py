@@ -28,6 +28,7 @@ import polars as pl
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 from gmkit.core import dice as gdice
 from gmkit.core.dice import Dice, Roll
+from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import Arrow, GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.ruleset import PlayerInfo, Ruleset, find_ruleset
@@ -104,7 +105,7 @@ class TurnSession:
     posts: pl.DataFrame
     parsed: dict[str, ParseResult[Any]]
     problems: dict[str, list[OrderError]]
-    orders: dict[str, list[Any]]
+    orders: Orders[Any]
     driver: Driver
 
     @property
@@ -359,19 +360,25 @@ class Game:
 
     def read_orders(self, state: State, posts: pl.DataFrame, rules: Params | None = None
                     ) -> tuple[dict[str, ParseResult[Any]], dict[str, list[OrderError]],
-                               dict[str, list[Any]]]:
-        """Parse the posts that count, validate them, and keep the accepted orders."""
+                               Orders[Any]]:
+        """Parse the posts that count, validate them, and keep the accepted orders, each in
+        its envelope (who, which post and line, when, secret or not)."""
         rules = self.rules if rules is None else rules
         parsed: dict[str, ParseResult[Any]] = {}
+        envelopes: list[Envelope[Any]] = []
         for row in self.effective_posts(posts, rules).iter_rows(named=True):
             result = self.ruleset.parse_post(row["text"], row["player"], state, rules,
                                              secret=row["secret"])
+            envelopes += [Envelope(order, row["player"], row["seq"], line.number, row["secret"],
+                                   row.get("posted"), row["received"])
+                          for line, order in result.orders]
             if row["player"] in parsed:
                 prev = parsed[row["player"]]
                 result = ParseResult(prev.orders + result.orders, prev.errors + result.errors)
             parsed[row["player"]] = result
         problems = self.ruleset.validate(state, parsed, rules)
-        return parsed, problems, self.ruleset.accepted(parsed, problems)
+        kept = {id(o) for os in self.ruleset.accepted(parsed, problems).values() for o in os}
+        return parsed, problems, Orders(e for e in envelopes if id(e.order) in kept)
 
     # -- resolving -------------------------------------------------------------------------------
     def _session(self, state: State, posts: pl.DataFrame, seed: str, turn: int,

@@ -125,14 +125,18 @@ class Dice:
     entered: Mapping[str, Any] = field(default_factory=dict)
     log: list[Roll] = field(default_factory=list)
     _count: int = 0
+    #: The actor a per-actor step's dice belong to: draw ids read ``"<step>:<scope>/<key>"``.
+    scope: str = ""
 
-    def for_step(self, step: str) -> Dice:
-        """Fresh dice for another step of the same turn (same seed, same entered values)."""
-        return Dice(self.seed, self.turn, step, self.entered)
+    def for_step(self, step: str, *, scope: str = "") -> Dice:
+        """Fresh dice for another step of the same turn (same seed, same entered values);
+        ``scope`` names the actor of a per-actor step."""
+        return Dice(self.seed, self.turn, step, self.entered, scope=scope)
 
     def _id(self, key: str | None) -> str:
         self._count += 1
-        return f"{self.step}:{key if key is not None else self._count}"
+        key = key if key is not None else str(self._count)
+        return f"{self.step}:{self.scope}/{key}" if self.scope else f"{self.step}:{key}"
 
     def _log(self, draw_id: str, purpose: str, rule: str, expression: str, result: Any,
              source: str, public: bool, player: str | None) -> None:

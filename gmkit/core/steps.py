@@ -1,8 +1,15 @@
 """A turn's resolution as an ordered list of named steps, and the driver that runs them.
 
-A step is a pure function ``(state, orders, dice, rules) -> (state, events)``. The driver runs the
-steps all at once or one at a time, keeping the state, events and rolls after each, so a GM can look
-at every step, step back, change an order or a die and go forward again before committing.
+A step is a pure function ``(state, orders, dice, rules) -> (state, events)``; ``orders`` are the
+turn's accepted :class:`~gmkit.core.envelope.Orders`. A step may instead run once per actor
+(a player, a character, a unit): its ``actors`` function fixes, when the step begins, who acts
+and in what order (from the state and the orders, ties broken by a logged draw; see
+:mod:`gmkit.core.flow`), and its ``act`` function resolves one actor's action. Steps may belong to
+named phases of the turn (a morning, an afternoon).
+
+The driver runs the turn all at once or one unit at a time (a step, the ordering of a per-actor
+step, one actor's action), keeping the state, events and rolls after each, so a GM can look at
+every unit, step back, change an order or a die and go forward again before committing.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gmkit.core.dice import Dice, Roll
+from gmkit.core.envelope import Orders
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 
@@ -33,28 +41,66 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
-StepFn = Callable[[State, Mapping[str, Sequence[Any]], Dice, Params], tuple[State, list[Event]]]
+StepFn = Callable[[State, Orders[Any], Dice, Params], tuple[State, list[Event]]]
+#: Who acts in a per-actor step, in order, and the events that say so (the order is logged).
+ActorsFn = Callable[[State, Orders[Any], Dice, Params], tuple[list[str], list[Event]]]
+#: One actor's action in a per-actor step.
+ActFn = Callable[[State, Orders[Any], Dice, Params, str], tuple[State, list[Event]]]
+
+
+def _no_fn(state: State, orders: Orders[Any], dice: Dice,
+           rules: Params) -> tuple[State, list[Event]]:
+    raise RuntimeError("a per-actor step runs through its actors and act functions")
 
 
 @dataclass(frozen=True)
 class Step:
-    """One named resolution step citing its rule section."""
+    """One named resolution step citing its rule section: ``fn`` once, or, with ``actors`` and
+    ``act``, once per actor in the order ``actors`` fixes when the step begins. ``phase`` names
+    the part of the turn it belongs to (empty for a turn without phases)."""
 
     name: str
     title: str
     rule: str
-    fn: StepFn
+    fn: StepFn = _no_fn
+    actors: ActorsFn | None = None
+    act: ActFn | None = None
+    phase: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.actors is None) != (self.act is None):
+            raise ValueError(f"step {self.name}: a per-actor step needs both actors and act")
+        if self.actors is None and self.fn is _no_fn:
+            raise ValueError(f"step {self.name}: a step needs fn, or actors and act")
+
+    @property
+    def per_actor(self) -> bool:
+        """Whether the step runs once per actor."""
+        return self.actors is not None
 
 
 @dataclass(frozen=True)
 class StepRecord:
-    """What one step did: the state before and after, its events and its rolls."""
+    """What one unit of the turn did: the state before and after, its events and its rolls.
+    For a per-actor step, one record fixes the order (``actors``) and one per actor follows
+    (``actor``)."""
 
     step: Step
     before: State
     after: State
     events: tuple[Event, ...]
     rolls: tuple[Roll, ...]
+    actor: str | None = None
+    actors: tuple[str, ...] | None = None
+
+    @property
+    def title(self) -> str:
+        """The unit's title: the step's, with the actor for an action."""
+        if self.actor is not None:
+            return f"{self.step.title}: {self.actor}"
+        if self.actors is not None:
+            return f"{self.step.title}: order of play"
+        return self.step.title
 
 
 class Termination(enum.Enum):
@@ -82,35 +128,84 @@ class Driver:
                  dice: Dice, rules: Params):
         self.steps = list(steps)
         self.start = state
-        self.orders = orders
+        self.orders = Orders.plain(orders)
         self.dice = dice
         self.rules = rules
         self.records: list[StepRecord] = []
 
+    def _position(self) -> tuple[int, tuple[str, ...] | None, int]:
+        """Where the turn stands: the index of the step to run next, and for a per-actor step
+        its actors (None before they are fixed) and how many have acted."""
+        k = 0
+        for i, step in enumerate(self.steps):
+            if not step.per_actor:
+                if k == len(self.records):
+                    return i, None, 0
+                k += 1
+                continue
+            if k == len(self.records):
+                return i, None, 0
+            actors = self.records[k].actors or ()
+            k += 1
+            acted = min(len(actors), len(self.records) - k)
+            k += acted
+            if acted < len(actors):
+                return i, actors, acted
+        return len(self.steps), None, 0
+
     @property
     def done(self) -> bool:
-        """True when every step has run."""
-        return len(self.records) == len(self.steps)
+        """True when every step (and every actor of a per-actor step) has run."""
+        return self._position()[0] == len(self.steps)
 
     @property
     def state(self) -> State:
-        """The state after the last step run (the start state before any)."""
+        """The state after the last unit run (the start state before any)."""
         return self.records[-1].after if self.records else self.start
 
     @property
     def next_step(self) -> Step | None:
-        """The step that :meth:`next` would run."""
-        return None if self.done else self.steps[len(self.records)]
+        """The step that :meth:`next` would run (or go on with)."""
+        i = self._position()[0]
+        return None if i == len(self.steps) else self.steps[i]
+
+    @property
+    def next_actor(self) -> str | None:
+        """The actor whose action :meth:`next` would resolve (None when the next unit is not an
+        action, or before a per-actor step has fixed its order)."""
+        _, actors, acted = self._position()
+        return actors[acted] if actors is not None else None
+
+    @property
+    def phase(self) -> str:
+        """The phase of the turn the next unit belongs to (empty when done or phaseless)."""
+        step = self.next_step
+        return step.phase if step is not None else ""
 
     def next(self) -> StepRecord:
-        """Run the next step and keep its record."""
-        step = self.next_step
-        if step is None:
+        """Run the next unit (a step, the ordering of a per-actor step, or one actor's action)
+        and keep its record."""
+        i, actors, acted = self._position()
+        if i == len(self.steps):
             raise RuntimeError("every step has run already")
-        dice = self.dice.for_step(step.name)
+        step = self.steps[i]
         before = self.state
-        after, events = step.fn(before, self.orders, dice, self.rules)
-        record = StepRecord(step, before, after, tuple(events), tuple(dice.log))
+        if not step.per_actor:
+            dice = self.dice.for_step(step.name)
+            after, events = step.fn(before, self.orders, dice, self.rules)
+            record = StepRecord(step, before, after, tuple(events), tuple(dice.log))
+        elif actors is None:
+            assert step.actors is not None
+            dice = self.dice.for_step(step.name)
+            order, events = step.actors(before, self.orders, dice, self.rules)
+            record = StepRecord(step, before, before, tuple(events), tuple(dice.log),
+                                actors=tuple(order))
+        else:
+            assert step.act is not None
+            actor = actors[acted]
+            dice = self.dice.for_step(step.name, scope=actor)
+            after, events = step.act(before, self.orders, dice, self.rules, actor)
+            record = StepRecord(step, before, after, tuple(events), tuple(dice.log), actor=actor)
         self.records.append(record)
         return record
 
@@ -129,7 +224,7 @@ class Driver:
         """Go back to the start, optionally with changed orders or entered dice."""
         self.records.clear()
         if orders is not None:
-            self.orders = orders
+            self.orders = Orders.plain(orders)
         if entered is not None:
             self.dice = Dice(self.dice.seed, self.dice.turn, entered=dict(entered))
 

@@ -100,9 +100,9 @@ def test_example_turn_post_parses_into_three_orders():
             "5 Grain for Investing of Coyons.\n10 Grain for Conquest of Tróys.[/b]\nVive Cien!")
     parsed = RULESET.parse_post(post, "Red", state, params)
     assert not parsed.errors
-    assert [o for _, o in parsed.orders] == [Defend("Coyons", 5, line=2),
-                                            Invest("Coyons", 5, line=3),
-                                            Conquer("Tróys", 10, line=4)]
+    assert [(ln.number, o) for ln, o in parsed.orders] == [(2, Defend("Coyons", 5)),
+                                                          (3, Invest("Coyons", 5)),
+                                                          (4, Conquer("Tróys", 10))]
     orders, problems = orders_of(state, params, {"Red": post})
     assert problems == {}  # Tróys is across Great Sea 1 from Coyons; 5+5+10 = 20 grain
     assert len(orders["Red"]) == 3

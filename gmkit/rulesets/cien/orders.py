@@ -37,8 +37,6 @@ class Defend:
 
     province: str
     grain: int
-    line: int = 0
-    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,8 +45,6 @@ class Invest:
 
     province: str
     grain: int
-    line: int = 0
-    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -57,8 +53,6 @@ class Conquer:
 
     province: str
     grain: int
-    line: int = 0
-    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,8 +60,6 @@ class Petition:
     """A Petition of Advancement to the Emperor, with a gift of 0 to 34 grain."""
 
     gift: int
-    line: int = 0
-    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,8 +67,6 @@ class Gift:
     """Grain gifted to the Emperor (a Provision of Supplies)."""
 
     grain: int
-    line: int = 0
-    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,8 +74,6 @@ class Declare:
     """A Rebel (or anyone once the Emperor is dead) declaring a Kingdom or Republic."""
 
     government: str
-    line: int = 0
-    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,8 +81,6 @@ class Reward:
     """The state that receives a fulfilled mission's reward investment."""
 
     province: str
-    line: int = 0
-    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,8 +91,6 @@ class Join:
     province: str
     government: str
     lord: str = ""
-    line: int = 0
-    secret: bool = False
 
 
 Order = Union[Defend, Invest, Conquer, Petition, Gift, Declare, Reward, Join]
@@ -154,7 +138,7 @@ def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False) -> Or
         if g.get("n") and len(g["n"]) > 9:
             raise OrderSyntaxError(f"{g['n'][:12]}… grain is more than any treasury holds")
         n = int(g["n"]) if g.get("n") else 0
-        common: dict[str, Any] = {"line": line.number, "secret": secret}
+        common: dict[str, Any] = {}
         if kind == "defend":
             return Defend(provinces.resolve(g["p"]), n, **common)
         if kind == "invest":
@@ -184,7 +168,7 @@ def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False) -> Or
 
 def describe(order: Order) -> str:
     """An order in words, as the GM reads it back to the player."""
-    tag = " (secret)" if order.secret else ""
+    tag = ""
     if isinstance(order, Defend):
         return f"defend {order.province} with {order.grain} grain{tag}"
     if isinstance(order, Invest):
@@ -247,13 +231,14 @@ def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
         errs: list[OrderError] = []
 
         def bad(order: Order, reason: str) -> None:
-            errs.append(IllegalOrderError(reason, line=order.line))
+            errs.append(IllegalOrderError(reason, line=lines[id(order)]))
 
         me = players.get(pid)
         if me is None:
             problems[pid] = [IllegalOrderError(f"no player '{pid}' (colours: "
                                                f"{', '.join(COLOURS)})")]
             continue
+        lines = {id(o): ln.number for ln, o in result.orders}
         spent = 0
         seen: dict[tuple[str, str], int] = {}
         petitions = 0
@@ -280,7 +265,7 @@ def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
                 bad(order, f"{type(order).__name__.lower()} order repeated (first on line "
                            f"{seen[key]})")
                 continue
-            seen[key] = order.line
+            seen[key] = lines[id(order)]
             cost = 0
             if isinstance(order, (Defend, Invest)):
                 if owner.get(order.province) != pid:

@@ -12,6 +12,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Dice
+from gmkit.core.envelope import Orders as CoreOrders
 from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
@@ -24,7 +25,7 @@ from gmkit.rulesets.cien.geography import geography, holdings
 from gmkit.rulesets.cien.battle import allot_defense, battle_wins
 from gmkit.rulesets.cien.outcome import winners_of
 
-Orders = Mapping[str, Sequence[Order]]
+Orders = CoreOrders[Order]
 Rows = list[dict[str, Any]]
 NEXT_GOVERNMENT = {"city-state": "republic", "duchy": "kingdom"}
 
@@ -111,7 +112,7 @@ def petitions(state: State, orders: Orders, dice: Dice,
         chance = min(100, rules.petition_chance * met + o.gift)
         roll = dice.roll(1, 100, purpose=f"{pid}'s Petition of Advancement ({chance}%: {met} "
                          f"requirement(s), gift {o.gift})", rule=PETITIONS, key=f"petition/{pid}",
-                         public=not o.secret, player=pid)
+                         public=not orders.is_secret(o), player=pid)
         approved = roll <= chance
         new_gov = NEXT_GOVERNMENT.get(me["government"], me["government"])
         if approved:
@@ -120,7 +121,7 @@ def petitions(state: State, orders: Orders, dice: Dice,
                             f"The Emperor {'grants' if approved else 'refuses'} {pid}'s petition "
                             f"(rolled {roll} against {chance}%)"
                             + (f": {pid} is now a {new_gov.title()}." if approved else "."),
-                            pid, public=not o.secret,
+                            pid, public=not orders.is_secret(o),
                             data={"approved": approved, "chance": chance, "roll": roll}))
     for pid, o in _of(orders, Declare):
         me = by[pid]
@@ -147,7 +148,7 @@ def investment(state: State, orders: Orders, dice: Dice,
         events.append(Event("invest", GRAIN, f"{pid} invests {o.grain} grain in {o.province}: "
                             f"output +{gain} to {prov['output']}"
                             + (f" ({waste} grain did not make a whole {cost})." if waste else "."),
-                            pid, o.province, public=not o.secret, data={"gain": gain}))
+                            pid, o.province, public=not orders.is_secret(o), data={"gain": gain}))
     return state.replace(provinces=_frame(provinces, "provinces")), events
 
 

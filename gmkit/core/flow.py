@@ -1,0 +1,93 @@
+"""Who acts in what order: the orders of play a per-actor step can use.
+
+A per-actor :class:`~gmkit.core.steps.Step` takes an ``actors`` function that fixes, when the
+step begins, who acts and in what order, and says so in a logged event. The orders here are the
+common ones:
+
+* :func:`by_column`: by a column of a state table (Fame, initiative), highest or lowest first,
+  read from the state as it stands when the step begins; actors tied on the column are put in
+  order by a logged draw (a shuffle of each tied group), so the GM can enter it instead;
+* :func:`by_time_posted`: by when each actor's first order was posted (as received);
+* :func:`by_player`: by name, a fixed order for games that want one.
+
+Each returns an ``actors`` function ``(state, orders, dice, rules) -> (actors, events)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import groupby
+from typing import Any
+
+import polars as pl
+
+from gmkit.core.dice import Dice
+from gmkit.core.envelope import Orders
+from gmkit.core.params import Params
+from gmkit.core.steps import ActorsFn, Event
+from gmkit.core.tables import State
+
+#: Which actors take part: all rows of the table (None), or those a function of the state and
+#: orders keeps (for instance, the characters who have an action this round).
+Who = Callable[[State, Orders[Any]], pl.Expr] | None
+
+
+def _ordering_event(rule: str, what: str, actors: list[str], values: dict[str, Any]) -> Event:
+    listed = ", ".join(f"{a} ({values[a]})" if a in values else a for a in actors)
+    return Event("order of play", rule, f"{what}: {listed or 'nobody acts'}.",
+                 data={"actors": actors})
+
+
+def by_column(table: str, column: str, *, id_column: str = "id", descending: bool = True,
+              rule: str, who: Who = None, what: str = "Order of play") -> ActorsFn:
+    """Actors (rows of ``table``, named by ``id_column``) ordered by ``column`` as the state
+    stands when the step begins, highest first (``descending``) or lowest first; each group of
+    actors tied on the column is ordered by a logged shuffle (draw key ``ties/<value>``)."""
+
+    def actors(state: State, orders: Orders[Any], dice: Dice,
+               rules: Params) -> tuple[list[str], list[Event]]:
+        frame = state[table]
+        if who is not None:
+            frame = frame.filter(who(state, orders))
+        rows = sorted(((r[id_column], r[column]) for r in
+                       frame.select(id_column, column).iter_rows(named=True)),
+                      key=lambda r: (-r[1] if descending else r[1], str(r[0])))
+        out: list[str] = []
+        for value, group in groupby(rows, key=lambda r: r[1]):
+            ids = [str(r[0]) for r in group]
+            if len(ids) > 1:
+                ids = dice.shuffle(ids, purpose=f"the order among {', '.join(ids)}, tied at "
+                                   f"{column} {value}", rule=rule, key=f"ties/{value}")
+            out += ids
+        values = {str(r[0]): r[1] for r in rows}
+        return out, [_ordering_event(rule, f"{what}, by {column} "
+                                     f"{'highest' if descending else 'lowest'} first", out,
+                                     values)]
+
+    return actors
+
+
+def by_time_posted(*, rule: str, what: str = "Order of play") -> ActorsFn:
+    """The players who sent orders, in the order their first order was received (posting
+    time, then post number, then line)."""
+
+    def actors(state: State, orders: Orders[Any], dice: Dice,
+               rules: Params) -> tuple[list[str], list[Event]]:
+        out: list[str] = []
+        for e in orders.received():
+            if e.player not in out:
+                out.append(e.player)
+        return out, [_ordering_event(rule, f"{what}, as posted", out, {})]
+
+    return actors
+
+
+def by_player(*, rule: str, what: str = "Order of play") -> ActorsFn:
+    """The players who sent orders, by name."""
+
+    def actors(state: State, orders: Orders[Any], dice: Dice,
+               rules: Params) -> tuple[list[str], list[Event]]:
+        out = sorted(orders)
+        return out, [_ordering_event(rule, f"{what}, by name", out, {})]
+
+    return actors
