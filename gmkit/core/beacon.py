@@ -75,9 +75,10 @@ class Network:
 # its DST in drand/drand crypto/schemes.go (NewPedersenBLSUnchainedG1).
 QUICKNET = Network(
     name="quicknet",
-    public_key="83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d"
-               "1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8"
-               "991ef5ece45a",
+    public_key=(
+        "83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d"
+        "1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8"
+        "991ef5ece45a"),
     period=3,
     genesis_time=1692803367,
     genesis_seed="f477d5c89f21a17c863a7f937c6a6d15859414d2be09cd448d4279af331c5d3e",
@@ -98,7 +99,9 @@ class Beacon:
     ``value`` is the value as published (drand: its randomness, 64 lowercase hex digits);
     ``signature`` is drand's signature (hex), empty for other sources; ``check`` says how the
     value was checked: the drand scheme when its signature was verified, ``"entered"`` when it was
-    entered by hand and taken on the GM's word.
+    entered by hand and taken on the GM's word. Building a beacon checks only its form: a drand
+    beacon comes from :func:`verify_drand`, and a stored one is checked again by
+    :func:`verify_beacon`.
     """
 
     source: str
@@ -108,6 +111,8 @@ class Beacon:
     check: str = ENTERED
 
     def __post_init__(self) -> None:
+        if not all(isinstance(v, str) for v in asdict(self).values()):
+            raise BeaconError(f"every beacon field is text: {asdict(self)!r}")
         kind, _, name = self.source.partition(":")
         if not kind or not name or "|" in self.source:
             raise BeaconError(f"beacon source {self.source!r} is not '<kind>:<name>' (no '|')")
@@ -131,8 +136,6 @@ class Beacon:
         unknown = sorted(set(data) - set(fields))
         if unknown:
             raise BeaconError(f"unknown beacon field(s): {', '.join(unknown)}")
-        if any(not isinstance(data.get(f, ""), str) for f in fields):
-            raise BeaconError("every beacon field is text")
         if "source" not in data or "value" not in data:
             raise BeaconError("a beacon needs a source and a value")
         return cls(**{f: data[f] for f in fields if f in data})
@@ -159,7 +162,8 @@ def round_at(deadline: datetime, network: Network = QUICKNET) -> int:
     A deadline exactly on a round's time gives the next round: the value must be unknown when the
     orders close."""
     if deadline.tzinfo is None or deadline.utcoffset() is None:
-        raise BeaconError("the deadline needs a time zone (e.g. datetime(..., tzinfo=timezone.utc))")
+        raise BeaconError("the deadline needs a time zone "
+                          "(e.g. datetime(..., tzinfo=timezone.utc))")
     genesis = datetime.fromtimestamp(network.genesis_time, timezone.utc)
     elapsed = deadline - genesis
     return max(1, elapsed // timedelta(seconds=network.period) + 2)
@@ -234,8 +238,8 @@ def derive_seed(secret_seed_hex: str, beacon: Beacon) -> str:
     whose message is the UTF-8 text ``gmkit/beacon/1|<source>|<round>|<value>`` (for drand:
     ``gmkit/beacon/1|drand:quicknet|<round number>|<randomness hex, lowercase>``); the seed is
     the digest written as 64 lowercase hex digits. The value is the text exactly as recorded in
-    the beacon (an entered value keeps its spaces and punctuation). Every draw of the turn is then derived from
-    that seed as the dice describe. Anyone can redo it once the secret is revealed::
+    the beacon (an entered value keeps its spaces and punctuation). Every draw of the turn is then
+    derived from that seed as the dice describe. Anyone can redo it once the secret is revealed::
 
         hmac.new(bytes.fromhex(secret), f"gmkit/beacon/1|{source}|{round}|{value}".encode(),
                  hashlib.sha256).hexdigest()

@@ -1,11 +1,11 @@
-"""Tests for gmkit.core.beacon: real drand quicknet beacons verify offline, tampered ones are refused
-with a reason, rounds fall strictly after a deadline, beacons entered by hand are recorded as such,
-and the turn seed is a documented derivation of the secret and the beacon.
+"""Tests for gmkit.core.beacon: real drand quicknet beacons verify offline, tampered ones are
+refused with a reason, rounds fall strictly after a deadline, beacons entered by hand are recorded
+as such, and the turn seed is a documented derivation of the secret and the beacon.
 
-The quicknet beacons in ``tests/data/drand/quicknet.json`` are real rounds published in drand's own
-repositories: round 42 in drand/drand-docs (docs/developer/06-HTTP-API.md), round 67 in drand/tlock
-(cmd/age-plugin-tlock/main_test.go) and round 12040883 in drand/tlock (tlock_test.go); the file names
-the commit of each. Their randomness is sha256 of the signature, drand's definition.
+The quicknet beacons in ``tests/data/drand/quicknet.json`` are real rounds published in drand's
+own repositories: round 42 in drand/drand-docs (docs/developer/06-HTTP-API.md), round 67 in
+drand/tlock (cmd/age-plugin-tlock/main_test.go) and round 12040883 in drand/tlock (tlock_test.go);
+the file names the commit of each. Their randomness is sha256 of the signature, drand's definition.
 """
 
 from __future__ import annotations
@@ -80,13 +80,13 @@ def test_hash_to_g1_follows_rfc9380() -> None:
     """The hash to G1 is RFC 9380's BLS12381G1_XMD:SHA-256_SSWU_RO_ suite (its test vectors of
     Appendix J.9.1, under the RFC's test DST)."""
     dst = b"QUUX-V01-CS02-with-BLS12381G1_XMD:SHA-256_SSWU_RO_"
-    expected = {
-        b"": "052926add2207b76ca4fa57a8734416c8dc95e24501772c814278700eed6d1e4e8cf62d9c09db0fac349612b"
-             "759e79a108ba738453bfed09cb546dbb0783dbb3a5f1f566ed67bb6be0e8c67e2e81a4cc68ee29813bb799499"
-             "8f3eae0c9c6a265",
-        b"abc": "03567bc5ef9c690c2ab2ecdf6a96ef1c139cc0b2f284dca0a9a7943388a49a3aee664ba5379a7655d3c68900"
-                "be2f69030b9c15f3fe6e5cf4211f346271d7b01c8f3b28be689c8429c85b67af215533311f0b8dfaaa154fa6"
-                "b88176c229f2885d",
+    expected = {  # x then y, 48 bytes each, big-endian
+        b"": "052926add2207b76ca4fa57a8734416c8dc95e24501772c814278700eed6d1e4e8cf62d9c09db0fac349"
+             "612b759e79a108ba738453bfed09cb546dbb0783dbb3a5f1f566ed67bb6be0e8c67e2e81a4cc68ee2981"
+             "3bb7994998f3eae0c9c6a265",
+        b"abc": "03567bc5ef9c690c2ab2ecdf6a96ef1c139cc0b2f284dca0a9a7943388a49a3aee664ba5379a7655"
+                "d3c68900be2f69030b9c15f3fe6e5cf4211f346271d7b01c8f3b28be689c8429c85b67af21553331"
+                "1f0b8dfaaa154fa6b88176c229f2885d",
     }
     for msg, xy in expected.items():
         assert G1Point.hash_to_curve(msg, dst).to_xy_bytes_be().hex() == xy
@@ -130,7 +130,17 @@ def test_tampered_signature_is_refused() -> None:
     for index in (5, 50, 95):
         with pytest.raises(BeaconError) as err:
             verify_drand(v["round"], v["randomness"], flip(v["signature"], index))
-        assert "signature" in one_line(err)
+        assert one_line(err) == "signature is not a point of BLS12-381 G1"
+
+
+def test_tampered_signature_that_is_still_a_point_is_refused() -> None:
+    """The signature's negation (its sign bit flipped) is a point of G1, but not the signature."""
+    v = VECTORS[2]
+    raw = bytearray(bytes.fromhex(v["signature"]))
+    raw[0] ^= 0x20
+    with pytest.raises(BeaconError) as err:
+        verify_drand(v["round"], None, raw.hex())
+    assert one_line(err) == f"signature does not verify for round {v['round']} of drand quicknet"
 
 
 def test_tampered_randomness_is_refused() -> None:
@@ -239,7 +249,7 @@ def test_entered_beacon_is_recorded_as_entered() -> None:
     ({"source": "lottery:a|b", "value": "4 17"}, "is not '<kind>:<name>'"),
     ({"source": "lottery:EuroMillions", "round": "3|4", "value": "4 17"}, "may not contain '|'"),
     ({"source": "lottery:EuroMillions", "value": "  "}, "has no value"),
-    ({"source": "drand:quicknet", "value": "ab" * 32}, "a drand beacon is taken with its signature"),
+    ({"source": "drand:quicknet", "value": "ab" * 32}, "taken with its signature"),
 ])
 def test_ill_formed_beacon_is_refused(fields: dict[str, str], reason: str) -> None:
     """A source names its kind and name; fields stay separable in the derivation."""
