@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
+from bench.beacon import bench_beacon  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
 from gmkit.core.maps import GameMap  # noqa: E402
 from gmkit.game import Game  # noqa: E402
@@ -187,11 +188,12 @@ def main() -> int:
     results: list[dict] = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for fn in (bench_map, bench_hex_draw, bench_turn, bench_verify, bench_notebook,
-                   bench_adjudicate, bench_aztlan_verify):
+        for fn in (bench_map, bench_hex_draw, bench_beacon, bench_turn, bench_verify,
+                   bench_notebook, bench_adjudicate, bench_aztlan_verify):
             if args.only and args.only not in fn.__name__:
                 continue
-            results.extend(fn() if fn in (bench_map, bench_hex_draw) else fn(tmp))
+            results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_beacon)
+                           else fn(tmp))
     for r in results:
         if args.json:
             print(json.dumps(r, ensure_ascii=False))
