@@ -124,12 +124,14 @@ def status(game: Path) -> None:
 @GAME
 @click.option("--player", required=True, help="Who sent the post (e.g. the colour in Cien).")
 @click.option("--secret", is_flag=True, help="The post was private (a PM or e-mail).")
+@click.option("--posted", metavar="TIME",
+              help="When the player posted it (the forum's or Discord's time, ISO 8601).")
 @click.argument("post", type=click.Path(path_type=Path, allow_dash=True), default="-")
-def orders(game: Path, player: str, secret: bool, post: Path) -> None:
+def orders(game: Path, player: str, secret: bool, posted: str | None, post: Path) -> None:
     """Store a player's post (a file, or - for standard input) and show how it reads."""
     g = Game.open(game)
     text = _read_text(post, "post")
-    got = g.receive_post(player, text, secret=secret)
+    got = g.receive_post(player, text, secret=secret, posted=posted)
     result = got.parsed
     for line, order in result.orders:
         click.echo(f"  line {line.number}: {g.ruleset.describe_order(order)}")

@@ -317,7 +317,7 @@ class Game:
         return self.receive_post(player, text, secret=secret, received=received).parsed
 
     def receive_post(self, player: str, text: str, *, secret: bool = False,
-                     received: str | None = None) -> Received:
+                     received: str | None = None, posted: str | None = None) -> Received:
         """Store a player's post and say which turn it landed in (read under the game's lock,
         so a turn committed meanwhile never swallows it) and how it reads."""
         state = self.state()
@@ -326,7 +326,16 @@ class Game:
         if not match:
             raise GameError(f"no player '{player}' (players: {', '.join(ids)})")
         stamp = received or datetime.now(timezone.utc).isoformat(timespec="seconds")
-        seq, turn = self.store.add_post(None, match[0], text, secret=secret, received=stamp)
+        if posted is not None:
+            try:
+                when = datetime.fromisoformat(posted)
+            except ValueError:
+                raise GameError(f"posted time {posted!r} is not an ISO 8601 time such as "
+                                "2026-11-23T20:15:00+00:00") from None
+            if when.tzinfo is None:
+                raise GameError(f"posted time {posted!r} needs its time zone (e.g. +00:00)")
+        seq, turn = self.store.add_post(None, match[0], text, secret=secret, received=stamp,
+                                        posted=posted)
         if turn != state.turn + 1:  # a turn was committed while the post came in
             state = self.state()
         parsed = self.ruleset.parse_post(text, match[0], state, self.rules, secret=secret)

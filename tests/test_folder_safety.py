@@ -460,3 +460,22 @@ def test_folders_are_synced_after_posts_seeds_and_rollbacks(
     synced.clear()
     game.rollback(1, "test")
     assert {played / "attic", played / "turns", played / "secret", played} <= set(synced)
+
+
+def test_the_posting_time_is_kept_and_orders_are_taken_as_posted(ready: Path) -> None:
+    """An order's envelope keeps when the player posted it (the forum's time, when the GM has
+    it) and when gmkit stored it; 'as received' is by posting time, then post number."""
+    code, out, err = cli("orders", ready, "--player", "Gold", "--posted",
+                         "2026-01-01T08:00:00+00:00", "-",
+                         input="[b]5 Grain for Defense of Arles[/b]")
+    assert code == 0, err
+    assert "needs its time zone" in one_line(*cli("orders", ready, "--player", "Gold",
+                                                  "--posted", "2026-01-01T08:00", "-",
+                                                  input=ATTACK_POST))
+    game = Game.open(ready)
+    session = game.start()
+    first = session.orders.received()[0]
+    assert (first.player, first.posted) == ("Gold", "2026-01-01T08:00:00+00:00")
+    game.commit(session)
+    assert game.turn(1).orders.filter(pl.col("player") == "Gold")["posted"].to_list() == \
+        ["2026-01-01T08:00:00+00:00"]

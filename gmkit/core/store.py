@@ -50,7 +50,10 @@ FORMAT = "gmkit-turn/1"
 TURN_DIR = re.compile(r"^(\d{4,})\.r(\d+)$")
 
 ORDERS_SCHEMA: Schema = {"seq": pl.Int64, "player": pl.String, "secret": pl.Boolean,
-                         "received": pl.String, "text": pl.String}
+                         "received": pl.String, "text": pl.String, "posted": pl.String}
+#: Columns added to a log after games were written without them, and their value in an older
+#: file (read as if it had the column; the file itself, whose hash is history, is never changed).
+ADDED_COLUMNS: Mapping[str, pl.Expr] = {"posted": pl.lit(None, pl.String)}
 ROLLS_SCHEMA: Schema = {"step": pl.String, "draw_id": pl.String, "purpose": pl.String,
                         "rule": pl.String, "expression": pl.String, "result": pl.String,
                         "total": pl.Float64, "source": pl.String, "public": pl.Boolean,
@@ -417,6 +420,9 @@ class GameStore:
         except Exception as e:  # polars raises several kinds for a corrupt file
             raise StoreError(f"{path}: not a readable Parquet file ({type(e).__name__}: "
                              f"{str(e).splitlines()[0] if str(e) else ''})") from None
+        missing = [c for c in schema if c not in df.columns and c in ADDED_COLUMNS]
+        if missing:
+            df = df.with_columns(ADDED_COLUMNS[c].alias(c) for c in missing)
         try:
             return check_frame(df, schema, str(path))
         except SchemaError as e:
@@ -763,6 +769,8 @@ class GameStore:
                     raise StoreError(f"{p}: the post has no '{key}'")
                 if not isinstance(rec[key], kind) or (kind is int and isinstance(rec[key], bool)):
                     raise StoreError(f"{p}: '{key}' must be a {kind.__name__}, not {rec[key]!r}")
+            if rec.setdefault("posted", None) is not None and not isinstance(rec["posted"], str):
+                raise StoreError(f"{p}: 'posted' must be a time, not {rec['posted']!r}")
             out.append((p, rec))
         return out
 
@@ -801,7 +809,7 @@ class GameStore:
         return out
 
     def add_post(self, turn: int | None, player: str, text: str, *, secret: bool,
-                 received: str, note: str = "") -> tuple[int, int]:
+                 received: str, note: str = "", posted: str | None = None) -> tuple[int, int]:
         """Store a post received for the coming turn; returns ``(seq, turn)``.
 
         The turn is read under the lock (``turn`` None), or checked to be still the coming one,
@@ -820,7 +828,7 @@ class GameStore:
             seen += [p.stem.rsplit("-", 1)[-1] for p in (self.root / "attic").glob("*-post-*.json")]
             seq = 1 + max((int(x) for x in seen if x.isdigit()), default=0)
             record = {"turn": coming, "seq": seq, "player": player, "secret": secret,
-                      "received": received, "text": text}
+                      "received": received, "text": text, "posted": posted}
             if note:
                 record["note"] = note
             atomic_write(posts / f"{seq:05d}.json", json.dumps(record, ensure_ascii=False).encode(),

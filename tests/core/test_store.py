@@ -397,7 +397,7 @@ class TestHistoryAndPosts:
         assert posts.height == 1
         assert posts.row(0, named=True) == {"seq": 1, "player": "Red", "secret": False,
                                              "received": "2026-01-01T00:00:00+00:00",
-                                             "text": text}
+                                             "text": text, "posted": None}
         session = reopened.start()
         fresh.receive("Gold", "[b]5 Grain for Defense of Arles[/b]")  # after the session read
         reopened.commit(session)
