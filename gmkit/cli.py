@@ -394,6 +394,35 @@ def rules(game: Path, assignments: tuple[str, ...], unset: tuple[str, ...], why:
 
 @main.command()
 @GAME
+@click.argument("action", type=click.Choice(["list", "add", "replace", "remove"]),
+                default="list")
+@click.argument("player", required=False)
+@click.option("--field", "fields", multiple=True, metavar="NAME=VALUE",
+              help="A field of the player (name, and the ruleset's: state, government...).")
+@click.option("--why", default="", help="Why the players change (shown in the next report).")
+def players(game: Path, action: str, player: str | None, fields: tuple[str, ...],
+            why: str) -> None:
+    """List the players, or add, replace (a new person takes over) or remove one from the
+    coming turn on (recorded)."""
+    g = Game.open(game)
+    if action == "list":
+        for p in g.players_from_config(g.config):
+            click.echo(f"{p.id}: {p.name}")
+        return
+    if not player:
+        raise GameError(f"players {action}: name the player (its id)")
+    values: dict[str, Any] = {}
+    for item in fields:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.strip():
+            raise GameError(f"--field {item!r}: write NAME=VALUE")
+        values[name.strip()] = raw.strip()
+    change = g.change_player(action, player, values, why)
+    click.echo(f"{change['what']} from turn {change['from_turn']}: {change['why']}")
+
+
+@main.command()
+@GAME
 @click.argument("seq", type=int)
 @click.option("--why", required=True, help="Why the GM withdraws the post (recorded).")
 def withdraw(game: Path, seq: int, why: str) -> None:

@@ -506,17 +506,67 @@ class Game:
         return [c for c in read_json_file(path, list) if isinstance(c, dict)]
 
     def _complete_change(self) -> None:
-        """Finish a rule change that was recorded but not yet written to ``game.toml`` (the
-        command was interrupted between the two writes): the record is the intent."""
+        """Finish a change of rules or players that was recorded but not yet written to
+        ``game.toml`` (the command was interrupted between the two writes): the record is the
+        intent."""
         changes = self.recorded_changes()
-        if not changes or "rules_after" not in changes[-1]:
+        if not changes:
             return
         last = changes[-1]
-        rules = dict(self.config.get("rules", {}))
-        if rules == last["rules_before"] and rules != last["rules_after"]:
-            with self.store.lock():
-                self.store.write_config({**self.config, "rules": last["rules_after"]})
-            self.config = GameStore.read_config(self.root)
+        for key in ("rules", "players"):
+            if f"{key}_after" not in last:
+                continue
+            now = self.config.get(key, {} if key == "rules" else [])
+            if now == last[f"{key}_before"] and now != last[f"{key}_after"]:
+                with self.store.lock():
+                    self.store.write_config({**self.config, key: last[f"{key}_after"]})
+                self.config = GameStore.read_config(self.root)
+
+    def _record_change(self, change: dict[str, Any], config: Mapping[str, Any]) -> None:
+        """Record a change for the coming turn, then write ``game.toml`` (under the lock)."""
+        changes = [c for c in self.recorded_changes() if c.get("from_turn", 0) > self.latest_turn]
+        atomic_write(self.root / "pending" / CHANGES_FILE,
+                     json.dumps([*changes, change], indent=1, ensure_ascii=False).encode())
+        self.store.write_config(config)
+        self.config = GameStore.read_config(self.root)
+
+    def change_player(self, action: str, player: str, fields: Mapping[str, Any],
+                      why: str) -> dict[str, Any]:
+        """Add, replace (a new person takes over, or a field changes) or remove a player of
+        ``game.toml`` from the coming turn on, recorded with the reason and shown in the next
+        turn's report. What the change does inside the game (a newcomer's first holdings, say)
+        is the ruleset's: Cien's newcomers take a free colour with a Join order."""
+        if not why.strip():
+            raise GameError("say why the players change (--why): players see it in the report")
+        if action not in ("add", "replace", "remove"):
+            raise GameError(f"a player change is add, replace or remove, not {action!r}")
+        with self.store.lock():
+            config = GameStore.read_config(self.root)
+            players = [dict(p) for p in config.get("players", [])]
+            ids = [str(p.get("id")) for p in players]
+            if action == "add":
+                if player in ids:
+                    raise GameError(f"player '{player}' is in the game already")
+                players.append({"id": player, **fields})
+                what = f"{player} joins" + (f" ({fields['name']})" if "name" in fields else "")
+            elif player not in ids:
+                raise GameError(f"no player '{player}' (players: {', '.join(ids)})")
+            elif action == "replace":
+                i = ids.index(player)
+                old = players[i]
+                players[i] = {**old, **fields, "id": player}
+                what = f"{player}: " + ", ".join(f"{k} {old.get(k)!r} -> {v!r}"
+                                                 for k, v in fields.items())
+            else:
+                players = [p for p in players if str(p.get("id")) != player]
+                what = f"{player} leaves the game"
+            self.players_from_config({"players": players})
+            change = {"kind": "players", "action": action, "player": player, "what": what,
+                      "from_turn": self.next_turn, "why": why.strip(),
+                      "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                      "players_before": config.get("players", []), "players_after": players}
+            self._record_change(change, {**config, "players": players})
+        return change
 
     def set_rule(self, name: str, value: Any, why: str) -> dict[str, Any]:
         """Change a rule (a house rule) from the coming turn on, recorded with the reason: the
@@ -540,12 +590,7 @@ class Game:
                       "from_turn": self.next_turn, "why": why.strip(),
                       "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                       "rules_before": dict(config.get("rules", {})), "rules_after": rules}
-            changes = [c for c in self.recorded_changes()
-                       if c.get("from_turn", 0) > self.latest_turn]
-            atomic_write(self.root / "pending" / CHANGES_FILE,
-                         json.dumps([*changes, change], indent=1, ensure_ascii=False).encode())
-            self.store.write_config({**config, "rules": rules})
-        self.config = GameStore.read_config(self.root)
+            self._record_change(change, {**config, "rules": rules})
         self.rules = self.ruleset.rules(self.config.get("rules", {}))
         return change
 

@@ -8,6 +8,7 @@ nothing is kept by hand beside them. The report holds the GM view; the reports m
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 import functools
 import json
 from typing import Any
@@ -110,4 +111,34 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
                               dict(game.ruleset.map_style(data.state, game.rules).legend)),
         orders=orders, seed_commitment=data.seed_commitment, seed=seed, outcome=data.outcome,
         record_hash=data.manifest_hash,
-        previous_hash=game.store.manifest(t, data.revision).get("previous"), links=links)
+        previous_hash=game.store.manifest(t, data.revision).get("previous"), links=links,
+        rules=_rules_rows(game, game.store.manifest(t, data.revision)),
+        changes=_changes(game.store.manifest(t, data.revision)))
+
+
+def _rules_rows(game: Game, manifest: Mapping[str, Any]) -> tuple[tuple[str, str, str, str], ...]:
+    """The rules a turn was resolved with, as the GM report lists them."""
+    overrides = manifest.get("rules") if isinstance(manifest.get("rules"), dict) else \
+        game.config.get("rules", {})
+    try:
+        rules = game.ruleset.rules(overrides)
+    except ValueError:
+        return ()
+    return tuple((r["name"], str(r["value"]), str(r["default"]), str(r["rule"]))
+                 for r in rules.describe())
+
+
+def _changes(manifest: Mapping[str, Any]) -> tuple[str, ...]:
+    """The recorded changes that took effect with a turn, in words."""
+    out = []
+    for c in manifest.get("changes", []) if isinstance(manifest.get("changes"), list) else []:
+        if not isinstance(c, dict):
+            continue
+        if c.get("kind") == "rules":
+            what = (f"rule {c.get('name')} is now {c.get('value')!r}" if c.get("value") is not None
+                    else f"rule {c.get('name')} is back to its default")
+        else:
+            what = str(c.get("what") or f"{c.get('kind')} change")
+        out.append(f"{what} (was {c.get('old')!r}): {c.get('why')}" if c.get("kind") == "rules"
+                   else f"{what}: {c.get('why')}")
+    return tuple(out)

@@ -191,8 +191,9 @@ def _config_problems(game: Game, latest: int) -> list[str]:
                    "('gmkit rules --set') made them")
     if str(config.get("ruleset", "")) != last.get("ruleset"):
         out.append(f"{toml}: the ruleset is not the one turn {latest} was resolved with")
-    if [dict(p) for p in config.get("players", [])] != last.get("players") and not any(
-            c.get("kind") == "players" for c in pending):
+    moved = [c for c in pending if c.get("kind") == "players" and "players_after" in c]
+    want_players = moved[-1]["players_after"] if moved else last.get("players")
+    if [dict(p) for p in config.get("players", [])] != want_players:
         out.append(f"{toml}: the players differ from those turn {latest} was resolved with, and "
                    "no recorded change made them")
     board_path = game.root / "map.geojson"

@@ -38,7 +38,8 @@ government = "city-state"
 """
 
 COMMANDS = {"new", "status", "orders", "commit-seed", "reveal", "resolve", "odds", "report",
-            "verify", "history", "rollback", "rules", "withdraw", "carry", "sql"}
+            "verify", "history", "rollback", "rules", "withdraw", "carry", "sql",
+            "players"}
 
 ATTACK = "conquest:attack/Tróys/Red"
 

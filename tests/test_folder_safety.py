@@ -479,3 +479,34 @@ def test_the_posting_time_is_kept_and_orders_are_taken_as_posted(ready: Path) ->
     game.commit(session)
     assert game.turn(1).orders.filter(pl.col("player") == "Gold")["posted"].to_list() == \
         ["2026-01-01T08:00:00+00:00"]
+
+
+class TestRulesAndPlayersPerTurn:
+    def test_a_turns_rules_and_changes_are_shown_in_its_reports(self, played: Path) -> None:
+        """The GM report lists the rules the turn was resolved with; a recorded change shows in
+        the next turn's public report with its reason."""
+        assert cli("rules", played, "--set", "base_output=12", "--why", "a richer land")[0] == 0
+        game = Game.open(played)
+        game.commit(game.start())
+        code, gm_html, _ = cli("report", played, "--view", "gm")
+        assert code == 0 and "Rules in force this turn" in gm_html and "base_output" in gm_html
+        code, public, _ = cli("report", played, "--view", "public", "--format", "bbcode")
+        assert "rule base_output is now 12" in public and "a richer land" in public
+        assert "Rules in force" not in public
+
+    def test_players_change_only_through_a_recorded_command(self, played: Path) -> None:
+        """A player replaced with 'gmkit players' verifies and shows in the next report; a hand
+        edit of the players in game.toml is reported."""
+        code, out, err = cli("players", played, "replace", "Gold", "--field", "name=Carol",
+                             "--why", "Bob moved away")
+        assert code == 0, err
+        assert "Gold: name 'Bob' -> 'Carol'" in out
+        assert verify_game(Game.open(played)).ok
+        game = Game.open(played)
+        game.commit(game.start())
+        assert verify_game(Game.open(played)).ok
+        code, public, _ = cli("report", played, "--format", "bbcode")
+        assert "Bob moved away" in public
+        toml = played / "game.toml"
+        toml.write_text(toml.read_text().replace('"Carol"', '"Mallory"'))
+        assert any("players differ" in p for p in verify_game(Game.open(played)).problems)

@@ -157,6 +157,10 @@ class TurnReport:
     previous_hash: str | None = None  # the previous turn's manifest hash
     outcome: str | None = None  # e.g. "Red wins: ..." or None
     gm_notes: tuple[str, ...] = ()  # GM-only remarks
+    #: The rules the turn was resolved with: (name, value, default, rule section), GM view.
+    rules: tuple[tuple[str, str, str, str], ...] = ()
+    #: Changes of rules or players that took effect with this turn, in words (public).
+    changes: tuple[str, ...] = ()
     links: tuple[tuple[str, str], ...] = ()  # (label, url), e.g. player coat-of-arms links
 
     def __post_init__(self) -> None:
@@ -204,6 +208,7 @@ def public_view(report: TurnReport) -> TurnReport:
         orders=tuple(replace(o, problems=()) if o.problems else o
                      for o in report.orders if not o.secret),
         gm_notes=(),
+        rules=(),
     )
 
 
@@ -672,6 +677,13 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
                 items.append(_item(f"{_bb_inline(label)}: {_bb_inline(url)}"))
         doc.items(items)
 
+    if report.changes:
+        doc.heading("[u][b]Changes from this turn on[/b][/u]")
+        doc.items(_item(_bb_inline(c)) for c in report.changes)
+    if report.rules and not public:
+        doc.heading("[u][b]Rules in force this turn[/b][/u]")
+        doc.items(_item(_bb_inline(f"{n} = {v}" + (f" (default {d})" if v != d else "")
+                                   + f" [{r}]")) for n, v, d, r in report.rules)
     if report.gm_notes and not public:
         doc.heading("[u][b]GM notes (not for publication)[/b][/u]")
         doc.items(_item(_bb_inline(n)) for n in report.gm_notes)
