@@ -143,6 +143,15 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, post: Path
             click.echo(f"  {msg}")
     click.echo(f"stored {'secret ' if secret else ''}post #{got.seq} for turn {got.turn}: "
                f"{len(result.orders)} order(s), {len(bad)} problem(s)")
+    pending = g.store.pending_posts(got.turn)
+    counting = g.effective_posts(pending)
+    if got.seq not in counting["seq"].to_list():
+        other = counting.filter(pl.col("player") == got.player)["seq"].to_list()
+        rule = g.rules.get("orders_post", "all")
+        click.echo(f"this post does not count: under the rules only {got.player}'s "
+                   f"{'first' if rule == 'first' else 'latest'} post counts, which is post "
+                   f"#{other[0] if other else '?'} (withdraw it with 'gmkit withdraw' to let "
+                   "another count)")
 
 
 @main.command("commit-seed")

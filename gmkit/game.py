@@ -30,7 +30,7 @@ from gmkit.core import dice as gdice
 from gmkit.core.dice import Dice, Roll
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import Arrow, GameMap
-from gmkit.core.orders import OrderError, ParseResult
+from gmkit.core.orders import OrderError, ParseResult, merge_posts
 from gmkit.core.ruleset import PlayerInfo, Ruleset, find_ruleset
 from gmkit.core.steps import Driver, Event
 from gmkit.core.params import Params
@@ -373,7 +373,7 @@ class Game:
         """Parse the posts that count, validate them, and keep the accepted orders, each in
         its envelope (who, which post and line, when, secret or not)."""
         rules = self.rules if rules is None else rules
-        parsed: dict[str, ParseResult[Any]] = {}
+        by_player: dict[str, list[tuple[int, ParseResult[Any]]]] = {}
         envelopes: list[Envelope[Any]] = []
         for row in self.effective_posts(posts, rules).iter_rows(named=True):
             result = self.ruleset.parse_post(row["text"], row["player"], state, rules,
@@ -381,12 +381,13 @@ class Game:
             envelopes += [Envelope(order, row["player"], row["seq"], line.number, row["secret"],
                                    row.get("posted"), row["received"])
                           for line, order in result.orders]
-            if row["player"] in parsed:
-                prev = parsed[row["player"]]
-                result = ParseResult(prev.orders + result.orders, prev.errors + result.errors)
-            parsed[row["player"]] = result
-        problems = self.ruleset.validate(state, parsed, rules)
-        kept = {id(o) for os in self.ruleset.accepted(parsed, problems).values() for o in os}
+            by_player.setdefault(row["player"], []).append((row["seq"], result))
+        # a player's several posts read as one, each line numbered once across them
+        parsed = {player: merge_posts(results) for player, results in by_player.items()}
+        found = self.ruleset.validate(state, parsed, rules)
+        kept = {id(o) for os in self.ruleset.accepted(parsed, found).values() for o in os}
+        problems = {player: [parsed[player].placed(e) if player in parsed else e for e in errs]
+                    for player, errs in found.items()}
         return parsed, problems, Orders(e for e in envelopes if id(e.order) in kept)
 
     # -- resolving -------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ __all__ = [
     "UnknownNameError",
     "extract_lines",
     "join_alternatives",
+    "merge_posts",
     "normalize",
     "parse_post",
     "visible",
@@ -83,8 +84,14 @@ class OrderError(ValueError):
         self.reason = reason
         self.line = line
         self.text = text
+        #: The post (its sequence number) and its own line, when a player's orders came in
+        #: several posts (see :func:`merge_posts`); ``line`` is then unique across them.
+        self.post: int | None = None
+        self.post_line: int | None = None
 
     def __str__(self) -> str:
+        if self.post is not None:
+            return f"post #{self.post}, line {self.post_line}: {self.reason}"
         if self.line is None:
             return self.reason
         return f"line {self.line}: {self.reason}"
@@ -621,6 +628,22 @@ class ParseResult(Generic[T]):
 
     orders: list[tuple[PostLine, T]] = field(default_factory=list)
     errors: list[OrderError] = field(default_factory=list)
+    #: For orders merged from several posts: each line number -> (post, line in that post).
+    sources: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def source(self, line: int) -> tuple[int | None, int]:
+        """The post and the line in it that a (merged) line number stands for."""
+        post, own = self.sources.get(line, (None, line))
+        return post, own
+
+    def placed(self, error: OrderError) -> OrderError:
+        """``error`` naming its post and that post's line when the orders came in several
+        posts (unchanged otherwise)."""
+        if not self.sources or error.line is None or error.line not in self.sources:
+            return error
+        copy = error.at(error.line, error.text)
+        copy.post, copy.post_line = self.sources[error.line]
+        return copy
 
     @property
     def ok(self) -> bool:
@@ -639,6 +662,38 @@ class ParseResult(Generic[T]):
         return "\n".join(
             f"{err}  >  {err.text}" if err.text else str(err) for err in self.errors
         )
+
+
+def merge_posts(results: Sequence[tuple[int, ParseResult[T]]]) -> ParseResult[T]:
+    """One player's several posts (``(post number, result)`` in the order received) as one
+    result whose line numbers are unique across them: the lines of each later post follow
+    the last line of the one before. ``sources`` maps every line back to its post and own line,
+    so each rejection can name both (:meth:`ParseResult.placed`). A single post is returned
+    as it is."""
+    if len(results) == 1:
+        return results[0][1]
+    out: ParseResult[T] = ParseResult()
+    shift = 0
+    for seq, result in results:
+        top = 0
+        for line, order in result.orders:
+            moved = PostLine(line.number + shift, line.text, line.bold)
+            out.orders.append((moved, order))
+            out.sources[moved.number] = (seq, line.number)
+            top = max(top, line.number)
+        for err in result.errors:
+            if err.line is None:
+                copy = err.at(0, err.text)
+                copy.line = None
+            else:
+                copy = err.at(err.line + shift, err.text)
+                out.sources[err.line + shift] = (seq, err.line)
+                top = max(top, err.line)
+            copy.post = seq
+            copy.post_line = err.line
+            out.errors.append(copy)
+        shift += top
+    return out
 
 
 def parse_post(post: str, parse_line: Callable[[PostLine], T | None]) -> ParseResult[T]:

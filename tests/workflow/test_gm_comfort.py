@@ -1,0 +1,62 @@
+"""What a GM and the players trip over in a first evening: every rejection names its post and
+line, the first-post rule says which post counts, entered dice must match a draw, the dice ids
+printed are the ones derived from (README: "Verifiable dice"), control characters never reach a
+page."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from gmkit.cli import main
+from gmkit.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: object, input: str | None = None) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, [str(a) for a in args], input=input)
+    return res.exit_code, res.stdout, res.stderr
+
+
+@pytest.fixture
+def aztlan(tmp_path: Path) -> Path:
+    """A copy of the AZTLAN sample, turn 13's posts pending."""
+    return Path(shutil.copytree(ROOT / "data" / "sample-aztlan", tmp_path / "g"))
+
+
+def test_every_rejection_names_its_post_and_line_and_keeps_other_posts_orders(aztlan: Path
+                                                                              ) -> None:
+    """AZTLAN counts every post of a player: a rejection in the second post names that post
+    and its own line, and the first post's order on the same line number still counts."""
+    game = Game.open(aztlan)
+    first = game.store.pending_posts(13).filter(pl.col("player") == "Aztecs")["seq"].item()
+    code, out, _ = cli("orders", aztlan, "--player", "Aztecs", "-", input="1A Zzz H")
+    assert code == 0
+    second = int(out.split("post #")[1].split()[0])
+    session = Game.open(aztlan).start()
+    problems = [str(e) for e in session.problems.get("Aztecs", []) +
+                session.parsed["Aztecs"].errors]
+    assert any(p.startswith(f"post #{second}, line 1:") for p in problems), problems
+    assert not any(p.startswith(f"post #{first}, line 1:") for p in problems), problems
+    kept = [e for e in session.orders.of("Aztecs") if e.post == first and e.line == 1]
+    assert kept, "the first post's line 1 was dropped with the second post's line 1"
+
+
+def test_under_first_post_counts_a_second_post_is_told_it_does_not_count(tmp_path: Path
+                                                                         ) -> None:
+    """Cien: "You cannot edit your orders once you've send the post!": a second post is
+    stored but the GM is told plainly which post counts."""
+    game = shutil.copytree(ROOT / "data" / "sample-cien", tmp_path / "g")
+    g = Game.open(game)
+    player = g.store.pending_posts(g.next_turn)["player"][0]
+    first = g.effective_posts(g.store.pending_posts(g.next_turn)).filter(
+        pl.col("player") == player)["seq"].item()
+    code, out, _ = cli("orders", game, "--player", player, "-",
+                       input="[b]1 Grain for Gift to the Emperor[/b]")
+    assert code == 0
+    assert f"this post does not count" in out and f"post #{first}" in out
