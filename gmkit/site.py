@@ -19,12 +19,12 @@ from typing import Any
 
 import jinja2
 
-from gmkit.core.reports import CSP, chart_svg, public_view, render_html
+from gmkit.core.reports import CSP, chart_svg, html_environment, public_view, render_html
 from gmkit.core.store import fsync_dir, current_umask
 from gmkit.game import Game
 from gmkit.summary import turn_report
 
-PAGE = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).from_string("""\
+PAGE = html_environment().from_string("""\
 <!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{{ csp }}">
@@ -57,7 +57,7 @@ def _page(title: str, subtitle: str, body: str, map_turns: Sequence[int] = ()) -
 
 
 def _table(rows: list[dict[str, Any]]) -> str:
-    env = jinja2.Environment(autoescape=True)
+    env = html_environment(undefined=jinja2.Undefined)
     return env.from_string(
         "<table><tr>{% for k in rows[0] %}<th>{{ k }}</th>{% endfor %}</tr>"
         "{% for r in rows %}<tr>{% for v in r.values() %}<td>{{ '—' if v is none else v }}</td>"
@@ -65,7 +65,7 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 
 def _index(game: Game, turns: Sequence[int]) -> str:
-    env = jinja2.Environment(autoescape=True)
+    env = html_environment(undefined=jinja2.Undefined)
     state = game.ruleset.public_state(game.state())
     standings = game.ruleset.standings(state, game.rules).drop(
         [c for c in game.ruleset.gm_only_columns()], strict=False)

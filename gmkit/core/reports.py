@@ -446,10 +446,33 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
 @lru_cache(maxsize=1)
+def _no_controls(value: Any) -> Any:
+    """What a template shows, without control characters (NUL, ESC...): they make a page
+    invalid HTML. Trusted markup stays markup."""
+    import markupsafe
+
+    if isinstance(value, markupsafe.Markup):
+        return markupsafe.Markup(_CONTROL.sub("", str(value)))
+    if isinstance(value, str):
+        return _CONTROL.sub("", value)
+    return value
+
+
+def html_environment(**kw: Any) -> Any:
+    """A Jinja environment for gmkit's pages: autoescaping, strict about undefined names, and
+    no control character ever reaching a page."""
+    import jinja2
+
+    options: dict[str, Any] = {"autoescape": True, "undefined": jinja2.StrictUndefined,
+                               "finalize": _no_controls, **kw}
+    return jinja2.Environment(**options)
+
+
 def _environment() -> Any:
     import jinja2
 
     return jinja2.Environment(
+        finalize=_no_controls,
         loader=jinja2.PackageLoader("gmkit", "templates"),
         autoescape=jinja2.select_autoescape(
             enabled_extensions=("html", "htm", "xml", "j2"), default_for_string=True,

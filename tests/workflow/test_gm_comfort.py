@@ -60,3 +60,23 @@ def test_under_first_post_counts_a_second_post_is_told_it_does_not_count(tmp_pat
                        input="[b]1 Grain for Gift to the Emperor[/b]")
     assert code == 0
     assert f"this post does not count" in out and f"post #{first}" in out
+
+
+def test_control_characters_in_a_post_never_reach_a_page(tmp_path: Path) -> None:
+    """A post with NUL and ESC: the reports and the site stay valid HTML (no control
+    character copied into them)."""
+    game = Path(shutil.copytree(ROOT / "data" / "sample-cien", tmp_path / "g"))
+    g = Game.open(game)
+    player = g.store.pending_posts(g.next_turn)["player"][1]
+    assert cli("withdraw", game, str(g.store.pending_posts(g.next_turn)["seq"][1]),
+               "--why", "test")[0] == 0
+    assert cli("orders", game, "--player", player, "-",
+               input="Hail\x00 GM\x1b[31m!\n[b]1 Grain for Gift to the Emperor[/b]")[0] == 0
+    assert cli("commit-seed", game)[0] == 0 and cli("resolve", game)[0] == 0
+    for view in ("gm", "public"):
+        code, out, _ = cli("report", game, "--view", view)
+        assert code == 0 and "\x00" not in out and "\x1b" not in out
+    assert cli("publish", game, "--out", tmp_path / "site")[0] == 0
+    for page in (tmp_path / "site").glob("*.html"):
+        text = page.read_text("utf-8")
+        assert "\x00" not in text and "\x1b" not in text
