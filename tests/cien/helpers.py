@@ -72,9 +72,18 @@ def scenario(grid: str, players: Mapping[str, tuple[str, str]], *,
     return state.replace(players=pls), params
 
 
+def bold(post: str) -> str:
+    """A post as a Cien player writes it: orders in bold (each line of a post written without
+    any markup is bolded; line numbers stay)."""
+    if "[b]" in post.lower():
+        return post
+    return "\n".join(f"[b]{line}[/b]" if line.strip() else line for line in post.split("\n"))
+
+
 def orders_of(state: State, params, posts: Mapping[str, str], secret: bool = False):
-    """Parse and validate posts; returns (accepted orders, problems by player)."""
-    parsed = {p: RULESET.parse_post(text, p, state, params, secret=secret)
+    """Parse and validate posts (written plainly, or with their own bold); returns (accepted
+    orders, problems by player)."""
+    parsed = {p: RULESET.parse_post(bold(text), p, state, params, secret=secret)
               for p, text in posts.items()}
     for p, res in parsed.items():
         assert not res.errors, f"{p}: {res.report()}"

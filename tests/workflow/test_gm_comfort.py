@@ -80,3 +80,20 @@ def test_control_characters_in_a_post_never_reach_a_page(tmp_path: Path) -> None
     for page in (tmp_path / "site").glob("*.html"):
         text = page.read_text("utf-8")
         assert "\x00" not in text and "\x1b" not in text
+
+
+def test_cien_orders_must_be_bold_unless_the_game_reads_plain_lines() -> None:
+    """Cien: "For your orders to be valid, they must be bolded using the forum bbcode." A post
+    with no bold line has no orders by default; the named option orders_format = 'bold_or_plain'
+    reads the plain lines of a post without any BBCode (an e-mail)."""
+    from gmkit.rulesets.cien.orders import NOT_BOLD
+    from tests.cien.helpers import RULESET, scenario
+    from tests.cien.test_cien_rules import SEAS
+
+    state, params = scenario(SEAS, {"Red": ("Coyons", "duchy")}, treasury={"Red": 20})
+    post = "5 Grain for Defense of Coyons"
+    result = RULESET.parse_post(post, "Red", state, params)
+    assert not result.orders and str(result.errors[0]) == NOT_BOLD
+    assert RULESET.parse_post(f"[b]{post}[/b]", "Red", state, params).orders
+    email = RULESET.rules({"orders_format": "bold_or_plain"})
+    assert RULESET.parse_post(post, "Red", state, email).orders

@@ -46,7 +46,8 @@ class Cien(Ruleset):
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[Any]:
-        return cien_orders.parse(post, state, secret=secret)
+        return cien_orders.parse(post, state, secret=secret,
+                                 plain_lines=rules.get("orders_format") == "bold_or_plain")
 
     def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
                  rules: Params) -> dict[str, list[OrderError]]:

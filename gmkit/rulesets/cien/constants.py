@@ -79,6 +79,10 @@ PARAMS = (
           "the third requirement: literally 'a Republic or a Duchy' (republic_or_duchy), or the "
           "likely intent 'a Republic or a Kingdom' (republic_or_kingdom)",
           choices=("republic_or_duchy", "republic_or_kingdom")),
+    Param("orders_format", "bold", TURN,
+          "For your orders to be valid, they must be bolded using the forum bbcode: only bold "
+          "lines are orders ('bold'); 'bold_or_plain' also reads every line of a post with no "
+          "BBCode at all (an e-mail)", choices=("bold", "bold_or_plain")),
     Param("orders_post", "first", TURN,
           "which post counts when a player posts several: orders cannot be edited once sent, so "
           "the first (first), or the latest (last)", choices=("first", "last")),

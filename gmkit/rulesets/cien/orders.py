@@ -23,7 +23,7 @@ from typing import Any, Union
 import polars as pl
 
 from gmkit.core.orders import (NameIndex, OrderError, OrderSyntaxError, ParseResult, PostLine,
-                               IllegalOrderError, parse_post)
+                               IllegalOrderError, extract_lines, parse_post)
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
@@ -198,10 +198,22 @@ def _index(names: tuple[str, ...]) -> NameIndex:
                               "the Imperial City": CAPITAL, "City of Cien": CAPITAL})
 
 
-def parse(post: str, state: State, *, secret: bool = False) -> ParseResult[Order]:
-    """A whole post into orders and per-line errors."""
+def parse(post: str, state: State, *, secret: bool = False,
+          plain_lines: bool = False) -> ParseResult[Order]:
+    """A whole post into orders and per-line errors. Only bold lines are orders ("they must be
+    bolded using the forum bbcode"), unless ``plain_lines`` lets the plain lines of a post with
+    no bold at all count (an e-mail)."""
+    lines = extract_lines(post)
+    if not plain_lines and lines and not any(line.bold for line in lines):
+        return ParseResult(errors=[OrderSyntaxError(NOT_BOLD)])
     index = province_index(state)
     return parse_post(post, lambda line: parse_line(line, index, secret))
+
+
+#: Why a post with no bold line has no orders (Cien's rule).
+NOT_BOLD = ("no orders found: for your orders to be valid, they must be bolded using the forum "
+            "bbcode ([b]...[/b]); plain lines count only under the rule orders_format = "
+            "'bold_or_plain'")
 
 
 # -- validation against the state -------------------------------------------------------------
