@@ -3,7 +3,7 @@
 gmkit knows three kinds of board:
 
 * ``"polygon"``: provinces drawn as polygons, adjacency derived from shared borders
-  (:class:`gmkit.core.maps.GameMap`);
+  (:class:`gmkit.core.boards.polygon.PolygonBoard`);
 * ``"graph"``: named places and the pairs of places that touch, nothing more
   (:class:`gmkit.core.boards.graph.GraphBoard`);
 * ``"hex"``: a grid of hexagons in cube coordinates, unbounded unless told otherwise

@@ -27,7 +27,7 @@ from gmkit.core.drawing.svg_parts import (
     xml_attr,
     xml_text,
 )
-from gmkit.core.maps import check_colour
+from gmkit.core.drawing.colours import check_colour
 
 __all__ = ["graph_positions", "graph_svg"]
 

@@ -169,7 +169,7 @@ def hex_svg(
     """
     layout = layout or Layout()
     if grid is not None:
-        from gmkit.core.maps import check_colour
+        from gmkit.core.drawing.colours import check_colour
 
         check_colour(grid)
     hexes = _with_fills(_drawn_hexes(board, scene), board, scene)

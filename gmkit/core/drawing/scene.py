@@ -9,13 +9,13 @@ board into a picture; the same scene can be drawn by any renderer of the board's
 
 The core ships no game's vocabulary: a ruleset declares the kinds of its arrows
 (:class:`ArrowKind`: how an attack or a support looks) and of its pieces (:class:`MarkKind`)
-and puts them in the scene. An :class:`Arrow` means what :class:`gmkit.core.maps.Arrow` means:
-from ``src`` to ``dst`` through ``via``, or onto the middle of another order's arrow
-(``onto``), coloured by its player, faded and crossed out when it failed (``ok=False``).
+and puts them in the scene. An :class:`Arrow` is an order: from ``src`` to ``dst`` through
+``via``, or onto the middle of another order's arrow (``onto``), coloured by its player, faded
+and crossed out when it failed (``ok=False``).
 
 Every value here is a frozen dataclass; colours are checked when the value is made
-(:func:`gmkit.core.maps.check_colour`: ``#hex`` or a plain colour name), so no colour can
-smuggle markup into an SVG. Text is escaped by the renderers.
+(:func:`gmkit.core.drawing.colours.check_colour`: ``#hex`` or a plain colour name), so no
+colour can smuggle markup into an SVG. Text is escaped by the renderers.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Literal, TypeVar
 
 import polars as pl
 
-from gmkit.core.maps import check_colour
+from gmkit.core.drawing.colours import check_colour
 
 __all__ = [
     "Arrow",

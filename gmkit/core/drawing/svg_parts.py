@@ -12,24 +12,50 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from gmkit.core.drawing.scene import Arrow, ArrowKind, Label, LegendEntry, Mark, MarkShape, Scene
 
 __all__ = [
     "Anchor",
+    "ArrowPen",
     "Point",
+    "Trim",
+    "arrow_svg",
     "arrows_svg",
     "labels_svg",
     "legend_svg",
     "marks_svg",
+    "point_along",
+    "polyline_length",
     "title_svg",
+    "trim_polyline",
     "xml_attr",
     "xml_text",
 ]
 
 Point = tuple[float, float]
 Anchor = Callable[[Hashable], Point]
+#: Where a shaft starts and ends: ``(path, src, dst)`` -> the trimmed path (``dst`` is ``None``
+#: for an arrow ending on another order's arrow).
+Trim = Callable[[Sequence[Point], Hashable, "Hashable | None"], list[Point]]
+
+
+@dataclass(frozen=True)
+class ArrowPen:
+    """How a renderer sizes its arrows against its font.
+
+    Attributes:
+        min_unit: the smallest unit of widths and dashes (the unit is a tenth of the font).
+        bar_floor: keep a kind's bar at least half a font back from the tip and 0.3 font long
+            each side, even on short arrows.
+        bar_mark: the bar's ``data-mark``; ``None`` for the arrow kind's name.
+    """
+
+    min_unit: float = 0.5
+    bar_floor: bool = True
+    bar_mark: str | None = "bar"
 
 # Characters that XML 1.0 does not allow at all, even escaped.
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -99,11 +125,20 @@ def _trim(points: Sequence[Point], start: float, end: float) -> list[Point]:
     return kept
 
 
+#: The polyline helpers under their public names, for renderers that place arrows themselves.
+polyline_length = _length
+point_along = _along
+trim_polyline = _trim
+
+
 # -- arrows -----------------------------------------------------------------------------------
 
 
-def _arrow_svg(arrow: Arrow, kind: ArrowKind, points: Sequence[Point], font: float) -> str:
-    unit = max(0.5, font / 10)
+def arrow_svg(arrow: Arrow, kind: ArrowKind, points: Sequence[Point], font: float,
+              pen: ArrowPen = ArrowPen()) -> str:
+    """One arrow along the pixel polyline ``points`` as an SVG group: a white casing, the shaft
+    in the kind's width and dashes, its head, its bar, and a cross when it failed."""
+    unit = max(pen.min_unit, font / 10)
     width = kind.width * unit
     dash = (f' stroke-dasharray="{" ".join(_f(d * unit) for d in kind.dash)}"'
             if kind.dash else "")
@@ -141,11 +176,15 @@ def _arrow_svg(arrow: Arrow, kind: ArrowKind, points: Sequence[Point], font: flo
         parts.append(f'<circle cx="{_f(tip[0])}" cy="{_f(tip[1])}" r="{_f(width * 1.5)}" '
                      f'fill="{colour}"/>')
     if kind.bar:
-        reach = max(half, font * 0.3) * 1.3
-        bar, (bx, by) = _along(points, max(0.0, length - max(head_len, font * 0.5) * 1.6))
+        floor = 1.0 if pen.bar_floor else 0.0
+        reach = max(half, font * 0.3 * floor) * 1.3
+        bar, (bx, by) = _along(points,
+                               max(0.0, length - max(head_len, font * 0.5 * floor) * 1.6))
+        mark = kind.name if pen.bar_mark is None else pen.bar_mark
         parts.append(f'<line x1="{_f(bar[0] - by * reach)}" y1="{_f(bar[1] + bx * reach)}" '
                      f'x2="{_f(bar[0] + by * reach)}" y2="{_f(bar[1] - bx * reach)}" '
-                     f'stroke="{colour}" stroke-width="{_f(2 * width)}" data-mark="bar"/>')
+                     f'stroke="{colour}" stroke-width="{_f(2 * width)}" '
+                     f"data-mark={xml_attr(mark)}/>")
     parts.append("</g>")
     if arrow.ok is False:
         (mx, my), _ = _along(points, length / 2)
@@ -160,12 +199,21 @@ def _arrow_svg(arrow: Arrow, kind: ArrowKind, points: Sequence[Point], font: flo
     return "".join(parts)
 
 
-def arrows_svg(scene: Scene, anchor: Anchor, font: float, clear: float) -> str:
+def arrows_svg(scene: Scene, anchor: Anchor, font: float, clear: float, *,
+               trim: Trim | None = None, pen: ArrowPen = ArrowPen(), attrs: str = "") -> str:
     """The scene's arrows as one SVG group; each shaft leaves ``clear`` pixels free around the
     centres it joins. Two arrows between the same places in opposite directions are drawn side
-    by side; an arrow ``onto`` another order ends on the middle of that order's arrow."""
+    by side; an arrow ``onto`` another order ends on the middle of that order's arrow.
+
+    A renderer that knows better where a shaft should start and end (around a place's label
+    and tokens) passes ``trim``, which then replaces ``clear``; ``pen`` sizes the arrows;
+    ``attrs`` are extra attributes of the group (written before its ``data-layer``)."""
     if not scene.arrows:
         return ""
+    if trim is None:
+        def trim(path: Sequence[Point], src: Hashable, dst: Hashable | None) -> list[Point]:
+            return _trim(path, clear, clear if dst is not None else font * 0.15)
+
     arrows = scene.arrows
     pairs = {(a.src, a.dst) for a in arrows if a.onto is None and not a.via}
     shift = font * 0.45
@@ -181,17 +229,17 @@ def arrows_svg(scene: Scene, anchor: Anchor, font: float, clear: float) -> str:
             norm = math.dist(path[0], path[1]) or 1.0
             ox, oy = -(y1 - y0) / norm * shift, (x1 - x0) / norm * shift
             path = [(x0 + ox, y0 + oy), (x1 + ox, y1 + oy)]
-        shaft = _trim(path, clear, clear)
+        shaft = trim(path, arrow.src, arrow.dst)
         shafts.append(shaft)
         drawn.setdefault((arrow.src, arrow.dst), shaft)
     for k, arrow in enumerate(arrows):
         if arrow.onto is not None:
             target = drawn.get(arrow.onto) or [anchor(p) for p in arrow.onto]
             middle, _ = _along(target, _length(target) / 2)
-            shafts[k] = _trim([anchor(arrow.src), middle], clear, font * 0.15)
-    body = "".join(_arrow_svg(a, scene.arrow_kind(a.kind), s, font)
+            shafts[k] = trim([anchor(arrow.src), middle], arrow.src, None)
+    body = "".join(arrow_svg(a, scene.arrow_kind(a.kind), s, font, pen)
                    for a, s in zip(arrows, shafts))
-    return f'<g data-layer="arrows">{body}</g>'
+    return f'<g{attrs} data-layer="arrows">{body}</g>'
 
 
 # -- marks ------------------------------------------------------------------------------------

@@ -5,6 +5,11 @@
 (:mod:`gmkit.rulesets.aztlan.orders`) into :class:`~gmkit.core.maps.Arrow` marks, coloured by
 the player and marked as succeeded or failed once the adjudication's outcome codes are known.
 Both are drawn by :meth:`gmkit.core.maps.GameMap.to_svg`.
+
+:data:`ARROW_KINDS` declares how each kind of arrow looks (an attack solid and thick, a move
+dashed, a support thin and dotted, a cut support thin with a bar across before the head), for
+:class:`~gmkit.core.drawing.scene.Scene` and :meth:`~gmkit.core.maps.GameMap.to_svg`'s
+``arrow_kinds``.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+from gmkit.core.drawing.scene import ArrowKind
 from gmkit.core.maps import Arrow, Stack
 from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
@@ -28,7 +34,30 @@ from gmkit.rulesets.aztlan.orders import (
 )
 from gmkit.rulesets.aztlan_map import EMPIRES
 
-__all__ = ["EMPIRE_COLOURS", "NEUTRAL_COLOUR", "arrows", "colour", "legend", "stacks"]
+__all__ = [
+    "ARROW_KINDS",
+    "ATTACK",
+    "CUT",
+    "EMPIRE_COLOURS",
+    "MOVE",
+    "NEUTRAL_COLOUR",
+    "SUPPORT",
+    "arrows",
+    "colour",
+    "legend",
+    "stacks",
+]
+
+#: An Attack: a solid, thick arrow.
+ATTACK = ArrowKind("attack", width=3.0)
+#: A Move along its path: a dashed arrow.
+MOVE = ArrowKind("move", width=2.0, dash=(6.0, 4.0))
+#: A Support: a thin, dotted arrow, onto the supported order's arrow.
+SUPPORT = ArrowKind("support", width=1.3, dash=(2.0, 2.5))
+#: A Cut Support: a thin arrow with a bar across before its head.
+CUT = ArrowKind("cut", width=1.3, bar=True)
+#: Every kind of arrow AZTLAN draws (holds, stands and the other orders draw none).
+ARROW_KINDS: tuple[ArrowKind, ...] = (ATTACK, MOVE, SUPPORT, CUT)
 
 #: The colour of the independent garrisons (2.2, 3.4).
 NEUTRAL_COLOUR = "#9e9e9e"
@@ -105,9 +134,9 @@ def _support_arrow(order: Support, orders: Mapping[str, list[Order]], tint: str,
     chosen = next((c for c in order.contingencies if _happens(c, orders)),
                   order.contingencies[0])
     if chosen.action in ("attack", "move") and chosen.target is not None:
-        return Arrow(order.origin, chosen.target, tint, "support",
+        return Arrow(order.origin, chosen.target, tint, SUPPORT.name,
                      onto=(chosen.supported, chosen.target), ok=ok, title=title)
-    return Arrow(order.origin, chosen.supported, tint, "support", ok=ok, title=title)
+    return Arrow(order.origin, chosen.supported, tint, SUPPORT.name, ok=ok, title=title)
 
 
 def arrows(orders_by_player: Mapping[str, Sequence[Order]],
@@ -142,12 +171,12 @@ def arrows(orders_by_player: Mapping[str, Sequence[Order]],
             ok = None if code is None else code == SUCCEEDS
             title = f"{player}: {describe(o)}" + (f": {code}" if code else "")
             if isinstance(o, Attack):
-                out.append(Arrow(o.origin, o.target, tint, "attack", ok=ok, title=title))
+                out.append(Arrow(o.origin, o.target, tint, ATTACK.name, ok=ok, title=title))
             elif isinstance(o, CutSupport):
-                out.append(Arrow(o.origin, o.target, tint, "cut", ok=ok, title=title))
+                out.append(Arrow(o.origin, o.target, tint, CUT.name, ok=ok, title=title))
             elif isinstance(o, Move):
                 if o.path:
-                    out.append(Arrow(o.origin, o.path[-1], tint, "move", via=o.path[:-1],
+                    out.append(Arrow(o.origin, o.path[-1], tint, MOVE.name, via=o.path[:-1],
                                      ok=ok, title=title))
             else:
                 arrow = _support_arrow(o, by_origin, tint, ok, title)
