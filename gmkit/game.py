@@ -605,6 +605,7 @@ class Game:
             return None
         style = self.ruleset.map_style(state, self.rules)
         return self.map.to_svg(style.fills, labels=style.labels, title=title,
+                               arrow_kinds=style.arrow_kinds,
                                legend=style.legend, stacks=style.stacks, outlines=style.outlines,
                                arrows=[*style.arrows, *arrows], highlight=highlight)
 

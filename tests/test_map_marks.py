@@ -4,6 +4,8 @@ Jupyter panel pass a ruleset's stacks and arrows through to the maps they show."
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import math
 import xml.etree.ElementTree as ET
@@ -14,7 +16,18 @@ from typing import Any
 
 import pytest
 
-from gmkit.core.maps import ARROW_KINDS, Arrow, GameMap, Stack
+from gmkit.core.drawing.scene import ArrowKind
+from gmkit.core.maps import Arrow, GameMap, Stack
+
+#: The arrow kinds these tests declare, as a ruleset does (the core declares none).
+KINDS = (ArrowKind("attack", width=3.0), ArrowKind("move", width=2.0, dash=(6.0, 4.0)),
+         ArrowKind("support", width=1.3, dash=(2.0, 2.5)), ArrowKind("cut", width=1.3, bar=True))
+ARROW_KINDS = tuple(k.name for k in KINDS)
+
+
+def draw(board: GameMap, *args, **kw) -> str:
+    """The board drawn with the kinds this module declares."""
+    return board.to_svg(*args, **{"arrow_kinds": KINDS, **kw})
 from gmkit.core.params import Params
 from gmkit.core.ruleset import MapStyle
 from gmkit.core.steps import Event
@@ -83,9 +96,9 @@ def test_without_marks_the_drawing_is_unchanged(grid: GameMap, aztlan: GameMap) 
     for board in (grid, aztlan):
         kwargs: dict[str, Any] = {"title": "T", "legend": [("x", "red")],
                                   "highlight": [next(iter(board.regions))]}
-        plain = board.to_svg(**kwargs)
-        assert board.to_svg(stacks=(), arrows=(), **kwargs) == plain
-        assert board.to_svg(stacks=[], arrows=[], **kwargs) == plain
+        plain = draw(board, **kwargs)
+        assert draw(board, stacks=(), arrows=(), **kwargs) == plain
+        assert draw(board, stacks=[], arrows=[], **kwargs) == plain
         assert "data-layer" not in plain and "polygon" not in plain
 
 
@@ -105,7 +118,7 @@ def test_marks_are_frozen_values() -> None:
                                                   (4, 1, "4"), (12, 1, "12")])
 def test_a_stack_shows_one_to_three_tokens_or_a_number(grid: GameMap, count: int, rects: int,
                                                        number: str | None) -> None:
-    svg = grid.to_svg(stacks=[Stack("B2", count, "#c62828", "Aztecs")])
+    svg = draw(grid, stacks=[Stack("B2", count, "#c62828", "Aztecs")])
     (group,) = stack_groups(svg)
     assert group.attrib["data-region"] == "B2" and group.attrib["data-count"] == str(count)
     tokens = list(group.iter(f"{NS}rect"))
@@ -116,7 +129,7 @@ def test_a_stack_shows_one_to_three_tokens_or_a_number(grid: GameMap, count: int
 
 
 def test_stacks_sit_below_their_label_and_side_by_side(grid: GameMap) -> None:
-    svg = grid.to_svg(stacks=[Stack("B2", 3, "red"), Stack("A1", 1, "blue")],
+    svg = draw(grid, stacks=[Stack("B2", 3, "red"), Stack("A1", 1, "blue")],
                       labels={"A1": ""})
     root = parse(svg)
     label_y = {t.text: float(t.attrib["y"]) for t in root.iter(f"{NS}text") if t.text == "B2"}
@@ -127,7 +140,7 @@ def test_stacks_sit_below_their_label_and_side_by_side(grid: GameMap) -> None:
     assert all(float(r.attrib["y"]) > label_y["B2"] for r in rects), "below the label"
     # A1 has no label: its token is centred on the label point instead
     (token,) = a1.iter(f"{NS}rect")
-    label = next(t for t in parse(grid.to_svg()).iter(f"{NS}text") if t.text == "A1")
+    label = next(t for t in parse(draw(grid)).iter(f"{NS}text") if t.text == "A1")
     x, baseline = float(label.attrib["x"]), float(label.attrib["y"])
     size = float(token.attrib["width"])
     assert abs(float(token.attrib["x"]) + size / 2 - x) < 0.2
@@ -135,7 +148,7 @@ def test_stacks_sit_below_their_label_and_side_by_side(grid: GameMap) -> None:
 
 
 def test_two_stacks_in_one_region_are_drawn_one_under_the_other(grid: GameMap) -> None:
-    svg = grid.to_svg(stacks=[Stack("B2", 1, "red"), Stack("B2", 2, "blue")])
+    svg = draw(grid, stacks=[Stack("B2", 1, "red"), Stack("B2", 2, "blue")])
     first, second = stack_groups(svg)
     y1 = float(next(first.iter(f"{NS}rect")).attrib["y"])
     y2 = float(next(second.iter(f"{NS}rect")).attrib["y"])
@@ -147,7 +160,7 @@ def test_two_stacks_in_one_region_are_drawn_one_under_the_other(grid: GameMap) -
 def test_each_kind_of_arrow_has_its_look(grid: GameMap) -> None:
     arrows = [Arrow("A1", "B1", "red", "attack"), Arrow("A2", "B2", "blue", "move"),
               Arrow("A3", "B3", "green", "support"), Arrow("C1", "C2", "purple", "cut")]
-    groups = {g.attrib["data-kind"]: g for g in arrow_groups(grid.to_svg(arrows=arrows))}
+    groups = {g.attrib["data-kind"]: g for g in arrow_groups(draw(grid, arrows=arrows))}
     assert set(groups) == set(ARROW_KINDS)
     width = {k: float(g.findall(f".//{NS}polyline")[1].attrib["stroke-width"])
              for k, g in groups.items()}
@@ -162,11 +175,11 @@ def test_each_kind_of_arrow_has_its_look(grid: GameMap) -> None:
         assert head.attrib["fill"] == group.findall(f".//{NS}polyline")[1].attrib["stroke"]
     assert [m.attrib.get("data-mark") for m in groups["cut"].iter(f"{NS}line")] == ["cut"]
     assert not list(groups["attack"].iter(f"{NS}line"))
-    assert "<marker" not in grid.to_svg(arrows=arrows), "no ids shared between SVGs in a page"
+    assert "<marker" not in draw(grid, arrows=arrows), "no ids shared between SVGs in a page"
 
 
 def test_an_arrow_points_from_its_source_to_its_destination(grid: GameMap) -> None:
-    (group,) = arrow_groups(grid.to_svg(arrows=[Arrow("A2", "C2", "red", "attack")]))
+    (group,) = arrow_groups(draw(grid, arrows=[Arrow("A2", "C2", "red", "attack")]))
     line = shaft(group)
     end = tip(group)
     assert line[0][0] < line[-1][0] < end[0], "west to east"
@@ -175,7 +188,7 @@ def test_an_arrow_points_from_its_source_to_its_destination(grid: GameMap) -> No
 
 
 def test_a_move_is_a_polyline_through_its_path(grid: GameMap) -> None:
-    svg = grid.to_svg(arrows=[Arrow("A1", "C3", "red", "move", via=("A3", "B3"))])
+    svg = draw(grid, arrows=[Arrow("A1", "C3", "red", "move", via=("A3", "B3"))])
     (group,) = arrow_groups(svg)
     line = shaft(group)
     assert len(line) == 4, "start, the two regions passed, and the end"
@@ -185,7 +198,7 @@ def test_a_move_is_a_polyline_through_its_path(grid: GameMap) -> None:
 
 
 def test_a_support_ends_on_the_middle_of_the_arrow_it_supports(grid: GameMap) -> None:
-    svg = grid.to_svg(arrows=[Arrow("A1", "C1", "red", "attack"),
+    svg = draw(grid, arrows=[Arrow("A1", "C1", "red", "attack"),
                               Arrow("B3", "C1", "blue", "support", onto=("A1", "C1"))])
     attack, support = arrow_groups(svg)
     start, end = shaft(attack)[0], tip(attack)
@@ -194,25 +207,25 @@ def test_a_support_ends_on_the_middle_of_the_arrow_it_supports(grid: GameMap) ->
 
 
 def test_a_support_of_an_order_not_drawn_ends_between_the_two_regions(grid: GameMap) -> None:
-    (support,) = arrow_groups(grid.to_svg(
+    (support,) = arrow_groups(draw(grid, 
         arrows=[Arrow("B3", "C1", "blue", "support", onto=("A1", "C1"))]))
     assert tip(support)[1] > shaft(support)[0][1], "down towards the bottom row"
     assert abs(tip(support)[0] - shaft(support)[0][0]) < 3.0, "to the middle of A1-C1, below B3"
 
 
 def test_opposite_arrows_between_two_regions_are_drawn_apart(grid: GameMap) -> None:
-    there, back = arrow_groups(grid.to_svg(arrows=[Arrow("A2", "C2", "red", "attack"),
+    there, back = arrow_groups(draw(grid, arrows=[Arrow("A2", "C2", "red", "attack"),
                                                    Arrow("C2", "A2", "blue", "attack")]))
     assert abs(shaft(there)[0][1] - shaft(back)[0][1]) > 3.0
 
 
 def test_an_arrow_to_its_own_region_is_a_ring(grid: GameMap) -> None:
-    (group,) = arrow_groups(grid.to_svg(arrows=[Arrow("B2", "B2", "red", "attack")]))
+    (group,) = arrow_groups(draw(grid, arrows=[Arrow("B2", "B2", "red", "attack")]))
     assert len(list(group.iter(f"{NS}circle"))) == 1
 
 
 def test_outcomes_solid_faded_and_crossed(grid: GameMap) -> None:
-    svg = grid.to_svg(arrows=[Arrow("A1", "B1", "red", "attack", ok=None),
+    svg = draw(grid, arrows=[Arrow("A1", "B1", "red", "attack", ok=None),
                               Arrow("A2", "B2", "red", "attack", ok=True),
                               Arrow("A3", "B3", "red", "attack", ok=False)])
     pending, done, failed = arrow_groups(svg)
@@ -230,7 +243,7 @@ def test_outcomes_solid_faded_and_crossed(grid: GameMap) -> None:
 
 
 def test_arrows_then_stacks_are_drawn_over_the_regions(grid: GameMap) -> None:
-    root = parse(grid.to_svg(stacks=[Stack("A1", 1, "red")],
+    root = parse(draw(grid, stacks=[Stack("A1", 1, "red")],
                              arrows=[Arrow("A1", "B1", "red", "attack")]))
     layers = [g.attrib.get("data-layer") for g in root.findall(f"{NS}g")]
     assert layers.index("arrows") < layers.index("stacks")
@@ -240,7 +253,7 @@ def test_arrows_then_stacks_are_drawn_over_the_regions(grid: GameMap) -> None:
 
 
 def test_an_arrow_leaves_the_tokens_and_label_of_its_regions_clear(grid: GameMap) -> None:
-    svg = grid.to_svg(stacks=[Stack("A2", 3, "red")],
+    svg = draw(grid, stacks=[Stack("A2", 3, "red")],
                       arrows=[Arrow("A2", "C2", "red", "attack")])
     (group,) = arrow_groups(svg)
     (stack,) = stack_groups(svg)
@@ -252,7 +265,7 @@ def test_an_arrow_leaves_the_tokens_and_label_of_its_regions_clear(grid: GameMap
 
 def test_titles_are_escaped(grid: GameMap) -> None:
     hostile = '<script>alert("x")</script> & Co'
-    svg = grid.to_svg(stacks=[Stack("A1", 2, "red", hostile)],
+    svg = draw(grid, stacks=[Stack("A1", 2, "red", hostile)],
                       arrows=[Arrow("A1", "B1", "red", "attack", title=hostile)])
     assert "<script>" not in svg and "&lt;script&gt;" in svg
     root = parse(svg)
@@ -265,7 +278,7 @@ def test_hostile_region_names_are_escaped_in_attributes() -> None:
         {"type": "Feature", "properties": {"name": name, "kind": "land"}, "geometry": square(0, 0)},
         {"type": "Feature", "properties": {"name": "B", "kind": "land"},
          "geometry": square(10, 0)}]})
-    svg = board.to_svg(stacks=[Stack(name, 1, "red")], arrows=[Arrow(name, "B", "red")])
+    svg = draw(board, stacks=[Stack(name, 1, "red")], arrows=[Arrow(name, "B", "red")])
     assert "<script>" not in svg
     (group,) = arrow_groups(svg)
     assert group.attrib["data-src"] == name
@@ -281,15 +294,15 @@ def test_hostile_region_names_are_escaped_in_attributes() -> None:
 ])
 def test_unknown_regions_are_refused(grid: GameMap, marks: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="unknown region.*Atlantis"):
-        grid.to_svg(**marks)
+        draw(grid, **marks)
 
 
 @pytest.mark.parametrize("colour", ["red;stroke:url(#x)", "url(#x)", "#12345", "", "rgb(1,2,3)"])
 def test_unsafe_colours_are_refused(grid: GameMap, colour: str) -> None:
     with pytest.raises(ValueError, match="colour"):
-        grid.to_svg(stacks=[Stack("A1", 1, colour)])
+        draw(grid, stacks=[Stack("A1", 1, colour)])
     with pytest.raises(ValueError, match="colour"):
-        grid.to_svg(arrows=[Arrow("A1", "B1", colour)])
+        draw(grid, arrows=[Arrow("A1", "B1", colour)])
 
 
 @pytest.mark.parametrize("marks, message", [
@@ -302,14 +315,14 @@ def test_unsafe_colours_are_refused(grid: GameMap, colour: str) -> None:
 ])
 def test_bad_marks_are_refused(grid: GameMap, marks: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        grid.to_svg(**marks)
+        draw(grid, **marks)
 
 
 def test_marks_must_be_stacks_and_arrows(grid: GameMap) -> None:
     with pytest.raises(TypeError):
-        grid.to_svg(stacks=[("A1", 1, "red")])  # type: ignore[list-item]
+        draw(grid, stacks=[("A1", 1, "red")])  # type: ignore[list-item]
     with pytest.raises(TypeError):
-        grid.to_svg(arrows=[("A1", "B1", "red")])  # type: ignore[list-item]
+        draw(grid, arrows=[("A1", "B1", "red")])  # type: ignore[list-item]
 
 
 # -- the AZTLAN board ----------------------------------------------------------------------------
@@ -325,7 +338,7 @@ def test_marks_on_the_aztlan_board(aztlan: GameMap) -> None:
               Arrow(near[1], near[0], "#d62728", "support", onto=("Tenochtitlan", near[0])),
               Arrow("Tenochtitlan", path[-1], "#d62728", "move", via=tuple(path[1:-1]), ok=False),
               Arrow("Tlaxcala", "Huexotzingo", "#1f77b4", "cut")]
-    svg = aztlan.to_svg(labels={n: n[:3] for n in aztlan.regions}, stacks=stacks, arrows=arrows,
+    svg = draw(aztlan, labels={n: n[:3] for n in aztlan.regions}, stacks=stacks, arrows=arrows,
                         title="AZTLAN")
     root = parse(svg)
     assert len(root.findall(f"{NS}g/{NS}path")) == len(aztlan.regions)
@@ -371,6 +384,10 @@ def test_the_desk_draws_the_orders_before_and_during_the_turn(desk: Desk,
                                                               ) -> None:
     calls = Calls()
     monkeypatch.setattr(desk.game.ruleset, "order_arrows", calls)
+    style = desk.game.ruleset.map_style
+    monkeypatch.setattr(desk.game.ruleset, "map_style",
+                        lambda state, rules: dataclasses.replace(style(state, rules),
+                                                                 arrow_kinds=KINDS))
     before = desk.game.state()
     pending = desk.orders_svg()
     assert pending is not None and "Orders of turn 7" in pending
@@ -405,7 +422,8 @@ def test_the_game_and_the_desk_draw_the_rulesets_stacks_and_arrows(
         base = plain(state, rules)
         return MapStyle(base.fills, base.labels, base.legend,
                         stacks=[Stack("Solsauvre", 2, "red", "Red: 2")],
-                        arrows=[Arrow("Solsauvre", "Vauclerc", "red", "attack")])
+                        arrows=[Arrow("Solsauvre", "Vauclerc", "red", "attack")],
+                        arrow_kinds=KINDS)
 
     monkeypatch.setattr(ruleset, "map_style", style)
     for svg in (desk.game.map_svg(desk.game.state(), title="t"), desk.map_svg()):
@@ -428,6 +446,10 @@ def test_the_panel_shows_the_orders_map_when_there_are_arrows(
     panel = DeskPanel(desk)
     assert panel["orders_map"].value == ""
     monkeypatch.setattr(desk.game.ruleset, "order_arrows", Calls())
+    style = desk.game.ruleset.map_style
+    monkeypatch.setattr(desk.game.ruleset, "map_style",
+                        lambda state, rules: dataclasses.replace(style(state, rules),
+                                                                 arrow_kinds=KINDS))
     panel.refresh()
     assert "data-kind=\"attack\"" in panel["orders_map"].value
     panel["next"].click()
@@ -438,18 +460,18 @@ def test_outlines_draw_each_group_as_one_shape(grid: GameMap) -> None:
     """A group of regions (an empire) is outlined as the one shape of their union: two squares
     side by side make one rectangle, not two squares; unknown names and empty groups are
     refused; without outlines nothing changes."""
-    plain = grid.to_svg()
-    assert grid.to_svg(outlines=()) == plain
-    svg = grid.to_svg(outlines=[("A1", "B1")])
+    plain = draw(grid)
+    assert draw(grid, outlines=()) == plain
+    svg = draw(grid, outlines=[("A1", "B1")])
     root = ET.fromstring(svg)
     heavy = [p for p in root.iter(f"{NS}path") if p.get("fill") == "none"]
     assert len(heavy) == 1 and float(heavy[0].get("stroke-width", "0")) > 3
     d = heavy[0].get("d", "")
     assert d.count("M") == 1 and d.count("Z") == 1, "one ring around the union"
     with pytest.raises(ValueError, match="outlines: unknown region"):
-        grid.to_svg(outlines=[("A1", "Atlantis")])
+        draw(grid, outlines=[("A1", "Atlantis")])
     with pytest.raises(ValueError, match="empty group"):
-        grid.to_svg(outlines=[()])
+        draw(grid, outlines=[()])
 
 
 def test_aztlan_map_outlines_the_empires() -> None:

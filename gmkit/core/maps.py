@@ -41,7 +41,6 @@ if TYPE_CHECKING:  # pragma: no cover - only for type checkers
     import altair
 
 __all__ = [
-    "ARROW_KINDS",
     "DEFAULT_LAND_FILL",
     "DEFAULT_SEA_FILL",
     "KINDS",
@@ -54,16 +53,6 @@ __all__ = [
     "write_geojson",
 ]
 
-#: The arrow kinds :meth:`GameMap.to_svg` draws when its caller declares none: ``"attack"``
-#: (solid, thick), ``"move"`` (dashed), ``"support"`` (thin, dotted) and ``"cut"`` (thin, with
-#: a cross bar).  Kept for callers that do not declare their kinds yet.
-ARROW_KINDS: tuple[str, ...] = ("attack", "move", "support", "cut")
-_UNDECLARED_LOOKS: tuple[sc.ArrowKind, ...] = (
-    sc.ArrowKind("attack", width=3.0),
-    sc.ArrowKind("move", width=2.0, dash=(6.0, 4.0)),
-    sc.ArrowKind("support", width=1.3, dash=(2.0, 2.5)),
-    sc.ArrowKind("cut", width=1.3, bar=True),
-)
 
 _STROKE = "#4a4a4a"
 _INK = "#1a1a1a"
@@ -168,7 +157,7 @@ class GameMap(PolygonBoard):
         legend = list(legend)
         for _, colour in legend:
             check_colour(colour)
-        kinds = tuple(_UNDECLARED_LOOKS if arrow_kinds is None else arrow_kinds)
+        kinds = tuple(arrow_kinds or ())
         stacks, arrows = list(stacks), list(arrows)
         self._check_marks(stacks, arrows, tuple(k.name for k in kinds))
         groups = [tuple(g) for g in outlines]

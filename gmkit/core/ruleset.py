@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import polars as pl
 
 from gmkit.core.dice import Dice
+from gmkit.core.drawing.scene import ArrowKind
 from gmkit.core.maps import Arrow, GameMap, Stack
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
@@ -42,6 +43,8 @@ class MapStyle:
     arrows: Sequence[Arrow] = ()
     #: Groups of regions outlined with a heavy line (an empire's borders).
     outlines: Sequence[Sequence[str]] = ()
+    #: The kinds of arrow the ruleset draws (its orders' looks; the core declares none).
+    arrow_kinds: Sequence[ArrowKind] = ()
 
 
 class Ruleset(ABC):

@@ -13,7 +13,7 @@ from gmkit.core.maps import GameMap, check_colour
 from gmkit.rulesets.aztlan import drawing
 from gmkit.rulesets.aztlan import orders as az_orders
 from gmkit.rulesets.aztlan.adjudicate import Code
-from gmkit.rulesets.aztlan.drawing import EMPIRE_COLOURS, arrows, stacks
+from gmkit.rulesets.aztlan.drawing import ARROW_KINDS, EMPIRE_COLOURS, arrows, stacks
 from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
     Attack,
@@ -185,6 +185,7 @@ def test_an_adjudicated_turn_drawn_on_the_board(board: GameMap) -> None:
 
     labels = {n: str(board.regions[n].props.get("abbr") or n) for n in board.regions}
     svg = board.to_svg(labels=labels, stacks=stacks(armies), arrows=got,
+                       arrow_kinds=ARROW_KINDS,
                        legend=drawing.legend(), title="Turn 1")
     root = ET.fromstring(svg)
     drawn = [g for g in root.iter(f"{NS}g") if "data-kind" in g.attrib]

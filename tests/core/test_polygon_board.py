@@ -53,9 +53,10 @@ def test_polygon_renderer_draws_the_scene_gamemap_draws(board: PolygonBoard) -> 
     game_map = GameMap.from_dict(collection())
     args: dict[str, Any] = {"stacks": [Stack("Ash", 2, "red")],
                             "arrows": [MapArrow("Ash", "Birch", "red", "attack", ok=False)]}
-    scene = game_map.scene({"Birch": "#00ff00"}, title="Row", **args)
+    scene = game_map.scene({"Birch": "#00ff00"}, title="Row", arrow_kinds=drawing.ARROW_KINDS,
+                           **args)
     assert polygon_svg(board, scene, width=400) == game_map.to_svg(
-        {"Birch": "#00ff00"}, title="Row", width=400, **args)
+        {"Birch": "#00ff00"}, title="Row", width=400, arrow_kinds=drawing.ARROW_KINDS, **args)
 
 
 def test_polygon_renderer_refuses_places_off_the_board(board: PolygonBoard) -> None:
@@ -75,12 +76,15 @@ def test_scene_marks_become_tokens_and_labels_are_drawn(board: PolygonBoard) -> 
 
 def test_aztlan_arrow_kinds_look_like_the_undeclared_kinds() -> None:
     """AZTLAN declares its attack, move, support and cut; drawn through arrow_kinds they look
-    exactly as the kinds gmkit.core.maps draws when none are declared."""
+    exactly as the kinds gmkit.core.maps drew before rulesets declared their own."""
     game_map = GameMap.from_dict(collection())
     arrows = [MapArrow("Ash", "Birch", "red", kind.name, ok=ok)
               for kind in drawing.ARROW_KINDS for ok in (None, False)]
+    old_looks = (ArrowKind("attack", width=3.0), ArrowKind("move", width=2.0, dash=(6.0, 4.0)),
+                 ArrowKind("support", width=1.3, dash=(2.0, 2.5)),
+                 ArrowKind("cut", width=1.3, bar=True))
     assert game_map.to_svg(arrows=arrows, arrow_kinds=drawing.ARROW_KINDS) == game_map.to_svg(
-        arrows=arrows)
+        arrows=arrows, arrow_kinds=old_looks)
 
 
 def test_declared_arrow_kinds_replace_the_undeclared_ones() -> None:

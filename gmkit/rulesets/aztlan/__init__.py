@@ -144,7 +144,8 @@ class Aztlan(Ruleset):
             ("independent", colours[az_orders.NEUTRAL])]
         # 1.5: the empires outlined with a heavy line
         outlines = [homes for homes in EMPIRES.values() if homes]
-        return MapStyle(fills, labels, legend, stacks=drawing.stacks(armies), outlines=outlines)
+        return MapStyle(fills, labels, legend, stacks=drawing.stacks(armies), outlines=outlines,
+                        arrow_kinds=drawing.ARROW_KINDS)
 
     def order_arrows(self, state: State, orders: Mapping[str, Sequence[Any]],
                      events: Sequence[Event], rules: Params) -> list[Any]:
