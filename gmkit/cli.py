@@ -21,6 +21,7 @@ from gmkit.core.orders import OrderError
 from gmkit.core.params import ParamError
 from gmkit.core.store import StoreError
 from gmkit.core.tables import SchemaError
+from gmkit.core.views import Viewer
 from gmkit.game import Game, GameError
 
 EXPECTED = (GameError, StoreError, DiceError, MapError, ParamError, SchemaError, OrderError,
@@ -98,17 +99,31 @@ def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, tit
     click.echo(f"created {g.title} ({g.ruleset.title}) in {game}: turn 0 committed")
 
 
+def _viewer(g: Game, view: str) -> Viewer:
+    """The viewer ``--view`` names; a player must be one of the game's."""
+    v = Viewer.parse(view)
+    if v.is_player and v.player_id not in [p.id for p in g.players_from_config(g.config)]:
+        raise GameError(f"--view {view}: no player {v.player_id!r} in this game")
+    return v
+
+
 @main.command()
 @GAME
-def status(game: Path) -> None:
-    """Show the current turn, the standings and who has sent orders."""
+@click.option("--gm", is_flag=True, help="The GM's standings, with the GM-only columns.")
+def status(game: Path, gm: bool) -> None:
+    """Show the current turn, the standings (the public's unless --gm) and who has sent
+    orders."""
     g = Game.open(game)
+    viewer = Viewer.gm() if gm else Viewer.public()
+    standings = g.ruleset.standings(g.ruleset.view(g.state(), viewer), g.rules)
+    if not gm:
+        standings = standings.drop(list(g.ruleset.gm_only_columns()), strict=False)
     click.echo(f"{g.title} ({g.ruleset.title}): turn {g.latest_turn} committed, "
                f"orders now for turn {g.next_turn}")
     if g.turn().outcome:
         click.echo(f"game over: {g.turn().outcome}")
     with pl.Config(tbl_rows=50, tbl_cols=20, tbl_hide_dataframe_shape=True):
-        click.echo(g.ruleset.standings(g.state(), g.rules))
+        click.echo(standings)
     sent = set(g.store.pending_posts(g.next_turn)["player"].to_list())
     waiting = [p for p in g.ruleset.players_to_move(g.state()) if p not in sent]
     click.echo(f"orders received from: {', '.join(sorted(sent)) or 'nobody yet'}")
@@ -259,17 +274,21 @@ def odds(game: Path) -> None:
 @GAME
 @click.option("--turn", type=int, help="The committed turn (default: the latest).")
 @click.option("--format", "fmt", type=click.Choice(["html", "bbcode"]), default="html")
-@click.option("--view", type=click.Choice(["public", "gm"]), default="public")
+@click.option("--view", default="public", metavar="public|gm|player:ID",
+              help="Who the report is for: the public (default), the GM, or one player "
+                   "(their private report: their secret orders, results and figures too).")
 @click.option("--out", type=click.Path(path_type=Path), help="Output file (default: stdout).")
 @click.option("--max-chars", type=int, default=20000, help="Longest BBCode post.")
 def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
            max_chars: int) -> None:
-    """Write a turn's summary as offline HTML or BBCode, public or GM view."""
+    """Write a turn's summary as offline HTML or BBCode, for the public, the GM or a
+    player."""
     from gmkit.core.reports import render, write_report
     from gmkit.summary import turn_report
 
     g = Game.open(game)
-    rep = turn_report(g, turn)
+    view = str(_viewer(g, view))
+    rep = turn_report(g, turn, viewer=view)
     if out is None:
         text = render(rep, view=view, fmt=fmt, max_chars=max_chars)
         click.echo(text if isinstance(text, str) else "\n\n".join(text))
@@ -349,13 +368,20 @@ def csv_text(df: pl.DataFrame) -> str:
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="The folder to write the site into: a new or empty folder, or one gmkit "
                    "published before (replaced as a whole); never the game folder.")
-def publish(game: Path, out: Path) -> None:
+@click.option("--players", "players_dir", type=click.Path(path_type=Path),
+              help="Also write each player's private pages into DIR/<player id>/ (a folder "
+                   "outside the site and the game folder; send each player theirs).")
+def publish(game: Path, out: Path, players_dir: Path | None) -> None:
     """Write the game's public static site: an index of turns, each turn's public summary and
     the history charts. It opens offline from the file system."""
     from gmkit.site import publish as publish_site
 
-    pages = publish_site(Game.open(game), out)
-    click.echo(f"published {len(pages)} page(s) in {out}; open {out / 'index.html'}")
+    pages = publish_site(Game.open(game), out, players=players_dir)
+    public = [p for p in pages if p.parent == out]
+    click.echo(f"published {len(public)} page(s) in {out}; open {out / 'index.html'}")
+    if players_dir is not None:
+        click.echo(f"wrote {len(pages) - len(public)} private page(s) in "
+                   f"{players_dir}/<player id>/")
 
 
 @main.command()

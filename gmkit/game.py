@@ -37,6 +37,7 @@ from gmkit.core.params import Params
 from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameStore, StoreError, \
     TurnData, atomic_write, read_json_file, sha256_file
 from gmkit.core.tables import State
+from gmkit.core.views import Viewer, visible_events, visible_orders
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 
@@ -261,20 +262,22 @@ class Game:
             kept = self._recent.get(_stamp(self.store.turn_path(number)))
         return kept.state if kept is not None else self.store.read_state(number)
 
-    def history(self, table: str, *, view: str = "gm") -> pl.DataFrame:
-        """A table across every turn, with a ``turn`` column. The ``"public"`` view keeps what
-        the players may see: no secret post, no GM-only roll or event, and state tables through
-        the ruleset's public view."""
-        if view not in ("gm", "public"):
-            raise GameError(f"view must be 'gm' or 'public', not {view!r}")
+    def history(self, table: str, *, view: str | Viewer = "gm") -> pl.DataFrame:
+        """A table across every turn, with a ``turn`` column, as ``view`` (``"gm"``,
+        ``"public"``, ``"player:ID"``) may see it: posts, rolls and events through
+        :mod:`gmkit.core.views`, state tables through the ruleset's :meth:`Ruleset.view`."""
+        try:
+            viewer = Viewer.parse(view)
+        except ValueError as e:
+            raise GameError(str(e)) from None
         df = self.store.history(table)
-        if view == "gm":
+        if viewer.is_gm:
             return df
         if table == "orders":
-            return df.filter(~pl.col("secret"))
+            return visible_orders(df, viewer)
         if table in ("rolls", "events"):
-            return df.filter(pl.col("public"))
-        frames = [self.ruleset.public_state(self.state(t))[table]
+            return visible_events(df, viewer)
+        frames = [self.ruleset.view(self.state(t), viewer)[table]
                   .with_columns(pl.lit(t, pl.Int64).alias("turn")) for t in self.store.turns()]
         return pl.concat(frames, how="diagonal_relaxed").select(df.columns) if frames else df
 

@@ -2,8 +2,9 @@
 
 Everything here is read through the core's across-turns tables (:meth:`Game.history`), never by
 reading a game folder's files by hand, and it is generic: no ruleset is imported. Each function
-takes a ``view``: ``"public"`` (the default) keeps only what the players may see, ``"gm"`` keeps
-everything.
+takes a ``view``: ``"public"`` (the default) keeps only what everyone may see, ``"gm"`` keeps
+everything, ``"player:ID"`` (or a :class:`~gmkit.core.views.Viewer`) what that player may see:
+the public view plus their own secret results and private figures.
 
 * :func:`player_series` — one row per turn, player and numeric standings column ("metric");
 * :func:`timeline` — the event log across turns, filterable by players and kinds;
@@ -27,6 +28,7 @@ import polars as pl
 from gmkit.core.dice import dice_distribution
 from gmkit.core.store import StoreError
 from gmkit.core.tables import State
+from gmkit.core.views import Viewer, visible_events, visible_rolls
 from gmkit.game import Game, GameError
 
 __all__ = [
@@ -60,9 +62,9 @@ DICE_SCHEMA = {"player": pl.String, "rolls": pl.Int64, "entered": pl.Int64, "dic
 _DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
 
 
-def _check_view(view: str) -> None:
-    if view not in VIEWS:
-        raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
+def _viewer(view: str | Viewer) -> Viewer:
+    """The viewer a ``view`` argument names; ValueError for anything else."""
+    return Viewer.parse(view)
 
 
 def open_game(path: str | Path) -> Game:
@@ -150,29 +152,36 @@ def _player_column(standings: pl.DataFrame) -> str:
     return strings[0]
 
 
-def player_series(game: Game, view: str = "public") -> pl.DataFrame:
+def player_series(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
     """The players' standings over every committed turn, long: ``turn, player, metric, value``.
 
     Every numeric column of the ruleset's standings is a metric (for the Crown of Cien:
     provinces, income, treasury, spent_conquest, spent_defense, spent_invest), in the standings'
-    column order; ``value`` is a Float64. The public view drops the ruleset's GM-only standings
-    columns.
+    column order; ``value`` is a Float64. The standings are those of the ruleset's view of each
+    state for the viewer: the public view drops the ruleset's GM-only standings columns, a
+    player's keeps them for that player alone.
     """
-    _check_view(view)
-    hidden = set(game.ruleset.gm_only_columns()) if view == "public" else set()
+    v = _viewer(view)
+    hidden = set(game.ruleset.gm_only_columns()) if not v.is_gm else set()
     frames = []
     for state in states(game):
-        standings = game.ruleset.standings(state, game.rules)
+        standings = game.ruleset.standings(game.ruleset.view(state, v), game.rules)
+        if v.is_player and hidden:
+            who = _player_column(standings)
+            standings = standings.with_columns(
+                pl.when(pl.col(who) == v.player_id).then(pl.col(c)).otherwise(None).alias(c)
+                for c in hidden if c in standings.columns)
         who = _player_column(standings)
         numeric = [c for c, t in standings.schema.items()
-                   if c != who and c not in hidden and t.is_numeric()]
+                   if c != who and (v.is_player or c not in hidden) and t.is_numeric()]
         if not numeric or standings.is_empty():
             continue
         frames.append(standings.select(
             pl.lit(state.turn, pl.Int64).alias("turn"),
             pl.col(who).cast(pl.String).alias("player"),
             *[pl.col(c).cast(pl.Float64) for c in numeric],
-        ).unpivot(index=["turn", "player"], variable_name="metric", value_name="value"))
+        ).unpivot(index=["turn", "player"], variable_name="metric", value_name="value")
+            .filter(pl.col("value").is_not_null() | ~pl.col("metric").is_in(list(hidden))))
     if not frames:
         return pl.DataFrame(schema=SERIES_SCHEMA)
     out = pl.concat(frames, how="vertical_relaxed").cast(SERIES_SCHEMA)  # type: ignore[arg-type]
@@ -187,7 +196,7 @@ def metrics(series: pl.DataFrame) -> list[str]:
     return series["metric"].unique(maintain_order=True).to_list()
 
 
-def players(game: Game, view: str = "public") -> list[str]:
+def players(game: Game, view: str | Viewer = "public") -> list[str]:
     """The game's players, for a filter: those ``game.toml`` lists, in its order, then anyone
     else the event log names."""
     out = [p.id for p in game.players_from_config(game.config)]
@@ -213,20 +222,18 @@ def player_colours(game: Game) -> dict[str, str]:
 # ------------------------------------------------------------------------------------------------
 
 
-def _events(game: Game, view: str) -> pl.DataFrame:
-    _check_view(view)
-    events = game.history("events")
-    if view == "public":
-        events = events.filter(pl.col("public"))
-    return events
+def _events(game: Game, view: str | Viewer) -> pl.DataFrame:
+    return visible_events(game.history("events"), _viewer(view))
 
 
 def timeline(game: Game, *, players: Iterable[str] | None = None,
-             kinds: Iterable[str] | None = None, view: str = "public") -> pl.DataFrame:
+             kinds: Iterable[str] | None = None,
+             view: str | Viewer = "public") -> pl.DataFrame:
     """The events of every turn: ``turn, step, kind, player, region, text, public``.
 
     ``players`` / ``kinds`` keep only the events of those players / kinds (None keeps all; an
-    empty selection keeps none). The public view drops the events that are not public.
+    empty selection keeps none). The public view drops the events that are not public; a
+    player's keeps those that concern that player.
     """
     events = _events(game, view)
     if players is not None:
@@ -236,7 +243,7 @@ def timeline(game: Game, *, players: Iterable[str] | None = None,
     return events.select(TIMELINE_COLUMNS)
 
 
-def event_kinds(game: Game, view: str = "public") -> list[str]:
+def event_kinds(game: Game, view: str | Viewer = "public") -> list[str]:
     """The kinds of event the game's history holds (sorted), for a filter."""
     return sorted(_events(game, view)["kind"].drop_nulls().unique().to_list())
 
@@ -305,21 +312,18 @@ def luck_percentile(dice: Mapping[int, int], total: int) -> float:
     return max(0.0, min(100.0, 100.0 * (below + pmf[i] / 2)))
 
 
-def dice_report(game: Game, view: str = "public") -> pl.DataFrame:
+def dice_report(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
     """How each player's dice fell over the whole game, one row per player.
 
     Only dice (``NdK`` expressions) count, not choices, shuffles or uniform draws; dice entered
     by the GM count too (``entered`` says how many). Rolls of no player are under ``"—"``. The
-    public view keeps only public rolls. Columns: ``player, rolls, entered, dice, total,
+    public view keeps only public rolls, a player's also the hidden rolls of that player. Columns: ``player, rolls, entered, dice, total,
     expected_total, total_minus_expected, mean_face, expected_face, luck`` where the expected
     figures take ``(K + 1) / 2`` per die of K faces and ``luck`` is :func:`luck_percentile` of the
     player's total of faces (0 to 100, 50 = average; rounded to 6 decimals, so that it reads the
     same whatever the platform's last bit of floating-point rounding).
     """
-    _check_view(view)
-    rolls = game.history("rolls")
-    if view == "public":
-        rolls = rolls.filter(pl.col("public"))
+    rolls = visible_rolls(game.history("rolls"), _viewer(view))
     acc: dict[str, dict] = {}
     for row in rolls.select("expression", "result", "source", "player").iter_rows(named=True):
         parsed = _parse_dice(row["expression"])
@@ -361,15 +365,18 @@ def dice_report(game: Game, view: str = "public") -> pl.DataFrame:
 # ------------------------------------------------------------------------------------------------
 
 
-def map_at(game: Game, turn: int) -> str:
-    """The map as SVG after ``turn`` (turn 0: the set-up); a small SVG saying so for a game
-    without a map. Raises ValueError for a turn that is not committed."""
+def map_at(game: Game, turn: int, view: str | Viewer = "public") -> str:
+    """The map as SVG after ``turn`` (turn 0: the set-up), drawn from the ruleset's view of the
+    state for ``view``; a small SVG saying so for a game without a map. Raises ValueError for a
+    turn that is not committed."""
+    v = _viewer(view)
     turns = game.store.turns()
     if turn not in turns:
         raise ValueError(f"turn {turn} is not committed (turns {turns[0]} to {turns[-1]})"
                          if turns else "no turn is committed")
     title = "The set-up (turn 0)" if turn == 0 else f"After turn {turn}"
-    svg = game.map_svg(game.state(turn), title=f"{game.title} \u2014 {title}")
+    svg = game.map_svg(game.ruleset.view(game.state(turn), v),
+                       title=f"{game.title} \u2014 {title}")
     if svg is None:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="320" height="40">'
                 f'<text x="8" y="24">{escape(game.title)}: no map</text></svg>')

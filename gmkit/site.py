@@ -1,9 +1,12 @@
 """``gmkit publish``: a game as a static site that opens offline from the file system.
 
-The site holds an index of turns, each turn's public summary, and the history charts. Every page is
-self-contained (inline CSS, static SVG, no script, no request) and public: it is built only from
-:func:`gmkit.core.reports.public_view` and the public views of the history, so nothing secret can
-reach it.
+The site holds an index of turns, each turn's summary, and the history charts. Every page is
+self-contained (inline CSS, static SVG, no script, no request). Everything on it is drawn for one
+viewer (:class:`gmkit.core.views.Viewer`): the public site for the public, through the same door
+as every other output (the ruleset's view of the state, the events, rolls and posts the viewer
+may see), so nothing secret can reach it. Each player's private pages are drawn the same way for
+that player and written to a folder of their own, apart from the public site and never linked
+from it.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from typing import Any
 
 import jinja2
 
-from gmkit.core.reports import CSP, chart_svg, html_environment, public_view, render_html
+from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
 from gmkit.core.store import fsync_dir, current_umask
+from gmkit.core.views import Viewer
 from gmkit.game import Game
 from gmkit.summary import turn_report
 
@@ -64,11 +68,16 @@ def _table(rows: list[dict[str, Any]]) -> str:
         "{% endfor %}</tr>{% endfor %}</table>").render(rows=rows) if rows else "<p>—</p>"
 
 
-def _index(game: Game, turns: Sequence[int]) -> str:
+def _subtitle(game: Game, viewer: Viewer, text: str) -> str:
+    return f"{text} · private to {viewer.player_id}" if viewer.is_player else text
+
+
+def _index(game: Game, turns: Sequence[int], viewer: Viewer) -> str:
     env = html_environment(undefined=jinja2.Undefined)
-    state = game.ruleset.public_state(game.state())
-    standings = game.ruleset.standings(state, game.rules).drop(
-        [c for c in game.ruleset.gm_only_columns()], strict=False)
+    state = game.ruleset.view(game.state(), viewer)
+    standings = game.ruleset.standings(state, game.rules)
+    if not viewer.is_player:
+        standings = standings.drop([c for c in game.ruleset.gm_only_columns()], strict=False)
     outcome = game.turn().outcome
     body = env.from_string("""
 {% if outcome %}<p class="banner">{{ outcome }}</p>{% endif %}
@@ -79,53 +88,58 @@ def _index(game: Game, turns: Sequence[int]) -> str:
 </ul>""").render(outcome=outcome, map=game.map_svg(state, title=f"After turn {turns[-1]}") or "",
                  latest=game.latest_turn, standings=_table(standings.to_dicts()),
                  turns=turns)
-    return _page(game.title, f"{game.ruleset.title} · {len(turns)} turn(s) played", body)
+    return _page(game.title, _subtitle(
+        game, viewer, f"{game.ruleset.title} · {len(turns)} turn(s) played"), body)
 
 
-def _history(game: Game) -> str:
+def _history(game: Game, viewer: Viewer) -> str:
     from gmkit import charts, history
 
-    series = history.player_series(game, view="public")
-    colours = dict(game.ruleset.map_style(game.state(), game.rules).legend)
+    series = history.player_series(game, view=viewer)
+    colours = dict(game.ruleset.map_style(game.ruleset.view(game.state(), viewer),
+                                          game.rules).legend)
     parts = ["<h2>Players over the turns</h2>"]
     for metric in series["metric"].unique(maintain_order=True).to_list():
         parts.append(f'<div class="figure">'
                      f'{chart_svg(charts.series_chart(series, metric, colours=colours))}</div>')
-    timeline = history.timeline(game, view="public")
+    timeline = history.timeline(game, view=viewer)
     if timeline.height:
         parts.append("<h2>Timeline</h2>")
         parts.append(f'<div class="figure">{chart_svg(charts.timeline_chart(timeline))}</div>')
-    report = history.dice_report(game, view="public")
+    report = history.dice_report(game, view=viewer)
     parts.append("<h2>The dice</h2>")
     if report.height:
         parts.append(f'<div class="figure">{chart_svg(charts.dice_chart(report))}</div>')
     parts.append(_table(report.to_dicts()))
     turns = game.store.turns()
-    frames = "".join(f'<div class="frame f{t}">{history.map_at(game, t)}</div>' for t in turns)
+    frames = "".join(f'<div class="frame f{t}">{history.map_at(game, t, view=viewer)}</div>'
+                     for t in turns)
     radios = "".join(f'<input type="radio" name="map" id="m{t}"'
                      f'{" checked" if t == turns[-1] else ""}>' for t in turns)
     labels = "".join(f'<label for="m{t}">{t}</label>' for t in turns)
     parts.append(f'<h2>The map, turn by turn</h2><div class="maps">{radios}'
                  f'<div class="labels">{labels}</div><div class="frames">{frames}</div></div>')
-    return _page(f"{game.title}: history", game.ruleset.title, "".join(parts), map_turns=turns)
+    return _page(f"{game.title}: history", _subtitle(game, viewer, game.ruleset.title),
+                 "".join(parts), map_turns=turns)
 
 
 NAV = ('<nav style="margin:1em 2em"><a href="index.html">Index</a> · '
        '<a href="history.html">History</a>{prev}{next}</nav>')
 
 
-def _turn_page(game: Game, t: int, turns: Sequence[int]) -> str:
-    html = render_html(public_view(turn_report(game, t)))
+def _turn_page(game: Game, t: int, turns: Sequence[int], viewer: Viewer) -> str:
+    html = render_html(turn_report(game, t, viewer=viewer))
     links = NAV.format(
         prev=f' · <a href="turn-{t - 1:04d}.html">turn {t - 1}</a>' if t - 1 in turns else "",
         next=f' · <a href="turn-{t + 1:04d}.html">turn {t + 1}</a>' if t + 1 in turns else "")
     return html.replace("<body>", "<body>" + links, 1)
 
 
-def _turn_pages(root: str, some: Sequence[int], turns: Sequence[int]) -> list[tuple[int, str]]:
+def _turn_pages(root: str, some: Sequence[int], turns: Sequence[int],
+                viewer: str) -> list[tuple[int, str]]:
     """Turn pages rendered in a worker process (its own Game on the same folder)."""
     game = Game.open(root)
-    return [(t, _turn_page(game, t, turns)) for t in some]
+    return [(t, _turn_page(game, t, turns, Viewer.parse(viewer))) for t in some]
 
 
 #: The file that marks a folder as a site gmkit published (the only kind it replaces).
@@ -159,42 +173,50 @@ def _clear_leftovers(out: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
-def publish(game: Game, out: str | Path, *, workers: int = 2) -> list[Path]:
-    """Write the public site of a game into ``out`` (replaced atomically); returns its pages.
+def check_players_target(game: Game, site: Path, players: Path) -> None:
+    """Refuse a players' folder inside (or holding, or being) the public site or the game
+    folder: each player's pages must stay apart from what is published and from the game."""
+    target = players.resolve()
+    for other, what in ((site.resolve(), "the public site"), (game.root.resolve(),
+                                                               "the game folder")):
+        if target == other or other in target.parents or target in other.parents:
+            raise PublishError(f"{players}: is, holds or is inside {what}; write the players' "
+                               "pages in a folder of their own")
 
-    ``out`` must be new, empty, or a site gmkit published before (it carries a marker file);
-    the game folder, anything inside it and any other folder are refused.
 
-    With ``workers`` > 1 the turn pages are drawn in that many worker processes while this one
-    draws the history (chart drawing holds the interpreter lock, so threads would not help)."""
-    out = Path(out)
+def _player_folder(players: Path, pid: str) -> Path:
+    """``players/<pid>``; a player id that is no plain folder name is refused."""
+    if not pid or pid in (".", "..") or any(c in pid for c in '/\\\0') or pid != pid.strip():
+        raise PublishError(f"player id {pid!r} cannot name a folder; rename the player")
+    return players / pid
+
+
+def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
+                workers: int) -> list[Path]:
+    """Draw every page for ``viewer`` and put them in ``out`` (replaced atomically)."""
     check_target(game, out)
-    turns = [t for t in game.store.turns() if t > 0]
-    if not turns:
-        raise PublishError(f"{game.root}: no turn has been played yet; nothing to publish")
     out.parent.mkdir(parents=True, exist_ok=True)
     _clear_leftovers(out)
     staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.gmkit-new-"))
     try:
         os.chmod(staging, 0o777 & ~current_umask())
-        (staging / MARKER).write_text(f"a site published by gmkit from {game.title}\n", "utf-8")
+        (staging / MARKER).write_text(f"pages published by gmkit from {game.title} for "
+                                      f"{viewer}\n", "utf-8")
         if workers > 1 and len(turns) >= 2 * workers:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                futures = [pool.submit(_turn_pages, str(game.root), turns[i::workers], turns)
+                futures = [pool.submit(_turn_pages, str(game.root), turns[i::workers], turns,
+                                       str(viewer))
                            for i in range(workers)]
-                history_html = _history(game)
-                index_html = _index(game, turns)
+                history_html = _history(game, viewer)
+                index_html = _index(game, turns, viewer)
                 pages = dict(pair for f in futures for pair in f.result())
         else:
-            pages = {t: _turn_page(game, t, turns) for t in turns}
-            history_html = _history(game)
-            index_html = _index(game, turns)
-        written = []
+            pages = {t: _turn_page(game, t, turns, viewer) for t in turns}
+            history_html = _history(game, viewer)
+            index_html = _index(game, turns, viewer)
         for t, html in pages.items():
-            path = staging / f"turn-{t:04d}.html"
-            path.write_text(html, "utf-8")
-            written.append(path)
+            (staging / f"turn-{t:04d}.html").write_text(html, "utf-8")
         (staging / "history.html").write_text(history_html, "utf-8")
         (staging / "index.html").write_text(index_html, "utf-8")
         check_target(game, out)  # again: the folder may have changed while the pages were drawn
@@ -211,3 +233,35 @@ def publish(game: Game, out: str | Path, *, workers: int = 2) -> list[Path]:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return sorted(out.glob("*.html"))
+
+
+def publish(game: Game, out: str | Path, *, workers: int = 2,
+            players: str | Path | None = None) -> list[Path]:
+    """Write the public site of a game into ``out`` (replaced atomically); returns its pages.
+
+    ``out`` must be new, empty, or a site gmkit published before (it carries a marker file);
+    the game folder, anything inside it and any other folder are refused.
+
+    With ``players``, each player of ``game.toml`` also gets their private pages (the same
+    pages drawn for that player: their own secret orders, results and figures) in
+    ``players/<player id>/``, each replaced atomically like the site; ``players`` must lie
+    outside the site and the game folder. Their pages are returned after the site's.
+
+    With ``workers`` > 1 the turn pages are drawn in that many worker processes while this one
+    draws the history (chart drawing holds the interpreter lock, so threads would not help)."""
+    out = Path(out)
+    check_target(game, out)
+    folders: list[tuple[Viewer, Path]] = []
+    if players is not None:
+        check_players_target(game, out, Path(players))
+        for info in game.players_from_config(game.config):
+            folder = _player_folder(Path(players), info.id)
+            check_target(game, folder)
+            folders.append((Viewer.player(info.id), folder))
+    turns = [t for t in game.store.turns() if t > 0]
+    if not turns:
+        raise PublishError(f"{game.root}: no turn has been played yet; nothing to publish")
+    written = _write_site(game, out, turns, Viewer.public(), workers)
+    for viewer, folder in folders:
+        written += _write_site(game, folder, turns, viewer, workers)
+    return written

@@ -1,8 +1,9 @@
 """A committed turn as a :class:`~gmkit.core.reports.TurnReport`, derived from its logs.
 
 Everything here is read from the turn's stored orders, rolls and events (the log is the history);
-nothing is kept by hand beside them. The report holds the GM view; the reports module's
-``public_view`` is the one door to what the public may see.
+nothing is kept by hand beside them. A report is drawn for one viewer (the GM, the public or a
+player, :class:`gmkit.core.views.Viewer`): its maps, standings and chart from the ruleset's view
+of the state (:meth:`Ruleset.view`), its steps, rolls and posts from those that viewer may see.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.reports import EventLine, OrderPost, RollLine, StepSection, TurnReport
+from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, TurnReport,
+                                view_report)
+from gmkit.core.views import Viewer, visible_events, visible_orders, visible_rolls
 from gmkit.game import Game
 
 
@@ -62,16 +65,28 @@ def standings_chart(standings: pl.DataFrame, title: str,
     return spec
 
 
-def turn_report(game: Game, turn: int | None = None, revision: int | None = None) -> TurnReport:
-    """The GM-view summary of a committed turn."""
+def turn_report(game: Game, turn: int | None = None, revision: int | None = None, *,
+                viewer: Viewer | str = "gm") -> TurnReport:
+    """The summary of a committed turn as ``viewer`` may see it (the GM by default).
+
+    Maps (before and after), standings and chart are drawn from ``game.ruleset.view`` of the
+    states; the steps' events and rolls and the posts are those the viewer may see; the
+    problems found in a post are shown to the GM and to the post's sender only.
+    """
+    v = Viewer.parse(viewer)
+    ruleset = game.ruleset
     data = game.turn(turn, revision)
     t = data.turn
-    before = game.state(t - 1) if t > 0 else data.state
+    before_gm = game.state(t - 1) if t > 0 else data.state
+    before = ruleset.view(before_gm, v)
+    after = ruleset.view(data.state, v)
+    events = visible_events(data.events, v)
+    rolls = visible_rolls(data.rolls, v)
     steps = []
-    titles = {s.name: s for s in game.ruleset.steps(game.rules)}
+    titles = {s.name: s for s in ruleset.steps(game.rules)}
     for name, step in titles.items():
-        ev = data.events.filter(pl.col("step") == name)
-        ro = data.rolls.filter(pl.col("step") == name)
+        ev = events.filter(pl.col("step") == name)
+        ro = rolls.filter(pl.col("step") == name)
         if ev.is_empty() and ro.is_empty():
             continue
         steps.append(StepSection(
@@ -79,41 +94,50 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
             tuple(EventLine(e["kind"], e["rule"], e["text"], e["public"], e["player"])
                   for e in ev.iter_rows(named=True)),
             tuple(RollLine(r["draw_id"], r["purpose"], r["rule"], r["expression"],
-                           _result_text(r["result"], r["expression"]), r["source"], r["public"])
+                           _result_text(r["result"], r["expression"]), r["source"], r["public"],
+                           r["player"])
                   for r in ro.iter_rows(named=True))))
     problems: dict[str, list[str]] = {}
-    if t > 0:
-        parsed, found, _ = game.read_orders(before, data.orders)
+    if t > 0 and not v.is_public:
+        # read against the GM's state and every post, as resolution did; shown to the sender only
+        parsed, found, _ = game.read_orders(before_gm, data.orders)
         for player, result in parsed.items():
-            problems[player] = [str(e) for e in result.errors] + \
-                [str(e) for e in found.get(player, [])]
+            if v.is_gm or player == v.player_id:
+                problems[player] = [str(e) for e in result.errors] + \
+                    [str(e) for e in found.get(player, [])]
     counted = set(game.effective_posts(data.orders)["seq"].to_list()) if t > 0 else set()
     orders = tuple(OrderPost(r["player"], r["secret"], r["text"],
                              tuple(problems.get(r["player"], [])) if r["seq"] in counted
                              else ("not counted: a later or earlier post of this player counts",))
-                   for r in data.orders.sort("seq").iter_rows(named=True))
-    standings = game.ruleset.standings(data.state, game.rules)
+                   for r in visible_orders(data.orders, v).sort("seq").iter_rows(named=True))
+    hidden = ruleset.gm_only_columns()
+    standings = ruleset.standings(after, game.rules)
+    if v.is_public:
+        standings = standings.drop([c for c in hidden if c in standings.columns])
     seed = None
     if game.store.seed_path(t, revealed=True).exists():
         seed = game.store.read_seed(t)
     links = tuple((f"{r['id']}: coat of arms", r["arms"])
-                  for r in data.state["players"].iter_rows(named=True)
-                  if r.get("arms")) if "players" in data.state.tables and \
-        "arms" in data.state["players"].columns else ()
-    return TurnReport(
-        game_title=game.title, ruleset_title=game.ruleset.title, turn=t,
+                  for r in after["players"].iter_rows(named=True)
+                  if r.get("arms")) if "players" in after.tables and \
+        "arms" in after["players"].columns else ()
+    report = TurnReport(
+        game_title=game.title, ruleset_title=ruleset.title, turn=t,
         revision=data.revision, view="gm",
         map_before_svg=game.map_svg(before, title=f"Before turn {t}") if t > 0 else None,
-        map_after_svg=game.map_svg(data.state, title=f"After turn {t}"),
+        map_after_svg=game.map_svg(after, title=f"After turn {t}"),
         steps=tuple(steps), standings=standings,
-        gm_only_columns=game.ruleset.gm_only_columns(),
+        gm_only_columns=() if v.is_public else hidden,
         chart=standings_chart(standings, f"Provinces after turn {t}",
-                              dict(game.ruleset.map_style(data.state, game.rules).legend)),
+                              dict(ruleset.map_style(after, game.rules).legend)),
         orders=orders, seed_commitment=data.seed_commitment, seed=seed, outcome=data.outcome,
         record_hash=data.manifest_hash,
         previous_hash=game.store.manifest(t, data.revision).get("previous"), links=links,
         rules=_rules_rows(game, game.store.manifest(t, data.revision)),
         changes=_changes(game.store.manifest(t, data.revision)))
+    # built from what the viewer may see; narrowing it once more through the reports' door
+    # keeps one rule for every report
+    return report if v.is_gm else view_report(report, v)
 
 
 def _rules_rows(game: Game, manifest: Mapping[str, Any]) -> tuple[tuple[str, str, str, str], ...]:

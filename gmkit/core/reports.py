@@ -7,10 +7,14 @@ After a turn is resolved the GM publishes a :class:`TurnReport`. It renders two 
   home;
 * :func:`render_bbcode`: forum post(s), split into parts under a length limit.
 
-There are two views. The *GM* view holds everything; the *public* view is made by
-:func:`public_view`, the one door through which hidden information is removed (secret orders,
-non-public events and rolls, GM-only standings columns, GM notes). Render the public view with
-``render(report, view="public")`` or ``render_html(public_view(report))``.
+A report is drawn for a viewer (:class:`gmkit.core.views.Viewer`): the *GM* view holds
+everything, the *public* view what everyone may see, a *player* view (``"player:Red"``) what the
+public sees plus that player's own secret orders, results and private figures. Reports of a
+game are built for their viewer by :func:`gmkit.summary.turn_report` (maps and standings drawn
+from the ruleset's view of the state). :func:`view_report` narrows a report already built, with
+the same rules (:func:`public_view` and :func:`for_view` are its short forms): it removes the
+posts, events and rolls the viewer may not see, GM-only standings values and GM notes. It
+cannot redraw maps: a map in a GM report stays as drawn.
 
 Every string that may come from a player (names, order text, event text, lord names, links,
 table cells) is escaped in both formats: HTML by Jinja2's autoescaping, BBCode by
@@ -39,6 +43,8 @@ from urllib.parse import quote, urlsplit
 
 import polars as pl
 
+from gmkit.core.views import Viewer, sees, sees_post
+
 if TYPE_CHECKING:
     import altair
 
@@ -60,9 +66,11 @@ __all__ = [
     "render_html",
     "safe_link",
     "sanitize_svg",
+    "view_report",
     "write_report",
 ]
 
+#: The fixed views; a player's view is written ``"player:ID"``.
 VIEWS = ("gm", "public")
 FORMATS = ("html", "bbcode")
 
@@ -96,6 +104,7 @@ class RollLine:
     result: str
     source: str  # "seeded" | "entered"
     public: bool = True
+    player: str | None = None  # the player the roll concerns, if any
 
 
 @dataclass(frozen=True)
@@ -143,7 +152,7 @@ class TurnReport:
     ruleset_title: str
     turn: int
     revision: int = 0
-    view: str = "gm"  # "gm" | "public"; what this object currently holds
+    view: str = "gm"  # "gm" | "public" | "player:ID"; what this object currently holds
     map_before_svg: str | None = None
     map_after_svg: str | None = None
     steps: tuple[StepSection, ...] = ()
@@ -164,8 +173,12 @@ class TurnReport:
     links: tuple[tuple[str, str], ...] = ()  # (label, url), e.g. player coat-of-arms links
 
     def __post_init__(self) -> None:
-        if self.view not in VIEWS:
-            raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {self.view!r}")
+        Viewer.parse(self.view)  # raises ValueError for an unknown view
+
+    @property
+    def viewer(self) -> Viewer:
+        """Who this report is for."""
+        return Viewer.parse(self.view)
 
 
 # --------------------------------------------------------------------------------------------
@@ -173,58 +186,87 @@ class TurnReport:
 # --------------------------------------------------------------------------------------------
 
 
-def public_view(report: TurnReport) -> TurnReport:
-    """The public copy of ``report``: the one door for hidden information.
+def view_report(report: TurnReport, viewer: Viewer | str) -> TurnReport:
+    """``report`` narrowed to what ``viewer`` may see (see :mod:`gmkit.core.views`).
 
-    Removes secret orders (and the GM's problem notes on public ones), non-public events and
-    rolls, the ``gm_only_columns`` of the
-    standings (also from the chart's inline data; a chart that uses such a column anywhere
-    else, e.g. an axis or tooltip, is dropped) and the GM notes; sets ``view="public"``.
-    Idempotent: ``public_view(public_view(r)) == public_view(r)`` (unchanged parts are shared,
-    not copied).
+    The public view drops secret posts (and the GM's problem notes on public ones), non-public
+    events and rolls, the ``gm_only_columns`` of the standings (also from the chart's inline
+    data; a chart that uses such a column anywhere else, e.g. an axis or tooltip, is dropped)
+    and the GM notes. A player's view keeps their own secret posts with the problems found in
+    their posts, the events and rolls that concern them, and their own row of the GM-only
+    columns (the other rows' values blanked). Idempotent, and a view can only narrow: the GM's
+    view cannot be rebuilt from another, nor one player's from another's or the public's
+    (raises ValueError). Unchanged parts are shared, not copied.
     """
+    v = Viewer.parse(viewer)
+    have = report.viewer
+    if v == have:
+        if v.is_gm:
+            return report
+    elif v.is_gm or (v.is_player and not have.is_gm):
+        raise ValueError(f"this report holds the {have} view; the {v} view cannot be rebuilt "
+                         "from it")
     hidden = tuple(report.gm_only_columns)
     standings = report.standings
-    if standings is not None and any(c in standings.columns for c in hidden):
-        standings = standings.drop([c for c in hidden if c in standings.columns])
+    if standings is not None and hidden:
+        standings = _private_standings(standings, hidden, v)
     chart = _scrub_chart(report.chart, hidden) if hidden else report.chart
     steps = tuple(
         replace(
             step,
-            events=tuple(e for e in step.events if e.public),
-            rolls=tuple(r for r in step.rolls if r.public),
+            events=tuple(e for e in step.events if sees(v, e.public, e.player)),
+            rolls=tuple(r for r in step.rolls if sees(v, r.public, r.player)),
         )
         for step in report.steps
     )
+    # the problems found in a post are for the GM to quote back privately to its sender: they
+    # may carry GM-only figures (a treasury in an over-spending message)
+    orders = tuple(o if o.player == v.player_id or not o.problems else replace(o, problems=())
+                   for o in report.orders if sees_post(v, o.player, o.secret))
     return replace(
         report,
-        view="public",
+        view=str(v),
         steps=steps,
         standings=standings,
-        gm_only_columns=(),
+        gm_only_columns=hidden if v.is_player else (),
         chart=chart,
-        # the problems found in a post are for the GM to quote back privately: they may carry
-        # GM-only figures (a treasury in an over-spending message)
-        orders=tuple(replace(o, problems=()) if o.problems else o
-                     for o in report.orders if not o.secret),
+        orders=orders,
         gm_notes=(),
         rules=(),
     )
 
 
-def for_view(report: TurnReport, view: str) -> TurnReport:
-    """``report`` as seen in ``view``: ``"gm"`` returns it unchanged, ``"public"`` filters it.
+def _private_standings(standings: pl.DataFrame, hidden: Sequence[str],
+                       viewer: Viewer) -> pl.DataFrame:
+    """The standings without ``hidden`` columns (the public), or with them blanked on every
+    row but the player's own (a player)."""
+    present = [c for c in hidden if c in standings.columns]
+    if not present:
+        return standings
+    if not viewer.is_player:
+        return standings.drop(present)
+    who = next((c for c in ("player", "id") if c in standings.columns), None)
+    mine = (pl.col(who) == viewer.player_id).fill_null(False) if who else pl.lit(False)
+    return standings.with_columns(
+        pl.when(mine).then(pl.col(c)).otherwise(pl.lit(None, standings.schema[c])).alias(c)
+        for c in present)
 
-    Raises ValueError for an unknown view, and for ``"gm"`` when ``report`` already holds only
-    the public view (hidden information cannot be restored).
+
+def public_view(report: TurnReport) -> TurnReport:
+    """The public copy of ``report``: :func:`view_report` for the public. Idempotent:
+    ``public_view(public_view(r)) == public_view(r)``."""
+    return view_report(report, Viewer.public())
+
+
+def for_view(report: TurnReport, view: str | Viewer) -> TurnReport:
+    """``report`` as seen in ``view`` (``"gm"``, ``"public"`` or ``"player:ID"``):
+    :func:`view_report`. ``"gm"`` returns a GM report unchanged.
+
+    Raises ValueError for an unknown view, and for a view that cannot be rebuilt from what
+    ``report`` holds (the GM view from any other, a player's from the public or another
+    player's).
     """
-    if view == "gm":
-        if report.view != "gm":
-            raise ValueError("this report holds the public view; the GM view cannot be rebuilt")
-        return report
-    if view == "public":
-        return public_view(report)
-    raise ValueError(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
+    return view_report(report, view)
 
 
 def _scrub_chart(chart: Any, hidden: Sequence[str]) -> Any:
@@ -485,6 +527,12 @@ def _environment() -> Any:
     )
 
 
+def _badge(viewer: Viewer) -> str:
+    if viewer.is_player:
+        return f"Private to {viewer.player_id}"
+    return "Public" if viewer.is_public else "GM only"
+
+
 def render_html(report: TurnReport) -> str:
     """The report as one self-contained HTML page, in the view ``report`` holds.
 
@@ -494,8 +542,9 @@ def render_html(report: TurnReport) -> str:
     says it holds the public view is passed through :func:`public_view` again (idempotent), so
     one built by hand with ``view="public"`` cannot leak what it should not hold.
     """
-    if report.view == "public":
-        report = public_view(report)
+    if report.view != "gm":
+        report = view_report(report, report.view)  # idempotent; a hand-built report is filtered
+    viewer = report.viewer
     standings = None
     if report.standings is not None:
         hidden = set(report.gm_only_columns)
@@ -505,8 +554,10 @@ def render_html(report: TurnReport) -> str:
         }
     context = {
         "r": report,
-        "is_public": report.view == "public",
-        "badge": "Public" if report.view == "public" else "GM only",
+        "is_public": viewer.is_public,
+        "private_to": viewer.player_id,
+        "badge": _badge(viewer),
+        "hidden_tag": "private" if viewer.is_player else "GM only",
         "standings": standings,
         "chart_svg": chart_svg(report.chart) if report.chart is not None else None,
         "links": [(label, safe_link(url), url) for label, url in report.links],
@@ -589,12 +640,17 @@ def _item(first: str, more: Iterable[str] = ()) -> list[str]:
 
 def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
     doc = _Doc()
-    public = report.view == "public"
+    viewer = report.viewer
+    public = viewer.is_public
+    tag = "(private)" if viewer.is_player else "(GM only)"
     title = f"{_bb_inline(report.game_title)} \u2014 turn {report.turn}"
     meta = _bb_inline(report.ruleset_title)
     if report.revision:
         meta += f" \u00b7 revision {report.revision}"
-    meta += " \u00b7 " + ("[b]Public[/b]" if public else "[b]GM only \u2014 do not post[/b]")
+    meta += " \u00b7 " + (
+        "[b]Public[/b]" if public else
+        f"[b]Private to {_bb_inline(viewer.player_id)} \u2014 send by private message, do not "
+        "post[/b]" if viewer.is_player else "[b]GM only \u2014 do not post[/b]")
     doc.para(f"[size=150][b]{title}[/b][/size]", meta)
     if report.outcome:
         doc.para(f"[b]Outcome:[/b] {_bb_inline(report.outcome)}")
@@ -609,7 +665,7 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
             lines = bbcode_escape(ev.text).split("\n")
             first = ""
             if not ev.public:
-                first += "[b](GM only)[/b] "
+                first += f"[b]{tag}[/b] "
             if ev.kind:
                 first += f"[i]{_bb_inline(ev.kind)}:[/i] "
             first += lines[0]
@@ -632,7 +688,7 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
             doc.heading("[i]Dice[/i]")
             rolls = []
             for roll in step.rolls:
-                line = "[b](GM only)[/b] " if not roll.public else ""
+                line = f"[b]{tag}[/b] " if not roll.public else ""
                 line += _bb_inline(roll.purpose)
                 if roll.rule:
                     line += f" [i]({_bb_inline(roll.rule)})[/i]"
@@ -648,7 +704,7 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
         doc.heading("[u][b]Standings[/b][/u]")
         hidden = set(report.gm_only_columns)
         cols = [
-            _bb_inline(c) + (" (GM only)" if c in hidden else "")
+            _bb_inline(c) + (f" {tag}" if c in hidden else "")
             for c in report.standings.columns
         ]
         doc.para("[i]" + " | ".join(cols) + "[/i]", keep_with_next=True)
@@ -882,8 +938,8 @@ def render_bbcode(report: TurnReport, max_chars: int = 20000) -> list[str]:
 
     As in :func:`render_html`, a report in the public view is filtered by :func:`public_view`.
     """
-    if report.view == "public":
-        report = public_view(report)  # idempotent; see render_html
+    if report.view != "gm":
+        report = view_report(report, report.view)  # idempotent; see render_html
     if max_chars < MIN_BBCODE_CHARS:
         raise ValueError(f"max_chars must be at least {MIN_BBCODE_CHARS}, not {max_chars}")
     blocks = _bbcode_doc(report, max_chars).blocks

@@ -20,6 +20,7 @@ from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
 from gmkit.core.steps import Event, Outcome, Step
 from gmkit.core.tables import Schema, State
+from gmkit.core.views import Viewer, blank_columns
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,30 @@ class Ruleset(ABC):
         return ()
 
     def public_state(self, state: State) -> State:
-        """The state with hidden data removed (the one door for published tables)."""
+        """The state with hidden data removed; :meth:`view` uses it for the public."""
         return state
+
+    def view(self, state: State, viewer: Viewer | str) -> State:
+        """The state as ``viewer`` may see it: the one door for hidden state data.
+
+        The GM sees ``state``; the public sees :meth:`public_state` with every
+        :meth:`gm_only_columns` column blanked (null) in each table that has it; a player sees
+        :meth:`player_state`.
+        """
+        v = Viewer.parse(viewer)
+        if v.is_gm:
+            return state
+        if v.is_public:
+            public = self.public_state(state)
+            blanked = blank_columns(public.tables, self.gm_only_columns(), self.schemas)
+            return State(public.turn, {**public.tables, **blanked}) if blanked else public
+        assert v.player_id is not None
+        return self.player_state(state, v.player_id)
+
+    def player_state(self, state: State, player: str) -> State:
+        """What ``player`` may see: by default the public view; a ruleset adds what its rules
+        let a player know of their own (their treasury, their hidden units...)."""
+        return self.view(state, Viewer.public())
 
     def map_style(self, state: State, rules: Params) -> MapStyle:
         """Fills and labels to draw the map for ``state``."""

@@ -26,6 +26,7 @@ from gmkit.core.params import Param, Params
 from gmkit.core.ruleset import MapStyle, PlayerInfo, Ruleset, register
 from gmkit.core.steps import Event, Outcome, Step, Termination
 from gmkit.core.tables import State
+from gmkit.core.views import Viewer
 from gmkit.rulesets.aztlan import orders as az_orders
 from gmkit.rulesets.aztlan import state as az_state
 from gmkit.rulesets.aztlan.bot import random_post
@@ -127,6 +128,12 @@ class Aztlan(Ruleset):
                   "captives": pl.Int64, "magic": pl.Int64}
         return pl.DataFrame(rows, schema=schema, orient="row").sort(
             ["centres", "armies", "player"], descending=[True, True, False])
+
+    def player_state(self, state: State, player: str) -> State:
+        """The board is open, as in Diplomacy: every army, city, captive and retreat is
+        on the table for all to see, so a player sees the public state; what is their own alone
+        are their secret orders and the results of them (events, not state)."""
+        return self.view(state, Viewer.public())
 
     def map_style(self, state: State, rules: Params) -> MapStyle:
         from gmkit.rulesets.aztlan import drawing

@@ -18,6 +18,7 @@ from gmkit.core.params import Params
 from gmkit.core.ruleset import MapStyle, PlayerInfo, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
+from gmkit.core.views import Viewer
 from gmkit.rulesets.cien import orders as cien_orders
 from gmkit.rulesets.cien import state as cien_state
 from gmkit.rulesets.cien.constants import CAPITAL, COLOUR_HEX, PARAMS
@@ -26,7 +27,17 @@ from gmkit.rulesets.cien.odds import conquest_odds
 from gmkit.rulesets.cien.steps import STEPS
 
 NEUTRAL_FILL = "#e8e0c8"
+#: The players' figures only the GM and the player themself see.
+PRIVATE_FIGURES = ("treasury", "spent_defense", "spent_invest")
 CAPITAL_FILL = "#f7dc6f"
+
+
+def _hide_figures(players: pl.DataFrame, keep: str | None) -> pl.DataFrame:
+    """The players table with :data:`PRIVATE_FIGURES` blanked on every row but ``keep``'s."""
+    mine = (pl.col("id") == keep).fill_null(False) if keep is not None else pl.lit(False)
+    return players.with_columns(
+        pl.when(mine).then(pl.col(c)).otherwise(pl.lit(None, players.schema[c])).alias(c)
+        for c in PRIVATE_FIGURES)
 
 
 @register
@@ -81,13 +92,19 @@ class Cien(Ruleset):
                 .sort(["provinces", "income", "player"], descending=[True, True, False]))
 
     def gm_only_columns(self) -> tuple[str, ...]:
-        return ("treasury", "spent_defense", "spent_invest")
+        return PRIVATE_FIGURES
 
     def public_state(self, state: State) -> State:
-        players = state["players"].with_columns(pl.lit(None, pl.Int64).alias("treasury"),
-                                                pl.lit(None, pl.Int64).alias("spent_defense"),
-                                                pl.lit(None, pl.Int64).alias("spent_invest"))
-        return state.replace(players=players)
+        """A lord's grain is his own business: the treasury and what was set aside for defence
+        and investment (secret orders may spend it) are hidden; conquest spending shows in the
+        battles and stays public."""
+        return state.replace(players=_hide_figures(state["players"], keep=None))
+
+    def player_state(self, state: State, player: str) -> State:
+        """A player knows their own grain: the public view, with their own row's treasury and
+        defence and investment spending."""
+        public = self.view(state, Viewer.public())
+        return public.replace(players=_hide_figures(state["players"], keep=player))
 
     def map_style(self, state: State, rules: Params) -> MapStyle:
         fills, labels = {}, {}

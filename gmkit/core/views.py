@@ -1,0 +1,169 @@
+"""Who sees what: the one door for hidden information.
+
+A :class:`Viewer` is the GM, the public, or one player. Every output of gmkit (turn reports,
+standings, maps, history, the published site) is drawn for a viewer, from the ruleset's view of
+the state (:meth:`gmkit.core.ruleset.Ruleset.view`) and from the events, rolls and order posts
+that viewer may see, as decided here:
+
+* the GM sees everything;
+* a public event, roll or post is seen by everyone;
+* a non-public event or roll is seen by the GM and by the player it concerns (its ``player``
+  field): a player sees the results of their own secret orders and their own private figures;
+* a secret post is seen by the GM and by the player who sent it.
+
+This module is generic: it never imports a ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+__all__ = [
+    "GM",
+    "PLAYER",
+    "PUBLIC",
+    "Viewer",
+    "sees",
+    "sees_event",
+    "sees_post",
+    "visible_events",
+    "visible_orders",
+    "visible_rolls",
+]
+
+GM, PUBLIC, PLAYER = "gm", "public", "player"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who an output is for: the GM, the public, or one player (``player_id`` names them).
+
+    Made by ``Viewer.gm()``, ``Viewer.public()``, ``Viewer.player("Red")``, or parsed from
+    ``"gm"``, ``"public"`` or ``"player:Red"`` (:meth:`parse`; ``str()`` writes it back).
+    """
+
+    kind: str
+    player_id: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in (GM, PUBLIC, PLAYER):
+            raise ValueError(f"a viewer is the GM, the public or a player, not {self.kind!r}")
+        if (self.kind == PLAYER) != bool(self.player_id):
+            raise ValueError("a player viewer names exactly one player" if self.kind == PLAYER
+                             else f"the {self.kind} viewer names no player")
+
+    @classmethod
+    def gm(cls) -> Viewer:
+        """The game master: sees everything."""
+        return cls(GM)
+
+    @classmethod
+    def public(cls) -> Viewer:
+        """Everyone: sees only what is public."""
+        return cls(PUBLIC)
+
+    @classmethod
+    def player(cls, player: str) -> Viewer:
+        """One player: what the public sees, plus their own secrets."""
+        return cls(PLAYER, player)
+
+    @classmethod
+    def parse(cls, text: str | Viewer) -> Viewer:
+        """A viewer from ``"gm"``, ``"public"`` or ``"player:ID"`` (a Viewer is returned as it
+        is); raises ValueError for anything else."""
+        if isinstance(text, Viewer):
+            return text
+        if isinstance(text, str):
+            if text in (GM, PUBLIC):
+                return cls(text)
+            kind, sep, who = text.partition(":")
+            if sep and kind == PLAYER and who.strip() == who and who:
+                return cls(PLAYER, who)
+        raise ValueError(f"view must be 'gm', 'public' or 'player:ID', not {text!r}")
+
+    @property
+    def is_gm(self) -> bool:
+        return self.kind == GM
+
+    @property
+    def is_public(self) -> bool:
+        return self.kind == PUBLIC
+
+    @property
+    def is_player(self) -> bool:
+        return self.kind == PLAYER
+
+    def __str__(self) -> str:
+        return f"{PLAYER}:{self.player_id}" if self.kind == PLAYER else self.kind
+
+
+def sees(viewer: Viewer | str, public: bool, player: str | None = None) -> bool:
+    """Whether ``viewer`` may see something marked ``public`` that concerns ``player``."""
+    v = Viewer.parse(viewer)
+    return bool(public) or v.is_gm or (v.is_player and player is not None and player == v.player_id)
+
+
+def _field(item: Any, name: str) -> Any:
+    return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
+
+
+def sees_event(viewer: Viewer | str, item: Any) -> bool:
+    """Whether ``viewer`` may see an event or a roll: anything with ``public`` and ``player``
+    (an :class:`~gmkit.core.steps.Event`, a :class:`~gmkit.core.dice.Roll`, a report line or a
+    row of the stored log as a mapping)."""
+    return sees(viewer, bool(_field(item, "public")), _field(item, "player"))
+
+
+def sees_post(viewer: Viewer | str, player: str, secret: bool) -> bool:
+    """Whether ``viewer`` may see an order post of ``player`` (``secret``: sent privately)."""
+    return sees(viewer, not secret, player)
+
+
+def _mine(viewer: Viewer, column: str) -> pl.Expr:
+    return (pl.col(column) == viewer.player_id).fill_null(False)
+
+
+def visible_events(df: pl.DataFrame, viewer: Viewer | str) -> pl.DataFrame:
+    """The rows of a stored events frame (with ``public`` and ``player``) ``viewer`` may see."""
+    v = Viewer.parse(viewer)
+    if v.is_gm:
+        return df
+    if v.is_public:
+        return df.filter(pl.col("public"))
+    return df.filter(pl.col("public") | _mine(v, "player"))
+
+
+def visible_rolls(df: pl.DataFrame, viewer: Viewer | str) -> pl.DataFrame:
+    """The rows of a stored rolls frame (with ``public`` and ``player``) ``viewer`` may see."""
+    return visible_events(df, viewer)
+
+
+def visible_orders(df: pl.DataFrame, viewer: Viewer | str) -> pl.DataFrame:
+    """The rows of a stored orders frame (with ``secret`` and ``player``) ``viewer`` may see:
+    the public sees no secret post, a player sees the public posts and their own secret ones."""
+    v = Viewer.parse(viewer)
+    if v.is_gm:
+        return df
+    if v.is_public:
+        return df.filter(~pl.col("secret"))
+    return df.filter(~pl.col("secret") | _mine(v, "player"))
+
+
+def blank_columns(tables: Mapping[str, pl.DataFrame], columns: tuple[str, ...],
+                  schemas: Mapping[str, Mapping[str, Any]] | None = None
+                  ) -> dict[str, pl.DataFrame]:
+    """The tables among ``tables`` that hold one of ``columns``, with those columns set to null
+    (only the tables that change; ``schemas`` tells which tables hold a column without reading
+    them)."""
+    out = {}
+    for name in tables:
+        names = schemas[name] if schemas is not None and name in schemas else tables[name].columns
+        hit = [c for c in columns if c in names]
+        if hit:
+            df = tables[name]
+            out[name] = df.with_columns(pl.lit(None, df.schema[c]).alias(c) for c in hit)
+    return out
