@@ -577,7 +577,7 @@ def test_fuzz_parse_never_crashes_and_errors_name_their_line(board: GameMap, pos
     for err in result.errors:
         assert err.line in numbers and str(err).startswith(f"line {err.line}: ")
     for line, order in result.orders:
-        assert order.line == line.number
+        assert line.number in numbers
         assert describe(order)
 
 

@@ -223,6 +223,7 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
         for o in orders[pid]:
             if not isinstance(o, Sacrifice):
                 continue
+            public = not orders.is_secret(o)
             new = owners.get(o.city)
             taken = _take_captives(captives, pid, o.count)
             n = sum(r["count"] for r in taken)
@@ -232,7 +233,7 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                 if new is None:
                     events.append(Event("sacrifice", "3.5.4", f"{o.city} fell while the {pid} "
                                         f"prepared to sacrifice {armies_phrase(n)} there; the captives "
-                                        "escape.", pid, o.city, public=not orders.is_secret(o)))
+                                        "escape.", pid, o.city, public=public))
                     continue
                 own = sum(r["count"] for r in taken if r["owner"] == new)
                 captives.extend({**r, "holder": new} for r in taken if r["owner"] != new)
@@ -241,7 +242,7 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                                         f"while the {pid} prepared a sacrifice there: "
                                         f"{armies_phrase(n - own)} of captives become the {possessive(new)}, "
                                         "good only for sacrifice.", new, o.city,
-                                        public=not orders.is_secret(o)))
+                                        public=public))
                 if own:
                     who, have = armies.get(o.city, (new, 0))
                     back = min(own, 3 - have) if who == new else 0
@@ -252,14 +253,14 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                                         + (f"; {armies_phrase(back)} join the garrison" if back else "")
                                         + (f"; {armies_phrase(own - back)} find no room and disperse "
                                            "(4.1)" if own > back else "") + ".", new, o.city,
-                                        public=not orders.is_secret(o)))
+                                        public=public))
                 continue
             if pid in magic:
                 magic[pid] += n
             events.append(Event("sacrifice", "3.5.3", f"The {pid} sacrifice {armies_phrase(n)} of "
                                 f"captives in {o.city}: the gods grant them {n} magical "
                                 f"support{'s' * (n != 1)} next turn.", pid, o.city,
-                                public=not orders.is_secret(o), data={"count": n}))
+                                public=public, data={"count": n}))
     for r in captives:
         if r["count"] > 0 and r["taken_turn"] + int(rules.captive_turns) <= turn:
             events.append(Event("captives", "3.5.2", f"The {r['holder']} held {armies_phrase(r['count'])}"
@@ -286,6 +287,7 @@ def gifts(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Stat
         for o in orders[pid]:
             if not isinstance(o, Give):
                 continue
+            public = not orders.is_secret(o)
             owner, n = armies.get(o.origin, ("", 0))
             why = None
             if homeless(pid, owners):
@@ -301,12 +303,12 @@ def gifts(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Stat
             if why:
                 events.append(Event("gift", "4.1.1", f"The gift of {armies_phrase(o.count)} in "
                                     f"{o.origin} to the {o.to_player} fails: {why}.", pid,
-                                    o.origin, public=not orders.is_secret(o)))
+                                    o.origin, public=public))
                 continue
             armies[o.origin] = (o.to_player, n)
             events.append(Event("gift", "4.1.1", f"The {pid} give {armies_phrase(n)} in {o.origin} to "
                                 f"the {o.to_player}, for good.", pid, o.origin,
-                                public=not orders.is_secret(o), data={"to": o.to_player, "count": n}))
+                                public=public, data={"to": o.to_player, "count": n}))
     return state.replace(armies=_army_rows(armies)), events
 
 

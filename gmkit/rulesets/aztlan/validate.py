@@ -13,7 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import cast
 
 from gmkit.core.maps import GameMap
-from gmkit.core.orders import IllegalOrderError, OrderError, ParseResult, PostLine, join_alternatives
+from gmkit.core.orders import (
+    IllegalOrderError,
+    OrderError,
+    ParseResult,
+    PostLine,
+    join_alternatives,
+)
 from gmkit.rulesets.aztlan.names import player_name
 from gmkit.rulesets.aztlan.order_types import (
     ARMY_ORDERS,
