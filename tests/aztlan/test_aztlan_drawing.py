@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import GameMap, check_colour
 from gmkit.rulesets.aztlan import drawing
 from gmkit.rulesets.aztlan import orders as az_orders
@@ -36,9 +37,9 @@ AZ, TL, CH = "Aztecs", "Tlaxcalans", "Chalcans"
 TEN, TEX, TTL, TLA, ZEM = "Tenochtitlan", "Texcoco", "Toltoltepec", "Tlaxcala", "Zempoala"
 
 
-def support(origin: str, *cases: tuple[str, str, str | None], line: int = 0) -> Support:
+def support(origin: str, *cases: tuple[str, str, str | None]) -> Support:
     return Support(origin, 1, tuple(Contingency(s, a, t)  # type: ignore[arg-type]
-                                    for s, a, t in cases), line=line)
+                                    for s, a, t in cases))
 
 
 # -- colours -------------------------------------------------------------------------------------
@@ -88,10 +89,10 @@ def test_stacks_of_armies_and_independent_garrisons() -> None:
 
 def test_each_order_that_goes_somewhere_is_an_arrow() -> None:
     got = arrows({
-        AZ: [Attack(TEX, 2, TEN, line=1), Move(TTL, 1, ("Tula", "14", "Toluca"), line=2),
-             CutSupport("Xaltocan", 1, ZEM, line=3)],
-        TL: [Hold(TLA, 1, line=1), Stand("Huexotzingo", 1, line=2), Sacrifice(TLA, 1, line=3),
-             Give("Cholula", 1, AZ, line=4), Permit(AZ, None, line=5)],
+        AZ: [Attack(TEX, 2, TEN), Move(TTL, 1, ("Tula", "14", "Toluca")),
+             CutSupport("Xaltocan", 1, ZEM)],
+        TL: [Hold(TLA, 1), Stand("Huexotzingo", 1), Sacrifice(TLA, 1),
+             Give("Cholula", 1, AZ), Permit(AZ, None)],
     })
     assert [(a.kind, a.src, a.dst, a.via, a.colour, a.ok) for a in got] == [
         ("attack", TEX, TEN, (), EMPIRE_COLOURS[AZ], None),
@@ -104,20 +105,18 @@ def test_orders_of_unknown_types_draw_nothing() -> None:
     @dataclass(frozen=True)
     class Pray:
         origin: str
-        line: int = 1
-        secret: bool = False
 
     assert arrows({AZ: [Pray(TEN)]}) == []  # type: ignore[list-item]
     divine = getattr(az_orders, "DivineSupport", None)
     if divine is not None:
-        gods = divine(1, (Contingency(TEN, "hold"),), line=2)
+        gods = divine(1, (Contingency(TEN, "hold"),))
         assert arrows({AZ: [gods]}) == []
 
 
 def test_a_support_of_an_attack_or_move_points_onto_that_order() -> None:
-    got = arrows({AZ: [Attack(TEX, 1, TEN, line=1), support(TTL, (TEX, "attack", TEN), line=2),
-                       Move("Tula", 1, ("14", "Toluca"), line=3),
-                       support("Tacuba", ("Tula", "move", "14"), line=4)]})
+    got = arrows({AZ: [Attack(TEX, 1, TEN), support(TTL, (TEX, "attack", TEN)),
+                       Move("Tula", 1, ("14", "Toluca")),
+                       support("Tacuba", ("Tula", "move", "14"))]})
     attack_support, move_support = got[1], got[3]
     assert (attack_support.kind, attack_support.src, attack_support.dst,
             attack_support.onto) == ("support", TTL, TEN, (TEX, TEN))
@@ -127,26 +126,26 @@ def test_a_support_of_an_attack_or_move_points_onto_that_order() -> None:
 
 @pytest.mark.parametrize("action", ["hold", "stand", "any"])
 def test_a_support_of_a_defence_points_at_the_supported_sector(action: str) -> None:
-    (got,) = arrows({TL: [support(TLA, (ZEM, action, None), line=1)]})
+    (got,) = arrows({TL: [support(TLA, (ZEM, action, None))]})
     assert (got.kind, got.src, got.dst, got.onto) == ("support", TLA, ZEM, None)
 
 
 def test_a_support_follows_the_first_contingency_the_posted_orders_make_happen() -> None:
     cases = ((TEX, "attack", ZEM), (TEN, "hold", None))
-    first = arrows({AZ: [support(TTL, *cases, line=1)]})
+    first = arrows({AZ: [support(TTL, *cases)]})
     assert first[0].onto == (TEX, ZEM), "nothing posted for Texcoco: the first contingency"
-    second = arrows({AZ: [support(TTL, *cases, line=1), Hold(TEN, 1, line=2)]})
+    second = arrows({AZ: [support(TTL, *cases), Hold(TEN, 1)]})
     assert (second[0].dst, second[0].onto) == (TEN, None), "Tenochtitlan holds"
-    both = arrows({AZ: [support(TTL, *cases, line=1), Hold(TEN, 1, line=2)],
-                   TL: [Attack(TEX, 1, ZEM, line=1)]})
+    both = arrows({AZ: [support(TTL, *cases), Hold(TEN, 1)],
+                   TL: [Attack(TEX, 1, ZEM)]})
     assert both[0].onto == (TEX, ZEM), "the first that happens wins"
-    assert arrows({AZ: [Support(TTL, 1, (), line=1)]}) == []
+    assert arrows({AZ: [Support(TTL, 1, ())]}) == []
 
 
 def test_outcomes_colour_the_arrows() -> None:
     orders: dict[str, list[Order]] = {
-        AZ: [Attack(TEX, 1, TEN, line=1), support(TTL, (TEX, "attack", TEN), line=2),
-             CutSupport("Xaltocan", 1, ZEM, line=3), Move("Tula", 1, ("14",), line=4)]}
+        AZ: [Attack(TEX, 1, TEN), support(TTL, (TEX, "attack", TEN)),
+             CutSupport("Xaltocan", 1, ZEM), Move("Tula", 1, ("14",))]}
     got = arrows(orders, {(AZ, 1): "succeeds", (AZ, 2): "cut", (AZ, 3): "void"})
     assert [a.ok for a in got] == [True, False, False, None]
     assert got[0].title.endswith(": succeeds") and got[1].title.endswith(": cut")
@@ -155,10 +154,12 @@ def test_outcomes_colour_the_arrows() -> None:
 
 
 def test_secret_orders_can_be_left_out() -> None:
-    orders: dict[str, list[Order]] = {AZ: [Attack(TEX, 1, TEN, line=1, secret=True),
-                                           Attack(TTL, 1, "Tula", line=2)]}
+    """An order's secrecy is on its envelope: a map the players see leaves it out."""
+    orders: Orders[Order] = Orders([Envelope(Attack(TEX, 1, TEN), AZ, 1, 1, secret=True),
+                                    Envelope(Attack(TTL, 1, "Tula"), AZ, 2, 1)])
     assert len(arrows(orders)) == 2
     assert [a.src for a in arrows(orders, secret=False)] == [TTL]
+    assert arrows(orders)[0].title.endswith("(secret)")
 
 
 # -- on the real board, after a real adjudication ------------------------------------------------
@@ -168,12 +169,13 @@ def test_an_adjudicated_turn_drawn_on_the_board(board: GameMap) -> None:
     armies = {TEX: (AZ, 2), TTL: (AZ, 1), TEN: (TL, 1), TLA: (TL, 1), ZEM: (CH, 1),
               "Tula": (NEUTRAL, 1)}
     orders: dict[str, list[Order]] = {
-        AZ: [Attack(TEX, 2, TEN, line=1), support(TTL, (TEX, "attack", TEN), line=2)],
-        TL: [Stand(TEN, 1, line=1), Attack(TLA, 1, ZEM, line=2)],
-        CH: [Hold(ZEM, 1, line=1)],
+        AZ: [Attack(TEX, 2, TEN), support(TTL, (TEX, "attack", TEN))],
+        TL: [Stand(TEN, 1), Attack(TLA, 1, ZEM)],
+        CH: [Hold(ZEM, 1)],
     }
     adj = run(board, armies, orders)
-    outcomes = {(r.player, r.order.line): r.code.value for r in adj.results
+    lines = Orders.plain(orders)
+    outcomes = {(r.player, lines.envelope(r.order).line): r.code.value for r in adj.results
                 if r.order is not None}
     got = arrows(orders, outcomes)
     assert [(a.src, a.kind) for a in got] == [(TEX, "attack"), (TTL, "support"),

@@ -68,10 +68,10 @@ def test_2_6_names_by_designation_full_name_prefix_and_number(board: GameMap) ->
     full names, any case or accents, and unambiguous prefixes work too."""
     for text in ("A Ten A Tlp", "A Tenochtitlan A Tlapacoya", "a TENOCHTITLÁN a tlapacoya",
                  "A Tenoch A Tlapac"):
-        assert one(board, text) == Attack("Tenochtitlan", 1, "Tlapacoya", line=1)
-    assert one(board, "A Tto M 59") == Move("Tototepec", 1, ("59",), line=1)
-    assert one(board, "A Chi M 7", "Chichimecs") == Move(DESERT, 1, ("7",), line=1)
-    assert one(board, "A Chichimec Desert M 7", "Chichimecs") == Move(DESERT, 1, ("7",), line=1)
+        assert one(board, text) == Attack("Tenochtitlan", 1, "Tlapacoya")
+    assert one(board, "A Tto M 59") == Move("Tototepec", 1, ("59",))
+    assert one(board, "A Chi M 7", "Chichimecs") == Move(DESERT, 1, ("7",))
+    assert one(board, "A Chichimec Desert M 7", "Chichimecs") == Move(DESERT, 1, ("7",))
 
 
 def test_2_6_ambiguous_prefix_names_the_candidates(board: GameMap) -> None:
@@ -92,40 +92,38 @@ def test_3_5_4_rules_example_tit_sac_1(board: GameMap) -> None:
 
 def test_3_5_4_sacrifice_forms(board: GameMap) -> None:
     """3.5.4: the city doing the butchery is declared with the number of captives."""
-    assert one(board, "Ten sac 1") == Sacrifice("Tenochtitlan", 1, line=1)
-    assert one(board, "Ten sacrifices 2") == Sacrifice("Tenochtitlan", 2, line=1)
-    assert one(board, "sacrifice 3 captives in Tenochtitlan") == Sacrifice("Tenochtitlan", 3,
-                                                                           line=1)
+    assert one(board, "Ten sac 1") == Sacrifice("Tenochtitlan", 1)
+    assert one(board, "Ten sacrifices 2") == Sacrifice("Tenochtitlan", 2)
+    assert one(board, "sacrifice 3 captives in Tenochtitlan") == Sacrifice("Tenochtitlan", 3)
     assert "how many captives" in rejected(board, "Ten sac").reason
     assert "no city '7'" in rejected(board, "7 sac 1").reason
 
 
 def test_4_1_permission_forms(board: GameMap) -> None:
     """4.1: a player may let another pass through his sectors, all or some."""
-    assert one(board, "permit Tlaxcalans through 7, 8") == Permit("Tlaxcalans", ("7", "8"), line=1)
-    assert one(board, "Tlaxcalans may pass") == Permit("Tlaxcalans", None, line=1)
+    assert one(board, "permit Tlaxcalans through 7, 8") == Permit("Tlaxcalans", ("7", "8"))
+    assert one(board, "Tlaxcalans may pass") == Permit("Tlaxcalans", None)
     assert one(board, "the Hot Country may pass through Ten") == Permit(
-        "Hot Country", ("Tenochtitlan",), line=1)
+        "Hot Country", ("Tenochtitlan",))
     assert one(board, "allow the Chalcans to pass through Tex and Tac") == Permit(
-        "Chalcans", ("Texcoco", "Tacuba"), line=1)
+        "Chalcans", ("Texcoco", "Tacuba"))
     err = rejected(board, "permit Aztecs")
     assert isinstance(err, IllegalOrderError)
 
 
 def test_4_1_1_gift_forms(board: GameMap) -> None:
     """4.1.1: an army changes its allegiance by saying it was given to X."""
-    assert one(board, "A Ten given to Tlaxcalans") == Give("Tenochtitlan", 1, "Tlaxcalans", line=1)
-    assert one(board, "give 2A Ten to the Tlaxcalans") == Give("Tenochtitlan", 2, "Tlaxcalans",
-                                                               line=1)
+    assert one(board, "A Ten given to Tlaxcalans") == Give("Tenochtitlan", 1, "Tlaxcalans")
+    assert one(board, "give 2A Ten to the Tlaxcalans") == Give("Tenochtitlan", 2, "Tlaxcalans")
     assert one(board, "A Ten changes allegiance to Chalcan") == Give("Tenochtitlan", 1,
-                                                                     "Chalcans", line=1)
+                                                                     "Chalcans")
     assert "no player 'Spaniards'" in rejected(board, "A Ten given to Spaniards").reason
     assert isinstance(rejected(board, "A Ten given to Aztecs"), IllegalOrderError)
 
 
 def test_5_3_attack_short_and_long_forms(board: GameMap) -> None:
     """5.3: Attack, written 'A Ten A Tla' or 'Ten attacks Tlaxcala'."""
-    expected = Attack("Tenochtitlan", 1, "Tlaxcala", line=1)
+    expected = Attack("Tenochtitlan", 1, "Tlaxcala")
     for text in ("A Ten A Tla", "Ten A Tla", "Ten attacks Tlaxcala", "army in Ten attacks Tla",
                  "A Ten att Tla", "A Ten: A Tla."):
         assert one(board, text) == expected, text
@@ -137,7 +135,7 @@ def test_5_3_attack_short_and_long_forms(board: GameMap) -> None:
 
 def test_5_4_cut_support_forms(board: GameMap) -> None:
     """5.4: Cut Support, written 'A Tex CS Cho' or 'Tex cut support Cho'."""
-    expected = CutSupport("Texcoco", 1, "Cholula", line=1)
+    expected = CutSupport("Texcoco", 1, "Cholula")
     for text in ("A Tex CS Cho", "Tex cut support Cho", "Tex cuts support of Cholula",
                  "A Tex C/S Cho"):
         assert one(board, text) == expected, text
@@ -147,17 +145,15 @@ def test_5_5_support_contingencies_in_priority_order(board: GameMap) -> None:
     """5.5: several supports may be planned, in order of priority; only the first that
     happens is given.  In a contingency, 'S' is the supported army standing."""
     assert one(board, "A Tex S Ten A Cho") == Support(
-        "Texcoco", 1, (Contingency("Tenochtitlan", "attack", "Cholula"),), line=1)
+        "Texcoco", 1, (Contingency("Tenochtitlan", "attack", "Cholula"),))
     assert one(board, "A Tex S Ten A Cho, Ten H, Cha S") == Support(
         "Texcoco", 1, (Contingency("Tenochtitlan", "attack", "Cholula"),
-                       Contingency("Tenochtitlan", "hold"), Contingency("Chalco", "stand")),
-        line=1)
+                       Contingency("Tenochtitlan", "hold"), Contingency("Chalco", "stand")))
     assert one(board, "Tex supports Ten attacking Cho then Ten holding; Tac") == Support(
         "Texcoco", 1, (Contingency("Tenochtitlan", "attack", "Cholula"),
-                       Contingency("Tenochtitlan", "hold"), Contingency("Tacuba", "any")),
-        line=1)
+                       Contingency("Tenochtitlan", "hold"), Contingency("Tacuba", "any")))
     assert one(board, "A Tex S Ten M Tlp") == Support(
-        "Texcoco", 1, (Contingency("Tenochtitlan", "move", "Tlapacoya"),), line=1)
+        "Texcoco", 1, (Contingency("Tenochtitlan", "move", "Tlapacoya"),))
 
 
 def test_5_5_a_supporter_cannot_be_named_as_supported(board: GameMap) -> None:
@@ -170,7 +166,7 @@ def test_5_6_hold_forms(board: GameMap) -> None:
     """5.6: Hold, fanatical defence to the death."""
     for text in ("A Ten H", "Ten holds", "2A Ten hold"):
         assert isinstance(one(board, text), Hold)
-    assert one(board, "2A Ten H") == Hold("Tenochtitlan", 2, line=1)
+    assert one(board, "2A Ten H") == Hold("Tenochtitlan", 2)
 
 
 def test_5_6_a_holding_army_never_retreats(board: GameMap) -> None:
@@ -182,9 +178,9 @@ def test_5_6_a_holding_army_never_retreats(board: GameMap) -> None:
 def test_5_7_2_stand_with_retreats_in_order_of_preference(board: GameMap) -> None:
     """5.7, 5.7.2: Stand; retreats should be anticipated and specified."""
     assert one(board, "A Ten Stand (retreat 7, Tex)") == Stand(
-        "Tenochtitlan", 1, ("7", "Texcoco"), line=1)
-    assert one(board, "A Ten St r Tac") == Stand("Tenochtitlan", 1, ("Tacuba",), line=1)
-    assert one(board, "Ten stands") == Stand("Tenochtitlan", 1, line=1)
+        "Tenochtitlan", 1, ("7", "Texcoco"))
+    assert one(board, "A Ten St r Tac") == Stand("Tenochtitlan", 1, ("Tacuba",))
+    assert one(board, "Ten stands") == Stand("Tenochtitlan", 1)
     assert "only a retreat follows a Stand" in rejected(board, "A Ten Stand Tac").reason
 
 
@@ -192,7 +188,7 @@ def test_5_8_rules_example_move(board: GameMap, start: Position) -> None:
     """5.8: 'A Ten M Tex, Zem, 7', a three-sector Move.  On this board 7 does not border
     Zempoala: the line parses, and validation names the step that is not adjacent."""
     order = one(board, "A Ten M Tex, Zem, 7")
-    assert order == Move("Tenochtitlan", 1, ("Texcoco", "Zempoala", "7"), line=1)
+    assert order == Move("Tenochtitlan", 1, ("Texcoco", "Zempoala", "7"))
     assert one(board, "Ten M Tex Zem 7") == order
     assert not adjacent(board, "Zempoala", "7")
     problems = reasons(check(board, start, Aztecs="A Ten M Tex, Zem, 7"))
@@ -201,21 +197,20 @@ def test_5_8_rules_example_move(board: GameMap, start: Position) -> None:
 
 def test_5_8_move_forms(board: GameMap) -> None:
     """5.8: Move, written with its path."""
-    assert one(board, "Ten moves to Tex") == Move("Tenochtitlan", 1, ("Texcoco",), line=1)
+    assert one(board, "Ten moves to Tex") == Move("Tenochtitlan", 1, ("Texcoco",))
     assert one(board, "A Ten M Tex - Zem - 15 (retreat Tac)") == Move(
-        "Tenochtitlan", 1, ("Texcoco", "Zempoala", "15"), ("Tacuba",), line=1)
+        "Tenochtitlan", 1, ("Texcoco", "Zempoala", "15"), ("Tacuba",))
 
 
 def test_5_9_designation_of_single_double_and_triple_armies(board: GameMap) -> None:
     """5.9: a force is a single, double or triple army: 'Triple army in Tit does ...'."""
-    assert one(board, "2A Ten A Cho") == Attack("Tenochtitlan", 2, "Cholula", line=1)
-    assert one(board, "double army Ten attacks Cho") == Attack("Tenochtitlan", 2, "Cholula",
-                                                               line=1)
+    assert one(board, "2A Ten A Cho") == Attack("Tenochtitlan", 2, "Cholula")
+    assert one(board, "double army Ten attacks Cho") == Attack("Tenochtitlan", 2, "Cholula")
     assert one(board, "triple army in Ten does attack Cho") == Attack("Tenochtitlan", 3,
-                                                                      "Cholula", line=1)
-    assert one(board, "3A Ten H") == Hold("Tenochtitlan", 3, line=1)
-    assert one(board, "2 armies in Ten M Tex") == Move("Tenochtitlan", 2, ("Texcoco",), line=1)
-    assert one(board, "single army Ten St") == Stand("Tenochtitlan", 1, line=1)
+                                                                      "Cholula")
+    assert one(board, "3A Ten H") == Hold("Tenochtitlan", 3)
+    assert one(board, "2 armies in Ten M Tex") == Move("Tenochtitlan", 2, ("Texcoco",))
+    assert one(board, "single army Ten St") == Stand("Tenochtitlan", 1)
     err = rejected(board, "triple army in Tit does attack Cho")
     assert "no sector 'Tit'; did you mean" in err.reason
 
@@ -238,11 +233,13 @@ def test_unreadable_lines_say_why_with_examples(board: GameMap) -> None:
     assert "say what the army in Tenochtitlan does" in rejected(board, "Ten").reason
 
 
-def test_parse_marks_secret_orders_and_skips_headings(board: GameMap) -> None:
+def test_parse_skips_headings_and_pairs_each_order_with_its_line(board: GameMap) -> None:
+    """The order holds only what it says; its line (and a secret post's secrecy) stay with
+    the post."""
     result = parse("Aztec orders, Winter 1450:\nA Ten H", board, "Aztec", secret=True)
     assert result.ok
     [(line, order)] = result.orders
-    assert line.number == 2 and order == Hold("Tenochtitlan", 1, line=2, secret=True)
+    assert line.number == 2 and order == Hold("Tenochtitlan", 1)
 
 
 def test_describe_every_order() -> None:
@@ -259,8 +256,7 @@ def test_describe_every_order() -> None:
         "army in Tenochtitlan stands, retreating to 7 or Texcoco")
     assert describe(Move("Tenochtitlan", 1, ("Texcoco", "Zempoala", "15"))) == (
         "army in Tenochtitlan moves to 15 via Texcoco, Zempoala")
-    assert describe(Sacrifice("Tenochtitlan", 2, secret=True)) == (
-        "Tenochtitlan sacrifices 2 captives (secret)")
+    assert describe(Sacrifice("Tenochtitlan", 2)) == "Tenochtitlan sacrifices 2 captives"
     assert describe(Give("Tenochtitlan", 1, "Tlaxcalans")) == (
         "army in Tenochtitlan is given to the Tlaxcalans")
     assert describe(Permit("Tlaxcalans")) == "the Tlaxcalans may pass through all their sectors"
@@ -581,7 +577,7 @@ def test_fuzz_parse_never_crashes_and_errors_name_their_line(board: GameMap, pos
     for err in result.errors:
         assert err.line in numbers and str(err).startswith(f"line {err.line}: ")
     for line, order in result.orders:
-        assert order.line == line.number
+        assert line.number in numbers
         assert describe(order)
 
 

@@ -24,6 +24,7 @@ import polars as pl
 import pytest
 
 from gmkit.core.dice import ENTERED, SEEDED, Dice
+from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import GameMap
 from gmkit.core.params import Params
 from gmkit.core.ruleset import PlayerInfo
@@ -1106,7 +1107,8 @@ def test_secret_sacrifice_and_gift_stay_out_of_public_events(board: GameMap) -> 
     parsed = {AZ: AZTLAN.parse_post("Tex sac 2\nA 28 given to Tlaxcalans", AZ, state, RULES,
                                     secret=True)}
     assert not AZTLAN.validate(state, parsed, RULES)
-    driver = resolve(state, AZTLAN.accepted(parsed, {}))
+    secret = Orders(Envelope(o, AZ, 1, line.number, secret=True) for line, o in parsed[AZ].orders)
+    driver = resolve(state, secret)
     told = [e for e in driver.events if e.kind in ("sacrifice", "gift")]
     assert len(told) == 2 and not any(e.public for e in told)
     assert all(e.public for e in driver.events if e.kind in ("build", "chichimecs", "season"))

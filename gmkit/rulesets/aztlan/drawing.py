@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from gmkit.core.drawing.scene import ArrowKind
+from gmkit.core.envelope import Orders
 from gmkit.core.maps import Arrow, Stack
 from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
@@ -150,9 +151,12 @@ def arrows(orders_by_player: Mapping[str, Sequence[Order]],
     A support points at the first of its contingencies that the posted orders make happen (the
     first when none does).  Other orders (hold, stand, sacrifice, gifts, permissions, and any
     order type this module does not know) draw no arrow.  ``secret=False`` leaves out the
-    orders given in secret, for a map the players see.
+    orders given in secret, for a map the players see.  Lines and secrecy are read from the
+    orders' envelopes (:class:`~gmkit.core.envelope.Orders`); in a plain mapping each player's
+    orders are on lines 1, 2, ... and none is secret.
     """
     outcomes = outcomes or {}
+    envelopes = Orders.plain(orders_by_player)
     by_origin: dict[str, list[Order]] = defaultdict(list)
     for orders in orders_by_player.values():
         for o in orders:
@@ -164,12 +168,13 @@ def arrows(orders_by_player: Mapping[str, Sequence[Order]],
         for o in orders:
             if not isinstance(o, (Attack, Move, Support, CutSupport)):
                 continue
-            if o.secret and not secret:
+            if envelopes.is_secret(o) and not secret:
                 continue
             tint = colour(player)
-            code = outcomes.get((player, o.line))
+            code = outcomes.get((player, envelopes.envelope(o).line))
             ok = None if code is None else code == SUCCEEDS
-            title = f"{player}: {describe(o)}" + (f": {code}" if code else "")
+            title = f"{player}: {describe(o)}" + " (secret)" * envelopes.is_secret(o) + (
+                f": {code}" if code else "")
             if isinstance(o, Attack):
                 out.append(Arrow(o.origin, o.target, tint, ATTACK.name, ok=ok, title=title))
             elif isinstance(o, CutSupport):

@@ -20,12 +20,13 @@ Every step takes ``(state, orders, dice, rules)`` and returns the new state and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import polars as pl
 
 from gmkit.core.dice import Dice
+from gmkit.core.envelope import Orders as CoreOrders
 from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
@@ -65,7 +66,7 @@ from gmkit.rulesets.aztlan.state import (
 )
 from gmkit.rulesets.aztlan_map import DESERT, EMPIRES
 
-Orders = Mapping[str, Sequence[Order]]
+Orders = CoreOrders[Order]
 Rows = list[dict[str, Any]]
 
 #: The rival empire whose home centres a winner must hold (1.4).
@@ -108,11 +109,11 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
     armies = dict(adj.armies)
     retreats: Rows = []
     for r in adj.results:
-        secret = bool(getattr(r.order, "secret", False))
-        what = describe(r.order) if r.order is not None else (
+        secret = r.order is not None and orders.is_secret(r.order)
+        what = describe(r.order) + " (secret)" * secret if r.order is not None else (
             f"{armies_phrase(r.count)} in {r.sector} with no order (stands)")
         rule = _RULE.get(type(r.order), "5.7")
-        line = getattr(r.order, "line", 0)
+        line = orders.envelope(r.order).line if r.order is not None else 0
         who = "Independent" if r.player == NEUTRAL else r.player
         events.append(Event("order", rule, f"{who}: {what} — {r.reason}.", r.player,
                             None if r.sector == GODS else r.sector, public=not secret,
@@ -222,6 +223,7 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
         for o in orders[pid]:
             if not isinstance(o, Sacrifice):
                 continue
+            public = not orders.is_secret(o)
             new = owners.get(o.city)
             taken = _take_captives(captives, pid, o.count)
             n = sum(r["count"] for r in taken)
@@ -231,7 +233,7 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                 if new is None:
                     events.append(Event("sacrifice", "3.5.4", f"{o.city} fell while the {pid} "
                                         f"prepared to sacrifice {armies_phrase(n)} there; the captives "
-                                        "escape.", pid, o.city, public=not o.secret))
+                                        "escape.", pid, o.city, public=public))
                     continue
                 own = sum(r["count"] for r in taken if r["owner"] == new)
                 captives.extend({**r, "holder": new} for r in taken if r["owner"] != new)
@@ -240,7 +242,7 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                                         f"while the {pid} prepared a sacrifice there: "
                                         f"{armies_phrase(n - own)} of captives become the {possessive(new)}, "
                                         "good only for sacrifice.", new, o.city,
-                                        public=not o.secret))
+                                        public=public))
                 if own:
                     who, have = armies.get(o.city, (new, 0))
                     back = min(own, 3 - have) if who == new else 0
@@ -251,14 +253,14 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                                         + (f"; {armies_phrase(back)} join the garrison" if back else "")
                                         + (f"; {armies_phrase(own - back)} find no room and disperse "
                                            "(4.1)" if own > back else "") + ".", new, o.city,
-                                        public=not o.secret))
+                                        public=public))
                 continue
             if pid in magic:
                 magic[pid] += n
             events.append(Event("sacrifice", "3.5.3", f"The {pid} sacrifice {armies_phrase(n)} of "
                                 f"captives in {o.city}: the gods grant them {n} magical "
                                 f"support{'s' * (n != 1)} next turn.", pid, o.city,
-                                public=not o.secret, data={"count": n}))
+                                public=public, data={"count": n}))
     for r in captives:
         if r["count"] > 0 and r["taken_turn"] + int(rules.captive_turns) <= turn:
             events.append(Event("captives", "3.5.2", f"The {r['holder']} held {armies_phrase(r['count'])}"
@@ -285,6 +287,7 @@ def gifts(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Stat
         for o in orders[pid]:
             if not isinstance(o, Give):
                 continue
+            public = not orders.is_secret(o)
             owner, n = armies.get(o.origin, ("", 0))
             why = None
             if homeless(pid, owners):
@@ -300,12 +303,12 @@ def gifts(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Stat
             if why:
                 events.append(Event("gift", "4.1.1", f"The gift of {armies_phrase(o.count)} in "
                                     f"{o.origin} to the {o.to_player} fails: {why}.", pid,
-                                    o.origin, public=not o.secret))
+                                    o.origin, public=public))
                 continue
             armies[o.origin] = (o.to_player, n)
             events.append(Event("gift", "4.1.1", f"The {pid} give {armies_phrase(n)} in {o.origin} to "
                                 f"the {o.to_player}, for good.", pid, o.origin,
-                                public=not o.secret, data={"to": o.to_player, "count": n}))
+                                public=public, data={"to": o.to_player, "count": n}))
     return state.replace(armies=_army_rows(armies)), events
 
 
