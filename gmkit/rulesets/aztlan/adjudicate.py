@@ -165,7 +165,7 @@ from gmkit.rulesets.aztlan.orders import (
     Support,
     armies_phrase,
 )
-from gmkit.rulesets.aztlan_map import DESERT
+from gmkit.rulesets.aztlan.board.geography import DESERT
 
 __all__ = ["Adjudication", "Capture", "Code", "Result", "adjudicate"]
 

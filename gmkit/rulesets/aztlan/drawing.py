@@ -26,7 +26,7 @@ from gmkit.rulesets.aztlan.orders import (
     armies_phrase,
     describe,
 )
-from gmkit.rulesets.aztlan_map import EMPIRES
+from gmkit.rulesets.aztlan.board.geography import EMPIRES
 
 __all__ = ["EMPIRE_COLOURS", "NEUTRAL_COLOUR", "arrows", "colour", "legend", "stacks"]
 

@@ -53,7 +53,7 @@ from gmkit.core.orders import (
     join_alternatives,
     parse_post,
 )
-from gmkit.rulesets.aztlan_map import DESERT, DESERT_ABBR, EMPIRES, home_centres
+from gmkit.rulesets.aztlan.board.geography import DESERT, DESERT_ABBR, EMPIRES, home_centres
 
 __all__ = [
     "NEUTRAL",

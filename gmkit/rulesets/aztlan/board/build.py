@@ -1,4 +1,4 @@
-"""Build maps/aztlan.geojson, the board gmkit ships for AZTLAN (Ken St. Andre, 1977).
+"""Build aztlan.geojson, the board gmkit ships for AZTLAN (Ken St. Andre, 1977).
 
 No public map of AZTLAN survives, so gmkit digitises its own.  This script
 generated it once; the result is kept in the repository as data and is not
@@ -9,7 +9,7 @@ file.
 How the map is made:
 
 * longitude and latitude are projected with a plain equirectangular
-  projection (:func:`gmkit.rulesets.aztlan_map.project`):
+  projection (:func:`gmkit.rulesets.aztlan.board.geography.project`):
   x = (lon - WEST) * 111.32 * cos(19 deg), y = (lat - SOUTH) * 111.32, in
   kilometres, north up; the frame spans WEST..EAST and SOUTH..NORTH;
 * the Gulf coast (Tamaulipas, past Panuco and Veracruz, to Coatzacoalcos
@@ -35,9 +35,11 @@ How the map is made:
 Every coordinate is snapped to a 0.1 km grid during the overlay operations,
 so neighbouring regions share their border vertices exactly.  The script
 checks every constraint with assertions and
-:func:`gmkit.rulesets.aztlan_map.check_map`, and prints a summary.
+:func:`gmkit.rulesets.aztlan.board.geography.check_map`, and prints a
+summary.
 
-Usage: ``python scripts/build_aztlan_map.py [output.geojson]``
+Usage: ``python -m gmkit.rulesets.aztlan.board.build [output.geojson]``; the
+default output is ``aztlan.geojson`` beside this module.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ import shapely
 from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box, mapping
 
 from gmkit.core.maps import GameMap, write_geojson
-from gmkit.rulesets.aztlan_map import (
+from gmkit.rulesets.aztlan.board.geography import (
     ABBREVIATION_EXCEPTIONS,
     CITY_COUNT,
     DESERT,
@@ -66,7 +68,7 @@ from gmkit.rulesets.aztlan_map import (
 )
 
 SEED = 1450
-OUTPUT = Path(__file__).resolve().parent.parent / "maps" / "aztlan.geojson"
+OUTPUT = Path(__file__).resolve().parent / "aztlan.geojson"
 
 # The frame, in degrees (shared with the ruleset, which projects the same way).
 WEST, SOUTH, EAST, NORTH = FRAME

@@ -1,7 +1,8 @@
 """The AZTLAN board (Ken St. Andre, 1977): empires, abbreviations and map checks.
 
 No public map of AZTLAN survives, so gmkit ships its own digitisation,
-``maps/aztlan.geojson``, built once by ``scripts/build_aztlan_map.py``.  The
+``aztlan.geojson`` beside this module (package data), built once by
+:mod:`gmkit.rulesets.aztlan.board.build`.  The
 board has 79 city supply centres (rule 1.4) at the real places of central
 and southern Mexico, numbered non-supply sectors between them (rule 2.6),
 the Chichimec Desert along the northern border (rules 7.x) and the Gulf and
@@ -22,14 +23,19 @@ against them; it knows nothing else of the game.
 from __future__ import annotations
 
 import math
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from shapely.geometry import Point
 
+from gmkit.core.boards.resources import load_package_map
 from gmkit.core.maps import GameMap
 
 __all__ = [
     "ABBREVIATION_EXCEPTIONS",
+    "BOARD_FILE",
+    "BOARD_PACKAGE",
     "CITY_COUNT",
     "DEFAULT_MAP",
     "DESERT",
@@ -87,8 +93,11 @@ FRAME: tuple[float, float, float, float] = (-103.8, 14.3, -92.0, 23.4)
 _KM_PER_DEGREE = 111.32
 _KX = _KM_PER_DEGREE * math.cos(math.radians(19.0))
 
-#: The map gmkit ships.
-DEFAULT_MAP = Path(__file__).resolve().parent.parent.parent / "maps" / "aztlan.geojson"
+#: The package holding the board gmkit ships, and the board's file in it.
+BOARD_PACKAGE = "gmkit.rulesets.aztlan.board"
+BOARD_FILE = "aztlan.geojson"
+#: The board gmkit ships, as a package resource.
+DEFAULT_MAP: Traversable = files(BOARD_PACKAGE).joinpath(BOARD_FILE)
 
 
 def abbreviation(name: str) -> str:
@@ -114,7 +123,8 @@ def home_centres() -> dict[str, str]:
 
 def load_map(path: str | Path | None = None) -> GameMap:
     """Load the AZTLAN board (by default the map gmkit ships)."""
-    return GameMap.from_geojson(DEFAULT_MAP if path is None else path)
+    return load_package_map(BOARD_PACKAGE, BOARD_FILE) if path is None else \
+        GameMap.from_geojson(path)
 
 
 def check_map(game_map: GameMap) -> list[str]:

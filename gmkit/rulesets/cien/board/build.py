@@ -1,4 +1,4 @@
-"""Build maps/cien.geojson, the province map gmkit ships for The Crown of Cien.
+"""Build cien.geojson, the province map gmkit ships for The Crown of Cien.
 
 The game has no public map, so gmkit draws its own.  This script generated it
 once; the result is kept in the repository as data and is not regenerated
@@ -27,7 +27,8 @@ Every coordinate is snapped to a 0.1 grid during the overlay operations, so
 neighbouring regions share their border vertices exactly.  The script checks
 its constraints with assertions and prints a short summary.
 
-Usage: ``python scripts/build_cien_map.py [output.geojson]``
+Usage: ``python -m gmkit.rulesets.cien.board.build [output.geojson]``; the default
+output is ``cien.geojson`` beside this module.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ GRID = 0.1
 LLOYD_ROUNDS = 8
 COAST_DENSITY = 2.0
 COAST_REACH = 60.0
-OUTPUT = Path(__file__).resolve().parent.parent / "maps" / "cien.geojson"
+OUTPUT = Path(__file__).resolve().parent / "cien.geojson"
 
 CAPITAL = "Cien"
 REQUIRED = ["Coyons", "Tróys", "Solsauvre", "Sevoy", "Guicardie"]
