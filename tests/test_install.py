@@ -21,13 +21,14 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from gmkit.core.boards.resources import board_bytes, default_board_map, ruleset_package
+from gmkit.core.boards import BoardError
+from gmkit.core.boards.resources import board_bytes, board_file, board_name, default_board_map, \
+    ruleset_package
 from gmkit.rulesets import find_ruleset, registered
+from gmkit.rulesets.cien import Cien
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [name for name in registered() if find_ruleset(name).default_map]
-
-pytestmark = pytest.mark.slow
 
 
 def _member(name: str) -> str:
@@ -62,10 +63,39 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_registered_rulesets_ship_a_default_board() -> None:
-    """The rulesets gmkit comes with each ship their own board."""
+    """The rulesets gmkit comes with each ship their own board, found in their own package."""
     assert {"cien", "aztlan"} <= set(SHIPPED)
+    assert _member("cien") == "gmkit/rulesets/cien/board/cien.geojson"
+    assert _member("aztlan") == "gmkit/rulesets/aztlan/board/aztlan.geojson"
 
 
+def test_a_ruleset_without_a_board_has_none() -> None:
+    """A ruleset that ships no board: no bytes, no file, no map (``gmkit new`` then makes a
+    game without a board unless the GM gives one)."""
+
+    class Boardless(Cien):
+        default_map = None
+
+    assert board_bytes(Boardless) is None and default_board_map(Boardless) is None
+    with board_file(Boardless) as path:
+        assert path is None
+
+
+def test_a_missing_packaged_board_is_named() -> None:
+    """A ruleset's board is looked up in the package its class lives in; a board missing there
+    (a build without the package data) is an error naming the package and the file."""
+
+    class Lost(Cien):
+        default_map = "board/nowhere.geojson"
+
+    assert ruleset_package(Cien) == "gmkit.rulesets.cien"
+    assert ruleset_package(Lost) == __package__
+    with pytest.raises(BoardError, match=rf"{__package__}:board/nowhere\.geojson"):
+        board_bytes(Lost)
+    assert board_name(Lost) == f"{__package__}:board/nowhere.geojson"
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SHIPPED)
 def test_wheel_holds_each_rulesets_default_board(wheel: Path, name: str) -> None:
     """A ruleset's default board is package data: the wheel holds it, byte for byte."""
@@ -73,6 +103,7 @@ def test_wheel_holds_each_rulesets_default_board(wheel: Path, name: str) -> None
         assert z.read(_member(name)) == board_bytes(find_ruleset(name))
 
 
+@pytest.mark.slow
 def test_wheel_holds_every_board_file_of_every_ruleset(wheel: Path) -> None:
     """Every file of a ruleset's ``board/`` folder ships (boards of any kind, not only the
     default ones), with the modules that read and build them."""
@@ -115,6 +146,7 @@ def _gmkit(venv: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_installed_gmkit_is_the_wheel_not_the_repository(venv: Path, tmp_path: Path) -> None:
     """The venv imports gmkit from its own site folder, not from this checkout."""
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -124,6 +156,7 @@ def test_installed_gmkit_is_the_wheel_not_the_repository(venv: Path, tmp_path: P
     assert Path(where).resolve().is_relative_to(venv.resolve()), where
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SHIPPED)
 def test_installed_gmkit_new_uses_the_rulesets_own_board(venv: Path, tmp_path: Path,
                                                          name: str) -> None:
@@ -140,6 +173,7 @@ def test_installed_gmkit_new_uses_the_rulesets_own_board(venv: Path, tmp_path: P
     assert (tmp_path / "game" / "map.geojson").read_bytes() == board_bytes(rs)
 
 
+@pytest.mark.slow
 def test_installed_gmkit_new_takes_a_gms_own_board(venv: Path, tmp_path: Path) -> None:
     """``gmkit new --map FILE``: a GM's own board, anywhere on disk, is the game's board."""
     rs = find_ruleset("cien")
