@@ -38,7 +38,7 @@ from gmkit.core.maps import GameMap
 from gmkit.core.orders import ParseResult
 from gmkit.rulesets.aztlan import orders as az
 from gmkit.rulesets.aztlan.adjudicate import adjudicate
-from gmkit.rulesets.aztlan_map import DESERT, EMPIRES, load_map
+from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES, load_map
 
 #: The seed of the generated turn (benchmark scaffolding, not game dice).
 SEED = 1519

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
+from gmkit.core.boards.resources import load_package_map  # noqa: E402
 from gmkit.core.maps import GameMap  # noqa: E402
 from gmkit.game import Game  # noqa: E402
 from gmkit.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
@@ -36,6 +37,11 @@ TEN = [{"id": c, "name": f"Player {c}", "state": s, "government": g} for c, s, g
     ("Red", "Solsauvre", "duchy"), ("Gold", "Coyons", "city-state"), ("Green", "Sevoy", "duchy"),
     ("Cyan", "Guicardie", "city-state"), ("Orange", "Tróys", "duchy"),
 ]]
+
+
+def cien_board() -> GameMap:
+    """The Crown of Cien's board, as the ruleset ships it (package data)."""
+    return load_package_map("gmkit.rulesets.cien.board", "cien.geojson")
 
 
 def ten_players(game_map: GameMap) -> list[dict]:
@@ -52,7 +58,7 @@ def ten_players(game_map: GameMap) -> list[dict]:
 def bench_turn(tmp: Path) -> list[dict]:
     """Resolve and commit one turn of a 10-player game, against reading and writing the same
     tables as Parquet."""
-    game_map = GameMap.from_geojson(ROOT / "maps" / "cien.geojson")
+    game_map = cien_board()
     base = tmp / "ten"
     new_game(base, "cien", ten_players(game_map), 3, master="bench")
     resolve_times, io_times = [], []
@@ -89,7 +95,7 @@ def bench_turn(tmp: Path) -> list[dict]:
 
 def bench_verify(tmp: Path) -> list[dict]:
     """``gmkit verify`` of a 100-turn game."""
-    game_map = GameMap.from_geojson(ROOT / "maps" / "cien.geojson")
+    game_map = cien_board()
     game = new_game(tmp / "hundred", "cien", ten_players(game_map)[:6], 100, master="verify",
                     rules={"victory_provinces": 52})
     turns = len(game.store.turns()) - 1
@@ -125,10 +131,10 @@ def bench_aztlan_verify(tmp: Path) -> list[dict]:
 
 def bench_map() -> list[dict]:
     """The province map to SVG."""
-    game_map = GameMap.from_geojson(ROOT / "maps" / "cien.geojson")
+    game_map = cien_board()
     fills = {n: "#c0392b" if i % 3 == 0 else "#27ae60" for i, n in enumerate(game_map.land())}
     labels = {n: f"{n}\n{i}" for i, n in enumerate(game_map.land())}
-    fresh = median_time(lambda: GameMap.from_geojson(ROOT / "maps" / "cien.geojson").to_svg(
+    fresh = median_time(lambda: cien_board().to_svg(
         fills, labels=labels), 5)
     warm = median_time(lambda: game_map.to_svg(fills, labels=labels), 9)
     return [{"name": "cien_map_svg_s", "value": round(warm, 4), "unit": "s", "target": "< 0.3",

@@ -84,7 +84,7 @@ def main() -> None:
 @click.option("--players", "players_file", required=True, type=click.Path(path_type=Path),
               help="TOML file with a [[players]] list (id, name and ruleset fields).")
 @click.option("--map", "map_path", type=click.Path(path_type=Path),
-              help="GeoJSON map (default: the ruleset's map from maps/).")
+              help="GeoJSON map of your own (default: the board the ruleset ships).")
 @click.option("--title", default="", help="The game's title.")
 @click.option("--rules", "rules_file", type=click.Path(path_type=Path),
               help="TOML file of rule overrides (house rules).")

@@ -13,6 +13,7 @@ The workflow of a turn::
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -27,6 +28,7 @@ import polars as pl
 
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 from gmkit.core import dice as gdice
+from gmkit.core.boards.resources import board_file
 from gmkit.core.dice import Dice, Roll
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import Arrow, GameMap
@@ -38,8 +40,6 @@ from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameSto
     TurnData, atomic_write, read_json_file, sha256_file
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_orders
-
-MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 
 
 class GameError(ValueError):
@@ -205,10 +205,12 @@ class Game:
             rules: Mapping[str, Any] | None = None) -> Game:
         """Create a game folder and commit its set-up as turn 0."""
         rs = find_ruleset(ruleset)
-        if map_path is None and rs.default_map:
-            map_path = MAPS_DIR / rs.default_map
-        map_bytes = Path(map_path).read_bytes() if map_path else None
-        game_map = GameMap.from_geojson(map_path) if map_path else None
+        # no map given: the board the ruleset ships in its package, if any
+        source = board_file(rs) if map_path is None else \
+            contextlib.nullcontext(Path(map_path) if map_path else None)
+        with source as board:
+            map_bytes = board.read_bytes() if board else None
+            game_map = GameMap.from_geojson(board) if board else None
         config: dict[str, Any] = {"title": title or f"A game of {rs.title}", "ruleset": rs.name,
                                   "rules": dict(rules or {}),
                                   "players": [dict(p) for p in players]}

@@ -36,9 +36,11 @@ MASTER = "gmkit sample game"
 
 
 def main() -> None:
-    from gmkit.core.maps import GameMap
+    from gmkit.core.boards.resources import default_board_map
+    from gmkit.rulesets import find_ruleset
 
-    game_map = GameMap.from_geojson(ROOT / "maps" / "cien.geojson")
+    game_map = default_board_map(find_ruleset("cien"))
+    assert game_map is not None
     taken = {p["state"] for p in PLAYERS}
     far = [n for n in game_map.land() if n not in taken and n != "Cien"
            and not (game_map.land_neighbours(n) & taken)]

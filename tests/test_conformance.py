@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.resources import default_board_map
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.store import parquet_bytes
-from gmkit.game import MAPS_DIR, Game
+from gmkit.game import Game
 from gmkit.playout import play
 
 RULESETS = registered()
@@ -17,7 +17,7 @@ RULESETS = registered()
 
 def _new(tmp_path, name: str, folder: str) -> Game:
     rs = find_ruleset(name)
-    game_map = GameMap.from_geojson(MAPS_DIR / rs.default_map) if rs.default_map else None
+    game_map = default_board_map(rs)
     return Game.new(tmp_path / folder, name, rs.example_players(game_map))
 
 

@@ -34,7 +34,7 @@ from gmkit.core.steps import Event
 from gmkit.core.tables import State
 from gmkit.desk import Desk
 from gmkit.game import Game
-from gmkit.rulesets.aztlan_map import load_map
+from gmkit.rulesets.aztlan.board.geography import load_map
 
 NS = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent

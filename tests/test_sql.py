@@ -14,10 +14,10 @@ import polars as pl
 import pytest
 
 from gmkit import sql
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.resources import default_board_map
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.store import StoreError, TamperError
-from gmkit.game import MAPS_DIR, Game, GameError
+from gmkit.game import Game, GameError
 from gmkit.playout import play, receive_bot_posts
 
 CANARY = "CANARY-SECRET-5be2"
@@ -148,7 +148,7 @@ def test_every_ruleset_gets_a_view_per_table(tmp_path: Path, name: str) -> None:
     """Every registered ruleset: one view per state table and log, plus ``revisions``, and the
     public state tables are the ruleset's ``public_state``."""
     rs = find_ruleset(name)
-    game_map = GameMap.from_geojson(MAPS_DIR / rs.default_map) if rs.default_map else None
+    game_map = default_board_map(rs)
     game = play(Game.new(tmp_path / "g", name, rs.example_players(game_map)), 1, master="sql")
     con = sql.views(game)
     views = {r[0] for r in con.sql("SELECT table_name FROM information_schema.tables "

@@ -10,7 +10,7 @@ import pytest
 from gmkit.core.maps import GameMap
 from gmkit.rulesets.aztlan.adjudicate import Adjudication, adjudicate
 from gmkit.rulesets.aztlan.orders import NEUTRAL, Order, Position
-from gmkit.rulesets.aztlan_map import load_map
+from gmkit.rulesets.aztlan.board.geography import load_map
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from gmkit.rulesets.aztlan.orders import (
     Support,
 )
 from tests.aztlan.conftest import adjacent, run
-from gmkit.rulesets.aztlan_map import load_map
+from gmkit.rulesets.aztlan.board.geography import load_map
 
 AZ, TL, CH = "Aztecs", "Tlaxcalans", "Chalcans"
 TEN, TEX, TTL, TLP, TLA, ZEM = ("Tenochtitlan", "Texcoco", "Toltoltepec", "Tlapacoya",

@@ -29,7 +29,7 @@ from gmkit.rulesets.aztlan.orders import (
     Stand,
     Support,
 )
-from gmkit.rulesets.aztlan_map import EMPIRES
+from gmkit.rulesets.aztlan.board.geography import EMPIRES
 from tests.aztlan.conftest import adjacent, run
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -1,8 +1,10 @@
-"""The AZTLAN board: maps/aztlan.geojson against the rules (1.4, 1.5, 2.5, 2.6, 7.x)."""
+"""The AZTLAN board gmkit ships (``gmkit/rulesets/aztlan/board/aztlan.geojson``) against the
+rules (1.4, 1.5, 2.5, 2.6, 7.x)."""
 
 from __future__ import annotations
 
 import copy
+import importlib.resources
 import json
 from collections import deque
 
@@ -10,7 +12,7 @@ import pytest
 import shapely
 
 from gmkit.core.maps import GameMap
-from gmkit.rulesets.aztlan_map import (
+from gmkit.rulesets.aztlan.board.geography import (
     ABBREVIATION_EXCEPTIONS,
     CITY_COUNT,
     DEFAULT_MAP,
@@ -73,9 +75,12 @@ def test_abbreviation() -> None:
 
 
 def test_loads_and_default_path(board: GameMap) -> None:
-    assert DEFAULT_MAP.name == "aztlan.geojson" and DEFAULT_MAP.parent.name == "maps"
+    """The default board is ``aztlan.geojson``, package data of the ruleset's board package."""
+    assert DEFAULT_MAP.name == "aztlan.geojson" and DEFAULT_MAP.is_file()
     assert board.name == "aztlan"
-    assert load_map(DEFAULT_MAP).adjacency == board.adjacency
+    with importlib.resources.as_file(DEFAULT_MAP) as path:
+        assert path.parent.name == "board" and path.parent.parent.name == "aztlan"
+        assert load_map(path).adjacency == board.adjacency
 
 
 def test_check_map_passes(board: GameMap) -> None:

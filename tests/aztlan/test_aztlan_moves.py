@@ -17,7 +17,7 @@ from gmkit.rulesets.aztlan.orders import (
     Support,
 )
 from tests.aztlan.conftest import adjacent, run
-from gmkit.rulesets.aztlan_map import DESERT
+from gmkit.rulesets.aztlan.board.geography import DESERT
 
 AZ, TL, CHI = "Aztecs", "Tlaxcalans", "Chichimecs"
 TEN, TTL, TEX, TUL, TOL, ZIM, XAL = ("Tenochtitlan", "Toltoltepec", "Texcoco", "Tula",

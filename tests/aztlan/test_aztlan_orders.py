@@ -15,7 +15,7 @@ from gmkit.core.orders import (AmbiguousOrderError, IllegalOrderError, OrderErro
 from gmkit.rulesets.aztlan.orders import (NEUTRAL, Attack, Contingency, CutSupport, Give, Hold,
                                           Move, Order, Permit, Position, Sacrifice, Stand,
                                           Support, describe, parse, validate)
-from gmkit.rulesets.aztlan_map import DESERT, load_map
+from gmkit.rulesets.aztlan.board.geography import DESERT, load_map
 
 
 @pytest.fixture(scope="module")

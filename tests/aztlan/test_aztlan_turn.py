@@ -34,7 +34,7 @@ from gmkit.playout import new_game
 from gmkit.rulesets import find_ruleset
 from gmkit.rulesets.aztlan.orders import NEUTRAL
 from gmkit.rulesets.aztlan.state import ELIMINATED, frame, season_of, setup, turn_of
-from gmkit.rulesets.aztlan_map import DESERT, EMPIRES, load_map
+from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES, load_map
 from tests.aztlan.conftest import adjacent
 
 AZTLAN = find_ruleset("aztlan")

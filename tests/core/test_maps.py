@@ -12,9 +12,11 @@ from pathlib import Path
 import altair as alt
 import pytest
 
+from gmkit.core.boards.resources import load_package_map
 from gmkit.core.maps import GameMap, MapError, Region, check_colour
 
-CIEN_MAP = Path(__file__).resolve().parents[2] / "maps" / "cien.geojson"
+#: The Crown of Cien's board as the ruleset ships it: package data of gmkit.rulesets.cien.board.
+CIEN_BOARD = ("gmkit.rulesets.cien.board", "cien.geojson")
 SEAS = [f"Great Sea {k}" for k in range(1, 6)]
 SVG_NS = "{http://www.w3.org/2000/svg}"
 BOWTIE = {"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]]}
@@ -22,7 +24,7 @@ BOWTIE = {"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [1, 0], [0, 1], [0
 
 @pytest.fixture(scope="module")
 def cien() -> GameMap:
-    return GameMap.from_geojson(CIEN_MAP)
+    return load_package_map(*CIEN_BOARD)
 
 
 def square(x: float, y: float, size: float = 1.0) -> dict:
@@ -402,7 +404,7 @@ def test_to_svg_flips_the_y_axis() -> None:
 def test_to_svg_draws_the_same_map_twice() -> None:
     """Rendering caches what it derives, so a second drawing with other fills is the same map
     (its speed is measured in bench/run.py, not here)."""
-    fresh = GameMap.from_geojson(CIEN_MAP)
+    fresh = load_package_map(*CIEN_BOARD)
     first = fresh.to_svg({"Cien": "red"}, labels={"Tróys": "Tróys\n12"}, title="t")
     again = fresh.to_svg({"Cien": "blue"})
     assert first.count("<path") == again.count("<path") >= len(fresh.regions)

@@ -8,7 +8,7 @@
   gifts, eliminations, new armies, the Chichimecs, victory and the seasons;
 * :mod:`~gmkit.rulesets.aztlan.bot`: a seeded random player.
 
-The board lives in :mod:`gmkit.rulesets.aztlan_map`; how each ambiguous passage is read, and
+The board lives in :mod:`gmkit.rulesets.aztlan.board`; how each ambiguous passage is read, and
 the named options for the other readings, in ``docs/rules-notes/aztlan.md``.
 """
 
@@ -32,7 +32,7 @@ from gmkit.rulesets.aztlan import state as az_state
 from gmkit.rulesets.aztlan.bot import random_post
 from gmkit.rulesets.aztlan.state import ACTIVE, SEASONS, board, position
 from gmkit.rulesets.aztlan.steps import STEPS
-from gmkit.rulesets.aztlan_map import EMPIRES
+from gmkit.rulesets.aztlan.board.geography import EMPIRES
 
 CITY_FILL = "#e8e0c8"
 
@@ -75,7 +75,7 @@ class Aztlan(Ruleset):
     aliases = ("smoking-mirror", "smoking mirror")
     params = PARAMS
     schemas = az_state.SCHEMAS
-    default_map = "aztlan.geojson"
+    default_map = "board/aztlan.geojson"
 
     def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
               rules: Params) -> State:

@@ -14,7 +14,7 @@ from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.aztlan import orders as az
 from gmkit.rulesets.aztlan.state import ACTIVE, CHICHIMECS, board, position
-from gmkit.rulesets.aztlan_map import DESERT, EMPIRES
+from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES
 
 RULE = "5.2"
 

@@ -33,7 +33,7 @@ from gmkit.rulesets.aztlan.orders import (
     armies_phrase,
     describe,
 )
-from gmkit.rulesets.aztlan_map import EMPIRES
+from gmkit.rulesets.aztlan.board.geography import EMPIRES
 
 __all__ = [
     "ARROW_KINDS",

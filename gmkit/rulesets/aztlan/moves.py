@@ -10,7 +10,7 @@ from gmkit.rulesets.aztlan.forces import CHICHIMECS, MAX_STACK, Force, force_nam
 from gmkit.rulesets.aztlan.order_types import Move, Order, Permit
 from gmkit.rulesets.aztlan.outcome import Code
 from gmkit.rulesets.aztlan.words import armies_phrase
-from gmkit.rulesets.aztlan_map import DESERT
+from gmkit.rulesets.aztlan.board.geography import DESERT
 
 __all__ = ["Moves", "permits"]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from gmkit.core.maps import GameMap
 from gmkit.rulesets.aztlan.order_types import NEUTRAL
-from gmkit.rulesets.aztlan_map import DESERT, EMPIRES, home_centres
+from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES, home_centres
 
 __all__ = ["Position", "homeless"]
 

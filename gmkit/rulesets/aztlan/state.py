@@ -37,7 +37,7 @@ from gmkit.core.params import Params
 from gmkit.core.ruleset import PlayerInfo
 from gmkit.core.tables import Schema, State
 from gmkit.rulesets.aztlan.orders import NEUTRAL, Position
-from gmkit.rulesets.aztlan_map import DESERT, EMPIRES, check_map, home_centres
+from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES, check_map, home_centres
 
 SCHEMAS: dict[str, Schema] = {
     "sectors": {"name": pl.String, "abbr": pl.String, "city": pl.Boolean, "home_of": pl.String,
@@ -88,7 +88,7 @@ def setup(players: Sequence[PlayerInfo], game_map: GameMap | None, rules: Params
     independent with one army (two in Tenochtitlan and Tzintzuntzan), two Chichimec armies in the
     desert when the Chichimecs are played."""
     if game_map is None:
-        raise SetupError("AZTLAN needs its board (maps/aztlan.geojson)")
+        raise SetupError("AZTLAN needs its board (the aztlan.geojson gmkit ships, or a GM's own)")
     problems = check_map(game_map)
     if problems:
         raise SetupError("the board is not an AZTLAN board: " + "; ".join(problems[:5]))

@@ -64,7 +64,7 @@ from gmkit.rulesets.aztlan.state import (
     season_of,
     turn_of,
 )
-from gmkit.rulesets.aztlan_map import DESERT, EMPIRES
+from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES
 
 Orders = CoreOrders[Order]
 Rows = list[dict[str, Any]]

@@ -41,7 +41,7 @@ from gmkit.rulesets.aztlan.order_types import (
 )
 from gmkit.rulesets.aztlan.position import Position, homeless
 from gmkit.rulesets.aztlan.words import contingency_text, possessive
-from gmkit.rulesets.aztlan_map import DESERT, EMPIRES, home_centres
+from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES, home_centres
 
 __all__ = ["validate"]
 

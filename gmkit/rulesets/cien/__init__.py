@@ -49,7 +49,7 @@ class Cien(Ruleset):
     aliases = ("crown-of-cien", "the-crown-of-cien")
     params = PARAMS
     schemas = cien_state.SCHEMAS
-    default_map = "cien.geojson"
+    default_map = "board/cien.geojson"
 
     def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
               rules: Params) -> State:

@@ -1,0 +1,2 @@
+"""The Crown of Cien's board: ``cien.geojson`` (package data, the ruleset's ``default_map``), and
+the script that built it (:mod:`.build`, run as ``python -m gmkit.rulesets.cien.board.build``)."""
