@@ -21,7 +21,7 @@ RULESET = find_ruleset("example")
 SEED = "00" * 32
 
 
-def scenario(diggers: Mapping[str, tuple[str, int, int]], *, hills: Mapping[str, int] = {},
+def scenario(diggers: Mapping[str, tuple[str, int, int]], *, hills: Mapping[str, int] | None = None,
              turn: int = 3, rules: Mapping[str, Any] | None = None) -> tuple[State, Params]:
     """A state after ``turn``: ``diggers`` maps a name to (place, turn arrived, gold);
     ``hills`` sets the gold left in some hills (the others are full)."""
@@ -30,7 +30,7 @@ def scenario(diggers: Mapping[str, tuple[str, int, int]], *, hills: Mapping[str,
     rows = [{"id": pid, "name": pid, "place": place, "arrived": arrived, "gold": gold}
             for pid, (place, arrived, gold) in diggers.items()]
     left = state["hills"].with_columns(
-        pl.col("place").replace_strict(dict(hills), default=pl.col("gold_left"),
+        pl.col("place").replace_strict(dict(hills or {}), default=pl.col("gold_left"),
                                        return_dtype=pl.Int64).alias("gold_left"))
     return state.replace(turn=turn, diggers=pl.DataFrame(rows, schema=state["diggers"].schema),
                          hills=left), params
