@@ -1,0 +1,100 @@
+"""Three Hills: the smallest complete ruleset, a model to copy when writing a new one.
+
+Two to four diggers walk a five-place board (a camp, a ford, three hills) and dig the hills for
+gold; the first to hold 12 gold wins. It shows the whole contract of
+:class:`gmkit.core.ruleset.Ruleset`: a rules table with a named option (``rules.py``), state
+schemas and set-up on a graph board shipped with the package (``state.py``, ``board.toml``),
+orders parsed and validated line by line (``orders.py``), plain and per-actor steps with dice
+(``steps.py``), the outcome, standings and the public view (here), a seeded bot (``bot.py``)
+and a drawing of the board (``drawing.py``). ``docs/adding-a-ruleset.md`` walks through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from gmkit.core.dice import Dice
+from gmkit.core.maps import GameMap
+from gmkit.core.orders import OrderError, ParseResult
+from gmkit.core.params import Params
+from gmkit.core.ruleset import MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.steps import Outcome, Step, Termination
+from gmkit.core.tables import State
+from gmkit.rulesets.example import orders as example_orders
+from gmkit.rulesets.example import state as example_state
+from gmkit.rulesets.example.bot import random_post
+from gmkit.rulesets.example.drawing import colours
+from gmkit.rulesets.example.rules import PARAMS
+from gmkit.rulesets.example.steps import STEPS
+
+
+@register
+class ThreeHills(Ruleset):
+    """Three Hills."""
+
+    name = "example"
+    title = "Three Hills"
+    aliases = ("three-hills",)
+    params = PARAMS
+    schemas = example_state.SCHEMAS
+    default_map = None  # the board is a graph shipped with the ruleset, not a polygon map
+
+    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+              rules: Params) -> State:
+        return example_state.setup(players, rules)
+
+    def parse_post(self, post: str, player: str, state: State, rules: Params, *,
+                   secret: bool = False) -> ParseResult[Any]:
+        return example_orders.parse(post)
+
+    def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
+                 rules: Params) -> dict[str, list[OrderError]]:
+        return example_orders.validate(state, orders, rules)
+
+    def steps(self, rules: Params) -> list[Step]:
+        return list(STEPS)
+
+    def outcome(self, state: State, rules: Params) -> Outcome | None:
+        """5. Victory: whoever holds ``gold_to_win`` gold; after ``last_turn``, the richest."""
+        diggers = state["diggers"]
+        rich = diggers.filter(pl.col("gold") >= rules.gold_to_win)["id"].to_list()
+        if rich:
+            return Outcome(Termination.VICTORY, tuple(rich),
+                           f"{rich[0]} holds {rules.gold_to_win} gold first.")
+        if state.turn >= rules.last_turn:
+            top = diggers.filter(pl.col("gold") == pl.col("gold").max())["id"].to_list()
+            return Outcome(Termination.TIME_LIMIT, tuple(top),
+                           f"After turn {rules.last_turn}, {' and '.join(top)} "
+                           f"{'is' if len(top) == 1 else 'are'} the richest.")
+        return None
+
+    def standings(self, state: State, rules: Params) -> pl.DataFrame:
+        return (state["diggers"].sort(["gold", "id"], descending=[True, False])
+                .select(pl.col("id").alias("player"), "name", "place", "gold"))
+
+    def gm_only_columns(self) -> tuple[str, ...]:
+        return ("gold",)
+
+    def public_state(self, state: State) -> State:
+        return state.replace(diggers=state["diggers"].with_columns(
+            pl.lit(None, pl.Int64).alias("gold")))
+
+    def map_style(self, state: State, rules: Params) -> MapStyle:
+        """No polygon map to style; the legend gives each digger's colour to charts and
+        reports (the board itself is drawn by :func:`~.drawing.board_svg`)."""
+        return MapStyle({}, {}, legend=list(colours(state).items()))
+
+    def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
+        return random_post(state, player, rules, dice)
+
+    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+        return [{"id": pid, "name": f"{pid} the digger"} for pid in ("Amber", "Birch", "Cedar")]
+
+    def players_to_move(self, state: State) -> list[str]:
+        return state["diggers"]["id"].to_list()
+
+    def describe_order(self, order: Any) -> str:
+        return example_orders.describe(order)

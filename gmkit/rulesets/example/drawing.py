@@ -1,0 +1,34 @@
+"""The board of Three Hills drawn for a state, as SVG: hills by the gold left in them, a mark
+per digger in its colour."""
+
+from __future__ import annotations
+
+from gmkit.core.drawing.graph_svg import graph_svg
+from gmkit.core.drawing.scene import Label, LegendEntry, Mark, Scene
+from gmkit.core.tables import State
+from gmkit.rulesets.example.rules import board
+
+KIND_FILLS = {"camp": "#d9c8a0", "ford": "#a9c9e6", "hill": "#9bd770"}
+DUG_OUT = "#c8c2b4"
+PALETTE = ("#c0392b", "#2471a3", "#d4ac0d", "#8e44ad")
+
+
+def colours(state: State) -> dict[str, str]:
+    """Each digger's colour, in the order the players were listed."""
+    return {pid: PALETTE[i % len(PALETTE)]
+            for i, pid in enumerate(state["diggers"]["id"].to_list())}
+
+
+def board_svg(state: State, title: str = "") -> str:
+    """The board for ``state``: what the public may see (no digger's gold)."""
+    colour = colours(state)
+    hills = state["hills"].to_dicts()
+    scene = Scene(
+        kind_fills=KIND_FILLS,
+        fills={h["place"]: DUG_OUT for h in hills if h["gold_left"] == 0},
+        labels=tuple(Label(h["place"], f"{h['place']}\n{h['gold_left']} gold") for h in hills),
+        marks=tuple(Mark(d["place"], "digger", colour[d["id"]], title=d["id"])
+                    for d in state["diggers"].iter_rows(named=True)),
+        legend=tuple(LegendEntry(pid, c) for pid, c in colour.items()),
+        title=title or f"Three Hills after turn {state.turn}")
+    return graph_svg(board(), scene)

@@ -1,0 +1,92 @@
+"""Three Hills' orders: the lines a digger posts, read into typed orders and checked.
+
+Forms accepted (case does not matter, places by name or unambiguous prefix)::
+
+    Move to North Hill        Go to North        Walk to the Ford
+    Dig                       Dig here
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
+                               PostLine, parse_post)
+from gmkit.core.params import Params
+from gmkit.core.tables import State
+from gmkit.rulesets.example.rules import HILL, board
+from gmkit.rulesets.example.state import digger, gold_left
+
+
+@dataclass(frozen=True)
+class Move:
+    """Walk to an adjacent place."""
+
+    place: str
+
+
+@dataclass(frozen=True)
+class Dig:
+    """Dig the hill the digger stands on."""
+
+
+Order = Move | Dig
+
+MOVE = re.compile(r"^(?:move|go|walk)\s+(?:to\s+)?(?:the\s+)?(?P<place>.+?)\.?$", re.I)
+DIG = re.compile(r"^dig(?:\s+here)?\.?$", re.I)
+
+
+def parse_line(line: PostLine) -> Order:
+    """One order line into an order; raises :class:`OrderError` saying why it is none."""
+    if DIG.match(line.text):
+        return Dig()
+    m = MOVE.match(line.text)
+    if m:
+        return Move(board().parse_place(m["place"]))
+    raise OrderSyntaxError(f"not an order: '{line.text}' (try 'Move to North Hill' or 'Dig')")
+
+
+def parse(post: str) -> ParseResult[Order]:
+    """A whole post into orders and per-line errors."""
+    return parse_post(post, parse_line)
+
+
+def describe(order: Order) -> str:
+    """An order in words, to read back to the player."""
+    return f"move to {order.place}" if isinstance(order, Move) else "dig"
+
+
+def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
+             rules: Params) -> dict[str, list[OrderError]]:
+    """Every problem of every digger's orders, by digger, each naming its line (2. Moving)."""
+    known = set(state["diggers"]["id"].to_list())
+    left = gold_left(state)
+    problems: dict[str, list[OrderError]] = {}
+    for pid, result in parsed.items():
+        if pid not in known:
+            problems[pid] = [IllegalOrderError(f"no digger '{pid}' (diggers: "
+                                               f"{', '.join(sorted(known))})")]
+            continue
+        here = str(digger(state, pid)["place"])
+        errs: list[OrderError] = []
+        first: int | None = None
+        for line, order in result.orders:
+            def bad(reason: str) -> None:
+                errs.append(IllegalOrderError(reason, line=line.number, text=line.text))
+
+            if first is not None:
+                bad(f"one order a turn (the order on line {first} counts)")
+            elif isinstance(order, Move) and order.place not in board().neighbours(here):
+                bad(f"{order.place} is not next to {here} (next to it: "
+                    f"{', '.join(sorted(board().neighbours(here)))})")
+            elif isinstance(order, Dig) and board().place_kind(here) != HILL:
+                bad(f"{pid} stands on {here}, not on a hill")
+            elif isinstance(order, Dig) and left[here] == 0:
+                bad(f"{here} is dug out")
+            else:
+                first = line.number
+        if errs:
+            problems[pid] = errs
+    return problems
