@@ -31,14 +31,12 @@ NO_PLAYER_COLOUR = "#9e9e9e"
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#eeca3b", "#b279a2",
            "#ff9da6", "#9d755d", "#bab0ac")
 
-_LABELS = {"provinces": "provinces held"}
-
-
-def metric_label(metric: str) -> str:
-    """A metric's name in words: ``provinces`` reads "provinces held", ``spent_conquest`` reads
-    "spent on conquest", ``some_thing`` reads "some thing"."""
-    if metric in _LABELS:
-        return _LABELS[metric]
+def metric_label(metric: str, labels: Mapping[str, str] | None = None) -> str:
+    """A metric's name in words: as the ruleset's ``labels`` give it (Cien's ``provinces``
+    reads "provinces held"), else ``spent_conquest`` reads "spent on conquest" and
+    ``some_thing`` "some thing"."""
+    if labels and metric in labels:
+        return labels[metric]
     if metric.startswith("spent_"):
         return "spent on " + metric[len("spent_"):].replace("_", " ")
     return metric.replace("_", " ")
@@ -76,14 +74,15 @@ def _player_selections() -> tuple[Any, Any]:
 
 def series_chart(series: pl.DataFrame, metric: str, *,
                  colours: Mapping[str, str] | None = None, title: str | None = None,
-                 width: int = 520, height: int = 260) -> alt.LayerChart:
+                 width: int = 520, height: int = 260,
+                 labels: Mapping[str, str] | None = None) -> alt.LayerChart:
     """One metric of a :func:`gmkit.history.player_series` frame: a line per player over the
     turns. Click a player in the legend to pick them out (shift-click for more); hovering a point
     highlights that player's line."""
     data = series.filter(pl.col("metric") == metric).sort(["player", "turn"])
     order = _player_order(data["player"], colours)
     pick, hover = _player_selections()
-    label = metric_label(metric)
+    label = metric_label(metric, labels)
     base = alt.Chart(_records(data)).encode(
         x=alt.X("turn:Q", title="turn", axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("value:Q", title=label),
@@ -105,14 +104,16 @@ def series_chart(series: pl.DataFrame, metric: str, *,
 
 
 def metrics_chart(series: pl.DataFrame, *, colours: Mapping[str, str] | None = None,
-                  columns: int = 2, width: int = 260, height: int = 150) -> alt.FacetChart:
+                  columns: int = 2, width: int = 260, height: int = 150,
+                  labels: Mapping[str, str] | None = None) -> alt.FacetChart:
     """Every metric of a :func:`gmkit.history.player_series` frame, one small chart each (each
     with its own scale), sharing the player legend."""
     order = _player_order(series["player"], colours)
     metric_order = series["metric"].unique(maintain_order=True).to_list()
     data = series.with_columns(
-        pl.col("metric").map_elements(metric_label, return_dtype=pl.String).alias("label"))
-    labels = [metric_label(m) for m in metric_order]
+        pl.col("metric").map_elements(lambda m: metric_label(m, labels),
+                                      return_dtype=pl.String).alias("label"))
+    titles = [metric_label(m, labels) for m in metric_order]
     pick = alt.selection_point(name="pick_player", fields=["player"], bind="legend")
     chart = alt.Chart().mark_line(point=True).encode(
         x=alt.X("turn:Q", title="turn", axis=alt.Axis(tickMinStep=1, format="d")),
@@ -124,7 +125,7 @@ def metrics_chart(series: pl.DataFrame, *, colours: Mapping[str, str] | None = N
     ).add_params(pick).properties(width=width, height=height, name="metrics")
     return alt.FacetChart(
         data=_records(data), spec=chart,
-        facet=alt.Facet("label:N", sort=labels, title=None),
+        facet=alt.Facet("label:N", sort=titles, title=None),
         columns=columns,
     ).resolve_scale(y="independent").properties(title="The players over the turns")
 

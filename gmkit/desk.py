@@ -557,27 +557,13 @@ class Desk:
                 pl.when(pl.col("player").is_in(list(sent))).then(pl.lit("received"))
                 .when(pl.col("player").is_in(list(to_move))).then(pl.lit("waiting"))
                 .otherwise(pl.lit("\u2014")).alias("orders"))
-            holdings = self._holdings(state)
+            holdings = game.ruleset.holdings(state)
             if holdings is not None:
                 standings = standings.join(holdings, on="player", how="left")
         return Overview(game.title, game.ruleset.title, game.latest_turn, game.next_turn,
                         standings, tuple(p for p in to_move if p in sent),
                         tuple(p for p in to_move if p not in sent), posts.height,
                         game.turn().outcome)
-
-    @staticmethod
-    def _holdings(state: State) -> pl.DataFrame | None:
-        provinces = state.tables.get("provinces")
-        if provinces is None or not {"name", "owner"} <= set(provinces.columns):
-            return None
-        label = pl.col("name")
-        if "output" in provinces.columns:
-            label = pl.format("{} ({})", pl.col("name"), pl.col("output"))
-        return (provinces.filter(pl.col("owner").is_not_null())
-                .sort("name")
-                .group_by("owner", maintain_order=True)
-                .agg(label.str.join(", ").alias("holdings"))
-                .rename({"owner": "player"}))
 
     def map_svg(self, state: State | None = None, *, title: str | None = None,
                 highlight: Iterable[str] = (), arrows: Sequence[Arrow] = ()) -> str | None:

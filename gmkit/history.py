@@ -142,14 +142,13 @@ def states(game: Game) -> Iterator[State]:
         yield _HistoryState(turn, _TurnTables(source, turn))
 
 
-def _player_column(standings: pl.DataFrame) -> str:
-    for name in ("player", "id"):
-        if name in standings.columns:
-            return name
-    strings = [c for c, t in standings.schema.items() if t == pl.String]
-    if not strings:
-        raise ValueError("the ruleset's standings have no player column")
-    return strings[0]
+def _subject_column(game: Game, standings: pl.DataFrame) -> str:
+    """The standings column naming whom they rank (the ruleset's ``standings_subject``)."""
+    subject = game.ruleset.standings_subject
+    if subject not in standings.columns:
+        raise ValueError(f"the {game.ruleset.title} standings have no '{subject}' column "
+                         "(the ruleset's standings_subject)")
+    return subject
 
 
 def player_series(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
@@ -167,11 +166,11 @@ def player_series(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
     for state in states(game):
         standings = game.ruleset.standings(game.ruleset.view(state, v), game.rules)
         if v.is_player and hidden:
-            who = _player_column(standings)
+            who = _subject_column(game, standings)
             standings = standings.with_columns(
                 pl.when(pl.col(who) == v.player_id).then(pl.col(c)).otherwise(None).alias(c)
                 for c in hidden if c in standings.columns)
-        who = _player_column(standings)
+        who = _subject_column(game, standings)
         numeric = [c for c, t in standings.schema.items()
                    if c != who and (v.is_player or c not in hidden) and t.is_numeric()]
         if not numeric or standings.is_empty():
@@ -207,12 +206,12 @@ def players(game: Game, view: str | Viewer = "public") -> list[str]:
 
 
 def player_colours(game: Game) -> dict[str, str]:
-    """Each player's colour from the ruleset's map legend, over the set-up and the latest turn
+    """Each player's colour as the ruleset gives it, over the set-up and the latest turn
     (so a player knocked out since still has theirs)."""
     out: dict[str, str] = {}
     turns = game.store.turns()
     for turn in dict.fromkeys([turns[-1], turns[0]] if turns else []):
-        for player, colour in game.ruleset.map_style(game.state(turn), game.rules).legend:
+        for player, colour in game.ruleset.player_colours(game.state(turn), game.rules).items():
             out.setdefault(player, colour)
     return out
 

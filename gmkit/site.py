@@ -96,20 +96,20 @@ def _history(game: Game, viewer: Viewer) -> str:
     from gmkit import charts, history
 
     series = history.player_series(game, view=viewer)
-    colours = dict(game.ruleset.map_style(game.ruleset.view(game.state(), viewer),
-                                          game.rules).legend)
+    colours = game.ruleset.player_colours(game.ruleset.view(game.state(), viewer), game.rules)
+    labels = game.ruleset.metric_labels()
     parts = ["<h2>Players over the turns</h2>"]
     for metric in series["metric"].unique(maintain_order=True).to_list():
-        parts.append(f'<div class="figure">'
-                     f'{chart_svg(charts.series_chart(series, metric, colours=colours))}</div>')
+        chart = charts.series_chart(series, metric, colours=colours, labels=labels)
+        parts.append(f'<div class="figure">{chart_svg(chart)}</div>')
     timeline = history.timeline(game, view=viewer)
     if timeline.height:
         parts.append("<h2>Timeline</h2>")
-        parts.append(f'<div class="figure">{chart_svg(charts.timeline_chart(timeline))}</div>')
+        parts.append(f'<div class="figure">{chart_svg(charts.timeline_chart(timeline, colours=colours))}</div>')
     report = history.dice_report(game, view=viewer)
     parts.append("<h2>The dice</h2>")
     if report.height:
-        parts.append(f'<div class="figure">{chart_svg(charts.dice_chart(report))}</div>')
+        parts.append(f'<div class="figure">{chart_svg(charts.dice_chart(report, colours=colours))}</div>')
     parts.append(_table(report.to_dicts()))
     turns = game.store.turns()
     frames = "".join(f'<div class="frame f{t}">{history.map_at(game, t, view=viewer)}</div>'

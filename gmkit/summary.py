@@ -16,6 +16,7 @@ from typing import Any
 
 import polars as pl
 
+from gmkit.core.ruleset import Headline
 from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, TurnReport,
                                 view_report)
 from gmkit.core.views import Viewer, visible_events, visible_orders, visible_rolls
@@ -33,30 +34,36 @@ def _result_text(result: str, expression: str) -> str:
     return str(value)
 
 
-@functools.lru_cache(maxsize=1)
-def _standings_template() -> dict[str, Any]:
-    """The standings bar chart as a Vega-Lite spec, built with altair once per process (building
+@functools.lru_cache(maxsize=8)
+def _standings_template(column: str, label: str, subject: str,
+                        tooltip: tuple[str, ...]) -> dict[str, Any]:
+    """The standings bar chart as a Vega-Lite spec, built with altair once per headline (building
     altair objects costs more than drawing them; each turn only swaps in its data)."""
     import altair as alt
 
-    return alt.Chart(alt.Data(values=[{"player": "", "provinces": 0, "income": 0}])).mark_bar(
-        stroke="#333").encode(
-        x=alt.X("provinces:Q", title="provinces held"),
-        y=alt.Y("player:N", sort="-x", title=None),
-        color=alt.Color("player:N", legend=None, scale=alt.Scale(domain=[""], range=["#000"])),
-        tooltip=["player:N", "provinces:Q", "income:Q"],
+    blank = {subject: "", column: 0, **{c: 0 for c in tooltip}}
+    return alt.Chart(alt.Data(values=[blank])).mark_bar(stroke="#333").encode(
+        x=alt.X(f"{column}:Q", title=label),
+        y=alt.Y(f"{subject}:N", sort="-x", title=None),
+        color=alt.Color(f"{subject}:N", legend=None,
+                        scale=alt.Scale(domain=[""], range=["#000"])),
+        tooltip=[f"{subject}:N", f"{column}:Q", *(f"{c}:Q" for c in tooltip)],
     ).properties(width=420, title="").to_dict(validate=False)
 
 
 def standings_chart(standings: pl.DataFrame, title: str,
-                    colours: dict[str, str] | None = None) -> dict[str, Any] | None:
-    """A bar chart of provinces held per player, in the players' colours (a Vega-Lite spec)."""
-    if standings.is_empty() or "provinces" not in standings.columns:
+                    colours: dict[str, str] | None = None, headline: Headline | None = None,
+                    subject: str = "player") -> dict[str, Any] | None:
+    """A bar chart of the ruleset's headline standings column per subject (player, house...),
+    in the players' colours (a Vega-Lite spec); None when the ruleset charts none."""
+    if headline is None or standings.is_empty() or headline.column not in standings.columns \
+            or subject not in standings.columns:
         return None
-    data = standings.select("player", "provinces", "income").to_dicts()
+    tooltip = tuple(c for c in headline.tooltip if c in standings.columns)
+    data = standings.select(subject, headline.column, *tooltip).to_dicts()
     colours = colours or {}
-    players = [row["player"] for row in data]
-    spec = copy.deepcopy(_standings_template())
+    players = [row[subject] for row in data]
+    spec = copy.deepcopy(_standings_template(headline.column, headline.label, subject, tooltip))
     spec["data"] = {"values": data}
     spec["title"] = title
     spec["height"] = 24 * max(3, len(data))
@@ -117,10 +124,7 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     seed = None
     if game.store.seed_path(t, revealed=True).exists():
         seed = game.store.read_seed(t)
-    links = tuple((f"{r['id']}: coat of arms", r["arms"])
-                  for r in after["players"].iter_rows(named=True)
-                  if r.get("arms")) if "players" in after.tables and \
-        "arms" in after["players"].columns else ()
+    links = tuple(ruleset.links(after))
     report = TurnReport(
         game_title=game.title, ruleset_title=ruleset.title, turn=t,
         revision=data.revision, view="gm",
@@ -128,8 +132,7 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
         map_after_svg=game.map_svg(after, title=f"After turn {t}"),
         steps=tuple(steps), standings=standings,
         gm_only_columns=() if v.is_public else hidden,
-        chart=standings_chart(standings, f"Provinces after turn {t}",
-                              dict(ruleset.map_style(after, game.rules).legend)),
+        chart=_chart(ruleset, standings, after, game, t),
         orders=orders, seed_commitment=data.seed_commitment, seed=seed, outcome=data.outcome,
         record_hash=data.manifest_hash,
         previous_hash=game.store.manifest(t, data.revision).get("previous"), links=links,
@@ -138,6 +141,16 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     # built from what the viewer may see; narrowing it once more through the reports' door
     # keeps one rule for every report
     return report if v.is_gm else view_report(report, v)
+
+
+def _chart(ruleset: Any, standings: pl.DataFrame, state: Any, game: Game, t: int
+           ) -> dict[str, Any] | None:
+    headline = ruleset.headline()
+    if headline is None:
+        return None
+    return standings_chart(standings, f"{headline.label.split()[0].title()} after turn {t}",
+                           ruleset.player_colours(state, game.rules), headline,
+                           ruleset.standings_subject)
 
 
 def _rules_rows(game: Game, manifest: Mapping[str, Any]) -> tuple[tuple[str, str, str, str], ...]:

@@ -79,20 +79,24 @@ def _(game, history, view):
 
 
 @app.cell
-def _(charts, history, mo, series):
+def _(charts, game, history, mo, series):
     metric = mo.ui.dropdown(
-        options={charts.metric_label(_m): _m for _m in history.metrics(series)},
-        value=charts.metric_label(history.metrics(series)[0]), label="Metric")
+        options={charts.metric_label(_m, game.ruleset.metric_labels()): _m
+                 for _m in history.metrics(series)},
+        value=charts.metric_label(history.metrics(series)[0], game.ruleset.metric_labels()),
+        label="Metric")
     return (metric,)
 
 
 @app.cell
-def _(charts, colours, metric, mo, series):
+def _(charts, colours, game, metric, mo, series):
     mo.vstack([
         mo.md("## The players over the turns"),
         metric,
-        charts.series_chart(series, metric.value, colours=colours),
-        mo.accordion({"Every metric at once": charts.metrics_chart(series, colours=colours)}),
+        charts.series_chart(series, metric.value, colours=colours,
+                            labels=game.ruleset.metric_labels()),
+        mo.accordion({"Every metric at once": charts.metrics_chart(
+            series, colours=colours, labels=game.ruleset.metric_labels())}),
     ])
     return
 

@@ -269,6 +269,7 @@ def test_every_chart_renders_to_svg_offline(game: Game) -> None:
 
 
 def test_metric_labels() -> None:
-    assert charts.metric_label("provinces") == "provinces held"
+    assert charts.metric_label("provinces", {"provinces": "provinces held"}) == "provinces held"
+    assert charts.metric_label("provinces") == "provinces"
     assert charts.metric_label("spent_conquest") == "spent on conquest"
     assert charts.metric_label("some_figure") == "some figure"

@@ -24,6 +24,16 @@ from gmkit.core.views import Viewer, blank_columns
 
 
 @dataclass(frozen=True)
+class Headline:
+    """The standings column a summary charts per subject, and its words (with the columns the
+    tooltip shows)."""
+
+    column: str
+    label: str
+    tooltip: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class PlayerInfo:
     """A player as ``game.toml`` lists them; ``extra`` holds ruleset-specific fields."""
 
@@ -124,6 +134,31 @@ class Ruleset(ABC):
     def map_style(self, state: State, rules: Params) -> MapStyle:
         """Fills and labels to draw the map for ``state``."""
         return MapStyle({}, {})
+
+    # -- presentation: what the workflow shows, without knowing the ruleset's columns --------------
+    #: Whom the standings rank: "player", "house", "character" or "faction".
+    standings_subject: ClassVar[str] = "player"
+
+    def player_colours(self, state: State, rules: Params) -> dict[str, str]:
+        """Each player's colour (CSS), for charts and maps; by default the map legend's."""
+        return dict(self.map_style(state, rules).legend)
+
+    def headline(self) -> Headline | None:
+        """The standings column a turn's summary charts (None: no chart)."""
+        return None
+
+    def metric_labels(self) -> Mapping[str, str]:
+        """Words for the standings' columns where the column name is not enough."""
+        return {}
+
+    def holdings(self, state: State) -> pl.DataFrame | None:
+        """What each player holds, in words (columns ``player``, ``holdings``), for the GM's
+        overview; None when the ruleset has nothing to list."""
+        return None
+
+    def links(self, state: State) -> list[tuple[str, str]]:
+        """Player-supplied links to show with a turn (label, url): a coat of arms, say."""
+        return []
 
     def order_arrows(self, state: State, orders: Mapping[str, Sequence[Any]],
                      events: Sequence[Event], rules: Params) -> list[Arrow]:

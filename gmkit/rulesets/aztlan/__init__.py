@@ -23,7 +23,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.maps import GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
-from gmkit.core.ruleset import MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
 from gmkit.core.steps import Event, Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer

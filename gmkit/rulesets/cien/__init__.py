@@ -15,7 +15,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.maps import GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
@@ -54,6 +54,26 @@ class Cien(Ruleset):
     def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
               rules: Params) -> State:
         return cien_state.setup(players, game_map, rules)
+
+    def headline(self) -> Headline:
+        return Headline("provinces", "provinces held", ("income",))
+
+    def metric_labels(self) -> Mapping[str, str]:
+        return {"provinces": "provinces held", "spent_conquest": "spent on conquest",
+                "spent_defense": "spent on defence", "spent_invest": "spent on investment"}
+
+    def holdings(self, state: State) -> pl.DataFrame | None:
+        provinces = state["provinces"]
+        label = pl.format("{} ({})", pl.col("name"), pl.col("output"))
+        return (provinces.filter(pl.col("owner").is_not_null())
+                .sort("name")
+                .group_by("owner", maintain_order=True)
+                .agg(label.str.join(", ").alias("holdings"))
+                .rename({"owner": "player"}))
+
+    def links(self, state: State) -> list[tuple[str, str]]:
+        return [(f"{r['id']}: coat of arms", r["arms"])
+                for r in state["players"].iter_rows(named=True) if r.get("arms")]
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[Any]:
