@@ -116,9 +116,9 @@ def _history(game: Game, viewer: Viewer) -> str:
                      for t in turns)
     radios = "".join(f'<input type="radio" name="map" id="m{t}"'
                      f'{" checked" if t == turns[-1] else ""}>' for t in turns)
-    labels = "".join(f'<label for="m{t}">{t}</label>' for t in turns)
+    buttons = "".join(f'<label for="m{t}">{t}</label>' for t in turns)
     parts.append(f'<h2>The map, turn by turn</h2><div class="maps">{radios}'
-                 f'<div class="labels">{labels}</div><div class="frames">{frames}</div></div>')
+                 f'<div class="labels">{buttons}</div><div class="frames">{frames}</div></div>')
     return _page(f"{game.title}: history", _subtitle(game, viewer, game.ruleset.title),
                  "".join(parts), map_turns=turns)
 
