@@ -97,3 +97,21 @@ def test_cien_orders_must_be_bold_unless_the_game_reads_plain_lines() -> None:
     assert RULESET.parse_post(f"[b]{post}[/b]", "Red", state, params).orders
     email = RULESET.rules({"orders_format": "bold_or_plain"})
     assert RULESET.parse_post(post, "Red", state, email).orders
+
+
+def test_the_readmes_python_example_works_on_a_copy_and_leaves_the_sample_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """README, "What a GM does with it": the Python example runs as written (in a scratch
+    folder holding a copy of data/) and commits into its copy, never into the bundled
+    sample."""
+    import re
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    code = re.search(r"From Python, the same workflow.*?```python\n(.*?)```", readme, re.S)[1]
+    shutil.copytree(ROOT / "data", tmp_path / "data")
+    before = sorted(p.name for p in (ROOT / "data" / "sample-cien" / "turns").iterdir())
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    assert Game.open(tmp_path / "my-copy").latest_turn == Game.open(
+        tmp_path / "data" / "sample-cien").latest_turn + 1
+    assert sorted(p.name for p in (ROOT / "data" / "sample-cien" / "turns").iterdir()) == before
