@@ -171,6 +171,25 @@ class NotebookApp:
             raise AssertionError(f"{got['error']}\n{got.get('text', '')}")
         return float(got["seconds"])
 
+    def tab(self, label: str, expect: str, timeout: float = 30) -> None:
+        """Open the tab ``label`` (with a real mouse click: tabs switch on mouse down) and wait
+        until ``expect`` shows."""
+        tab = self.driver.execute_script(
+            _DEEP + "return window.__deep('[role=tab]').find(t => t.innerText.trim() === "
+            "arguments[0]);", label)
+        if tab is None:
+            raise AssertionError(f"no tab {label!r}")
+        tab.click()
+        self.wait_for(expect, timeout)
+
+    def wait_for(self, expect: str, timeout: float = 30) -> None:
+        """Wait until ``expect`` shows in the page."""
+        end = time.monotonic() + timeout
+        while expect not in self.text():
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out waiting for {expect!r}\n{self.text()[:3000]}")
+            time.sleep(0.1)
+
     def fill(self, placeholder: str, value: str) -> None:
         """Type ``value`` into the text field with this placeholder (as a GM would, then Tab)."""
         field = self.driver.execute_script(
