@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -133,7 +134,7 @@ class NotebookApp:
              "--no-token", "--", "--game", str(game)],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-    def open(self, expect: str = "Next step", timeout: float = 90) -> None:
+    def open(self, expect: str = "Resolution", timeout: float = 90) -> None:
         """Load the page and wait until a button labelled ``expect`` is drawn."""
         end = time.monotonic() + timeout
         while True:
@@ -197,31 +198,32 @@ class NotebookApp:
             "e => e.placeholder === arguments[0]);", placeholder)
         if field is None:
             raise AssertionError(f"no field with placeholder {placeholder!r}")
+        from selenium.webdriver.common.keys import Keys
+
         field.clear()
-        field.send_keys(value)
+        field.send_keys(value + Keys.TAB)
 
     def field_value(self, placeholder: str) -> str:
         return str(self.driver.execute_script(
             _DEEP + "const f = window.__deep('input,textarea').find("
             "e => e.placeholder === arguments[0]); return f ? f.value : null;", placeholder))
 
-    def choose(self, label: str, option: str) -> None:
-        """Choose ``option`` in the native select that follows the text ``label``."""
-        ok = self.driver.execute_script(
-            _DEEP + """
-            const [label, option] = arguments;
-            for (const s of window.__deep('select')) {
-              const opt = Array.from(s.options).find(o => o.text === option);
-              if (opt && (s.closest('*').getRootNode().host || s).closest &&
-                  Array.from(s.options).length) {
-                s.value = opt.value;
-                s.dispatchEvent(new Event('change', {bubbles: true}));
-                return true;
-              }
-            }
-            return false;""", label, option)
-        if not ok:
-            raise AssertionError(f"no choice {option!r} for {label!r}")
+    def choose(self, option: str) -> None:
+        """Choose ``option`` in the drop-down list offering it."""
+        from selenium.webdriver.support.ui import Select
+
+        select = self.driver.execute_script(
+            _DEEP + "return window.__deep('select').find(s => Array.from(s.options)"
+            ".some(o => o.text === arguments[0]));", option)
+        if select is None:
+            raise AssertionError(f"no drop-down list offers {option!r}")
+        Select(select).select_by_visible_text(option)
+
+    def options(self, containing: str) -> list[str]:
+        """The options of every drop-down list that contain ``containing``."""
+        return list(self.driver.execute_script(
+            _DEEP + "return window.__deep('select').flatMap(s => Array.from(s.options))"
+            ".map(o => o.text).filter(t => t.includes(arguments[0]));", containing))
 
 
 @contextlib.contextmanager
@@ -245,12 +247,10 @@ def bench_sample(sample: str, tmp: Path, driver: Any) -> list[dict]:
     """Next step / Step back / Enter die / Write the summaries on one sample."""
     out: list[dict] = []
     with running(sample, tmp, driver) as app:
-        steps = int(app.driver.execute_script(
-            "const m = document.body.innerText.match(/Step \\d+ of (\\d+)/); "
-            "return m ? m[1] : 0;") or 0)
         nxt, back = [], []
+        app.tab("Resolution", "Resolve turn")
         app.click("Next step", "Step 1 of")
-        count = steps or int(__import__("re").search(r"Step 1 of (\d+)", app.text()).group(1))
+        count = int(re.search(r"Step 1 of (\d+)", app.text()).group(1))
         for _ in range(REPEAT):
             nxt.append(app.click("Next step", f"Step 2 of {count}"))
             back.append(app.click("Step back", "back to Step 1 of"))
@@ -261,10 +261,11 @@ def bench_sample(sample: str, tmp: Path, driver: Any) -> list[dict]:
             ".some(o => o.text.includes(':'))); return s ? Array.from(s.options)"
             ".map(o => o.text).filter(t => t.includes(':')) : [];")
         if draw:
-            app.choose("Draw", draw[0])
+            app.choose(draw[0])
             for i in range(REPEAT):
                 app.fill("7  (two dice: 3 5)", "1" if i % 2 == 0 else "2")
                 enter.append(app.click("Enter die", f"{'1' if i % 2 == 0 else '2'} entered"))
+        app.tab("Commit and publish", "Commit, reveal, publish")
         app.click("Commit the turn", "committed")
         summary = app.click("Write the summaries", "wrote ", timeout=120)
     for name, times in (("next step", nxt), ("step back", back), ("enter die", enter)):
