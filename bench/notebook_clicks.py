@@ -180,6 +180,7 @@ class NotebookApp:
             "arguments[0]);", label)
         if tab is None:
             raise AssertionError(f"no tab {label!r}")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", tab)
         tab.click()
         self.wait_for(expect, timeout)
 
