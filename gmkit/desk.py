@@ -1147,7 +1147,8 @@ class Desk:
         turn = self.game.latest_turn
         earlier = self.published if self.published is not None and \
             self.published.turn == turn else None
-        folder = earlier.folder if earlier is not None else self.root / "reports"
+        folder = earlier.folder if earlier is not None and earlier.folder is not None \
+            else self.root / "reports"
         if (earlier is not None and not earlier.revealed) or (
                 earlier is None and (folder / f"turn-{turn:04d}-public.html").exists()):
             self.publish_reports(folder, turn=turn)
