@@ -97,7 +97,7 @@ def _(DeskError, callout_html, mo, set_said):
 
 
 @app.cell
-def _(desk, get_posts_tick, get_steps_tick, get_turn_tick, html, mo):
+def _(DeskError, desk, get_posts_tick, get_steps_tick, get_turn_tick, html, mo):
     # Where the turn stands, above the tabs.
     mo.stop(desk is None)
     get_posts_tick(), get_steps_tick(), get_turn_tick()
@@ -111,7 +111,13 @@ def _(desk, get_posts_tick, get_steps_tick, get_turn_tick, html, mo):
                   f"{_ran} of {desk.step_count} steps run")
         _state = (f"turn {_ov.latest_turn} committed; turn {_ov.turn}: {_ov.posts} post(s), "
                   f"waiting for {_waiting}; resolution {_steps}")
-    mo.md(f"## {html.escape(_ov.title)}\n\n**Where the turn stands:** {html.escape(_state)}.")
+    try:
+        _commitment = (f"Dice commitment for turn {_ov.turn} (post it before resolving): "
+                       f"`{desk.commitment()}`") if not _ov.outcome else ""
+    except DeskError as _e:
+        _commitment = html.escape(str(_e))
+    mo.md(f"## {html.escape(_ov.title)}\n\n**Where the turn stands:** {html.escape(_state)}."
+          f"\n\n{_commitment}")
     return
 
 
@@ -133,6 +139,8 @@ def _(desk, frame_html, get_posts_tick, get_turn_tick, mo, phase):
         mo.Html(f"<p>{_ov.summary()}</p>"),
         mo.Html(frame_html(_ov.standings, caption="Standings (GM view)")),
         mo.Html(desk.map_svg(title=f"After turn {_ov.latest_turn}") or ""),
+        # Rulesets that draw orders (AZTLAN's arrows) show those received so far.
+        mo.Html(desk.orders_svg() or ""),
     ])
     return
 

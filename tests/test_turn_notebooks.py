@@ -112,6 +112,7 @@ def test_marimo_notebook_exports_to_html_with_the_map_and_standings(game, tmp_pa
     assert "svg xmlns" in page and "Solsauvre" in page, "the map"
     assert "Standings (GM view)" in page and "Fredegonde" in page, "the standings"
     assert "Where the turn stands" in page and "turn 7: 5 post(s)" in page
+    assert "Dice commitment for turn 7" in page
     assert "cannot open the game" not in page and "no such game folder" not in page
 
 
