@@ -31,6 +31,7 @@ import html
 import os
 import re
 import shutil
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -54,6 +55,7 @@ __all__ = [
     "PostPreview",
     "Published",
     "StepView",
+    "TurnSoFar",
     "callout_html",
     "frame_html",
     "iframe_html",
@@ -68,6 +70,9 @@ BUNDLED_SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample-cien"
 WORKING_COPY = Path("out") / "turn-notebook" / "sample-cien"
 #: The file that marks a folder as a working copy made by :meth:`Desk.working_copy`.
 COPY_MARKER = ".gmkit-working-copy"
+
+#: How many drawn maps the desk keeps (a turn's steps, before and after, the orders).
+_SVG_CACHE = 48
 
 _OPEN_ERRORS = (GameError, StoreError, SchemaError, KeyError, OSError, ValueError)
 
@@ -278,14 +283,69 @@ class StepView:
 
 
 @dataclass(frozen=True)
+class TurnSoFar:
+    """The turn being resolved at a glance: every step run (events and dice, no map each) with
+    the map before the turn and after the last step run."""
+
+    turn: int
+    count: int
+    steps: tuple[StepView, ...]
+    map_before: str | None
+    map_after: str | None
+
+    @property
+    def done(self) -> bool:
+        """True when every step has run."""
+        return len(self.steps) == self.count
+
+    def heading(self) -> str:
+        state = "every step has run" if self.done else \
+            f"{len(self.steps)} of {self.count} steps run"
+        return f"Turn {self.turn} so far: {state}"
+
+    def to_text(self) -> str:
+        return "\n".join([self.heading(), *(v.to_text() for v in self.steps)])
+
+    def to_html(self) -> str:
+        parts = [f"<h4 style='margin:4px 0'>{html.escape(self.heading())}</h4>"]
+        maps = [m for m in (self.map_before, self.map_after) if m]
+        if maps:
+            parts.append("<div style='display:flex;flex-wrap:wrap;gap:8px'>" + "".join(
+                f"<div style='flex:1 1 420px;max-width:640px'>{m}</div>" for m in maps)
+                + "</div>")
+        for view in self.steps:
+            parts.append(f"<h5 style='margin:8px 0 2px'>{html.escape(view.heading())}</h5>")
+            parts.append(frame_html(view.events.select("player", "shown", "text"),
+                                    empty="no event"))
+            if view.dice.height:
+                parts.append(frame_html(view.dice.select("draw_id", "purpose", "expression",
+                                                         "faces", "result", "source"),
+                                        caption="Dice"))
+        if not self.steps:
+            parts.append("<p><i>No step run yet.</i></p>")
+        return "".join(parts)
+
+
+@dataclass(frozen=True)
 class Published:
-    """The summaries written for a committed turn."""
+    """The summaries written for a committed turn, and the folder they were written to."""
 
     turn: int
     paths: tuple[Path, ...]
     html: Mapping[str, str]  # view -> page
     bbcode: Mapping[str, str]  # view -> post(s), parts separated by a blank line
     revealed: bool
+    folder: Path | None = None
+
+    def summary(self) -> str:
+        """What was written where, and whether the seed was revealed when it was."""
+        folder = self.folder or (self.paths[0].parent if self.paths else Path("."))
+        text = (f"wrote the summaries of turn {self.turn} into {folder}: "
+                + ", ".join(p.name for p in self.paths))
+        if not self.revealed:
+            text += (f". The seed of turn {self.turn} is not revealed yet, so they say so; "
+                     "Reveal the seed writes them again with it")
+        return text
 
 
 # ------------------------------------------------------------------------------------------------
@@ -467,7 +527,9 @@ class Desk:
         self.session: TurnSession | None = None
         self._views: dict[int, tuple[StepRecord, StepView]] = {}
         self._shadow: tuple[Any, Any, list[Roll]] | None = None
-        self._svg: tuple[tuple[Any, ...], State, str | None] | None = None
+        self._svg: dict[tuple[Any, ...], tuple[State, str]] = {}  # oldest first
+        #: The summaries written last by :meth:`publish_reports`.
+        self.published: Published | None = None
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -575,11 +637,14 @@ class Desk:
             return None
         marked = tuple(sorted(n for n in highlight if n in game_map.regions))
         key = (tuple(id(df) for df in state.tables.values()), title, marked, tuple(arrows))
-        if self._svg is not None and self._svg[0] == key:
-            return self._svg[2]
+        cached = self._svg.get(key)
+        if cached is not None:
+            return cached[1]
         svg = self.game.map_svg(state, title=title, arrows=arrows, highlight=marked)
         assert svg is not None
-        self._svg = (key, state, svg)  # the state is kept so that its tables' ids stay unique
+        self._svg[key] = (state, svg)  # the state is kept so that its tables' ids stay unique
+        while len(self._svg) > _SVG_CACHE:
+            del self._svg[next(iter(self._svg))]
         return svg
 
     def orders_svg(self, *, title: str | None = None) -> str | None:
@@ -834,8 +899,8 @@ class Desk:
                 changes[name] = diff
                 marked.update(diff[diff.columns[0]].to_list())
         nxt = driver.steps[index + 1].title if index + 1 < len(driver.steps) else None
-        svg = self.map_svg(record.after, title=f"Turn {record.after.turn}: after "
-                           f"{record.step.title.lower()}", highlight=marked)
+        svg = self.map_svg(record.after, title=f"Turn {self.turn}, after step {index + 1}: "
+                           f"{record.step.title}", highlight=marked)
         so_far = [e for r in driver.records[:index + 1] for e in r.events]
         orders_svg = self._orders_svg(driver.start, driver.orders, so_far,
                                       f"Orders of turn {self.turn}, as decided after step "
@@ -853,6 +918,21 @@ class Desk:
     def views(self) -> list[StepView]:
         """Every step run so far."""
         return [self._view(i) for i in range(self.position)]
+
+    def turn_so_far(self) -> TurnSoFar:
+        """The whole turn as resolved so far, at a glance: every step run with its events and
+        dice, and the map before the turn and after the last step run."""
+        session = self._live_session()
+        views = self.views()
+        before = after = None
+        if session is not None:
+            driver = session.driver
+            before = self.map_svg(driver.start, title=f"Turn {self.turn}: before the turn")
+            if driver.records:
+                last = driver.records[-1]
+                after = self.map_svg(last.after, title=f"Turn {self.turn}, after step "
+                                     f"{len(driver.records)}: {last.step.title}")
+        return TurnSoFar(self.turn, self.step_count, tuple(views), before, after)
 
     @property
     def next_title(self) -> str | None:
@@ -1041,11 +1121,24 @@ class Desk:
         self._forget()
 
     def reveal(self) -> str:
-        """Reveal the last committed turn's seed (checked against its commitment)."""
+        """Reveal the last committed turn's seed (checked against its commitment).
+
+        Summaries of that turn written before the reveal (which say the seed is not revealed
+        yet) are written again with it, into the same folder; :attr:`published` is then the new
+        one."""
         try:
-            return self.game.reveal()
+            seed = self.game.reveal()
         except (GameError, StoreError, OSError) as e:
             raise DeskError(f"cannot reveal: {e}") from None
+        turn = self.game.latest_turn
+        earlier = self.published if self.published is not None and \
+            self.published.turn == turn else None
+        folder = earlier.folder if earlier is not None and earlier.folder is not None \
+            else self.root / "reports"
+        if (earlier is not None and not earlier.revealed) or (
+                earlier is None and (folder / f"turn-{turn:04d}-public.html").exists()):
+            self.publish_reports(folder, turn=turn)
+        return seed
 
     def publish_reports(self, out_dir: str | Path | None = None, *,
                         turn: int | None = None) -> Published:
@@ -1078,8 +1171,25 @@ class Desk:
         except Exception as e:  # noqa: BLE001
             raise DeskError(f"writing the summaries failed: {e}") from e
         bbcode = {view: "\n\n".join(parts) for view, parts in posts.items()}
-        return Published(turn, tuple(paths), {k: str(v) for k, v in pages.items()}, bbcode,
-                         self.game.store.seed_path(turn, revealed=True).exists())
+        self.published = Published(turn, tuple(paths), {k: str(v) for k, v in pages.items()},
+                                   bbcode, self.game.store.seed_path(turn, revealed=True).exists(),
+                                   out.resolve())
+        return self.published
+
+    def warm_up(self) -> threading.Thread:
+        """Load what writing the summaries needs (the charting libraries, the chart converter)
+        in a background thread, so that the GM's first Write the summaries does not wait for
+        it; returns the thread."""
+        def load() -> None:
+            with contextlib.suppress(Exception):
+                import gmkit.summary  # noqa: F401 - imports altair
+                from gmkit.core.reports import chart_svg
+                chart_svg({"data": {"values": [{"a": 1}]}, "mark": "point",
+                           "encoding": {"x": {"field": "a", "type": "quantitative"}}})
+
+        thread = threading.Thread(target=load, name="gmkit-desk-warm-up", daemon=True)
+        thread.start()
+        return thread
 
 
 def iframe_html(page: str, height: int = 520) -> str:

@@ -11,8 +11,10 @@ def _():
 
     import marimo as mo
 
-    from gmkit.desk import Desk, DeskError, frame_html, iframe_html, sample_working_copy
-    return Desk, DeskError, Path, frame_html, html, iframe_html, mo, sample_working_copy
+    from gmkit.desk import (Desk, DeskError, callout_html, frame_html, iframe_html,
+                            sample_working_copy)
+    return (Desk, DeskError, Path, callout_html, frame_html, html, iframe_html, mo,
+            sample_working_copy)
 
 
 @app.cell
@@ -20,9 +22,10 @@ def _(mo):
     mo.md("""
     # The GM's turn
 
-    Open a game (by default a working copy of the bundled sample; `-- --sample aztlan` opens the
-    AZTLAN sample, `-- --game PATH` another folder), take the players' posts, look at the odds, resolve the turn step by
-    step, then commit it, reveal the seed and write the summaries.
+    The turn in four phases, one tab each: take the players' **orders**, look at the **odds**
+    and post the dice **commitment**, **resolve** the turn step by step, then **commit** it,
+    reveal the seed and **publish** the summaries. The line above the tabs says where the turn
+    stands. (`-- --sample aztlan` opens the AZTLAN sample, `-- --game PATH` another folder.)
     """)
     return
 
@@ -43,6 +46,8 @@ def _(Desk, DeskError, Path, mo, sample_working_copy):
                 sample=str(_sample) if _sample not in (None, "", True) else "cien"))
     except DeskError as _e:
         open_error = str(_e)
+    if desk is not None:
+        desk.warm_up()  # the summaries' libraries load meanwhile
     return desk, open_error
 
 
@@ -55,56 +60,87 @@ def _(html, mo, open_error):
 
 @app.cell
 def _(mo):
-    # tick: bumped after every action, so every view below is redrawn from the desk
-    get_tick, set_tick = mo.state(0)
-    get_flash, set_flash = mo.state(None)
+    # What changed, so that only the views showing it are drawn again.
+    get_posts_tick, set_posts_tick = mo.state(0)  # a post stored or withdrawn
+    get_steps_tick, set_steps_tick = mo.state(0)  # a step run or undone, a die entered
+    get_dice_tick, set_dice_tick = mo.state(0)  # a die entered or cleared
+    get_turn_tick, set_turn_tick = mo.state(0)  # a turn committed, a seed revealed
+    # What each section's last action said, shown beside its buttons: section -> (kind, text)
+    get_said, set_said = mo.state({})
     get_published, set_published = mo.state(None)
-    get_cleared, set_cleared = mo.state(0)
-    return (
-        get_cleared,
-        get_flash,
-        get_published,
-        get_tick,
-        set_cleared,
-        set_flash,
-        set_published,
-        set_tick,
-    )
+    return (get_dice_tick, get_posts_tick, get_published, get_said, get_steps_tick,
+            get_turn_tick, set_dice_tick, set_posts_tick, set_published, set_said,
+            set_steps_tick, set_turn_tick)
 
 
 @app.cell
-def _(DeskError, set_flash, set_tick):
-    def act(fn):
-        """A button handler: run fn (it returns what to tell the GM), show a DeskError in red."""
+def _(DeskError, callout_html, mo, set_said):
+    def act(section, fn, *ticks):
+        """A button handler: run fn (it returns what to tell the GM), keep what it said (a
+        DeskError in red) for the section's message, then bump the ticks of what changed."""
         def handler(_value):
             try:
-                set_flash(("success", fn()))
+                said = ("success", fn())
             except DeskError as e:
-                set_flash(("danger", str(e)))
-            set_tick(lambda t: t + 1)
+                said = ("danger", str(e))
+            set_said(lambda old: {**old, section: said})
+            for tick in ticks:
+                tick(lambda t: t + 1)
         return handler
-    return (act,)
+
+    def said_html(said, section):
+        """The message of a section's last action, to show beside its buttons."""
+        kind, text = said.get(section, ("", ""))
+        return mo.Html(f"<div class='gmkit-said' data-section='{section}'>"
+                       f"{callout_html(text, kind) if text else ''}</div>")
+    return act, said_html
 
 
 @app.cell
-def _(get_flash, html, mo):
-    _flash = get_flash()
-    mo.callout(mo.Html(f"<span style='white-space:pre-wrap'>{html.escape(_flash[1])}</span>"),
-               kind=_flash[0]) if _flash else None
+def _(DeskError, desk, get_posts_tick, get_steps_tick, get_turn_tick, html, mo):
+    # Where the turn stands, above the tabs.
+    mo.stop(desk is None)
+    get_posts_tick(), get_steps_tick(), get_turn_tick()
+    _ov = desk.overview()
+    if _ov.outcome:
+        _state = f"the game is over: {_ov.outcome}"
+    else:
+        _waiting = ", ".join(_ov.waiting) or "nobody"
+        _ran = desk.position
+        _steps = ("not started" if _ran == 0 and desk.session is None else
+                  f"{_ran} of {desk.step_count} steps run")
+        _state = (f"turn {_ov.latest_turn} committed; turn {_ov.turn}: {_ov.posts} post(s), "
+                  f"waiting for {_waiting}; resolution {_steps}")
+    try:
+        _commitment = (f"Dice commitment for turn {_ov.turn} (post it before resolving): "
+                       f"`{desk.commitment()}`") if not _ov.outcome else ""
+    except DeskError as _e:
+        _commitment = html.escape(str(_e))
+    mo.md(f"## {html.escape(_ov.title)}\n\n**Where the turn stands:** {html.escape(_state)}."
+          f"\n\n{_commitment}")
     return
 
 
 @app.cell
-def _(desk, get_tick, html, mo):
-    mo.stop(desk is None)
-    get_tick()
-    overview = desk.overview()
+def _(mo):
+    phase = mo.ui.tabs({"The game": "", "Orders": "", "Odds and commitment": "",
+                        "Resolution": "", "Commit and publish": ""})
+    phase
+    return (phase,)
+
+
+@app.cell
+def _(desk, frame_html, get_posts_tick, get_turn_tick, mo, phase):
+    mo.stop(desk is None or phase.value != "The game")
+    get_turn_tick(), get_posts_tick()
+    _ov = desk.overview()
     mo.vstack([
-        mo.Html(f"<h2>1. {html.escape(overview.title)}: turn {overview.turn}</h2>"),
-        mo.Html(f"<p>{html.escape(overview.summary())}</p>"),
-        mo.ui.table(overview.standings, selection=None, pagination=False,
-                    show_column_summaries=False, label="Standings (GM view)"),
-        mo.Html(desk.map_svg(title=f"After turn {overview.latest_turn}") or ""),
+        mo.md(f"### Turn {_ov.turn}: the game after turn {_ov.latest_turn}"),
+        mo.Html(f"<p>{_ov.summary()}</p>"),
+        mo.Html(frame_html(_ov.standings, caption="Standings (GM view)")),
+        mo.Html(desk.map_svg(title=f"After turn {_ov.latest_turn}") or ""),
+        # Rulesets that draw orders (AZTLAN's arrows) show those received so far.
+        mo.Html(desk.orders_svg() or ""),
     ])
     return
 
@@ -115,13 +151,20 @@ def _(desk, get_cleared, mo):
     get_cleared()
     player = mo.ui.dropdown(desk.players(), value=desk.players()[0], label="Player")
     secret = mo.ui.checkbox(label="secret (a PM or an e-mail)")
+    # sent a quarter second after the GM stops typing, so the preview follows the typing
     post_text = mo.ui.text_area(placeholder="Paste the player's post here, or type the orders",
-                                rows=8, full_width=True)
+                                rows=8, full_width=True, debounce=250)
     return player, post_text, secret
 
 
 @app.cell
-def _(act, desk, mo, player, post_text, secret, set_cleared):
+def _(mo):
+    get_cleared, set_cleared = mo.state(0)
+    return get_cleared, set_cleared
+
+
+@app.cell
+def _(act, desk, mo, player, post_text, secret, set_cleared, set_posts_tick, set_steps_tick):
     def _store():
         got = desk.receive(player.value, post_text.value, secret.value)
         set_cleared(lambda n: n + 1)
@@ -129,50 +172,63 @@ def _(act, desk, mo, player, post_text, secret, set_cleared):
         return (f"stored post #{got.seq} of {got.player}"
                 + (f"; quote back to the player:\n{quote}" if quote else ""))
 
-    store_button = mo.ui.button(label="Store the post", kind="success", on_click=act(_store))
+    store_button = mo.ui.button(label="Store the post", kind="success",
+                                on_click=act("orders", _store, set_posts_tick, set_steps_tick))
     return (store_button,)
 
 
 @app.cell
-def _(DeskError, desk, get_tick, html, mo, player, post_text, secret, store_button):
-    get_tick()
+def _(DeskError, callout_html, desk, get_posts_tick, get_said, mo, phase, player, post_text,
+      said_html, secret, store_button):
+    mo.stop(desk is None or phase.value != "Orders")
+    get_posts_tick()
     if post_text.value.strip():
         try:
             _preview = mo.Html(desk.preview_post(player.value, post_text.value,
                                                  secret.value).to_html())
         except DeskError as _e:
-            _preview = mo.callout(mo.Html(html.escape(str(_e))), kind="danger")
+            _preview = mo.Html(callout_html(str(_e), "danger"))
     else:
-        _preview = mo.md("_Paste a post to see at once how it reads._")
-    mo.vstack([mo.md("## 2. Orders"), mo.hstack([player, secret], justify="start"), post_text,
-               _preview, store_button])
+        _preview = mo.md("_Paste a post: how it reads shows here as you type._")
+    mo.vstack([mo.md(f"### 1. Orders for turn {desk.turn}"),
+               mo.hstack([player, secret], justify="start"), post_text, _preview,
+               mo.hstack([store_button, said_html(get_said(), "orders")], justify="start",
+                         align="start")])
     return
 
 
 @app.cell
-def _(act, desk, get_tick, mo):
+def _(desk, get_posts_tick, mo):
     mo.stop(desk is None)
-    get_tick()
+    get_posts_tick()
     posts = desk.posts()
     withdraw_choice = mo.ui.dropdown(
         {f"#{s} {p}": s for s, p in posts.select("seq", "player").iter_rows()},
         label="Post to withdraw")
+    return posts, withdraw_choice
 
+
+@app.cell
+def _(act, desk, mo, set_posts_tick, set_steps_tick, withdraw_choice):
     def _withdraw():
         desk.withdraw(withdraw_choice.value)
         return f"post #{withdraw_choice.value} withdrawn"
 
-    withdraw_button = mo.ui.button(label="Withdraw", kind="warn", on_click=act(_withdraw))
-    return posts, withdraw_button, withdraw_choice
+    withdraw_button = mo.ui.button(
+        label="Withdraw", kind="warn",
+        on_click=act("withdraw", _withdraw, set_posts_tick, set_steps_tick))
+    return (withdraw_button,)
 
 
 @app.cell
-def _(desk, frame_html, mo, posts, withdraw_button, withdraw_choice):
+def _(desk, frame_html, get_said, mo, phase, posts, said_html, withdraw_button,
+      withdraw_choice):
+    mo.stop(desk is None or phase.value != "Orders")
     mo.vstack([
         mo.md(f"### Posts for turn {desk.turn}"),
-        mo.ui.table(posts, selection=None, pagination=False, show_column_summaries=False)
-        if posts.height else mo.Html(frame_html(posts, empty="no post yet")),
-        mo.hstack([withdraw_choice, withdraw_button], justify="start"),
+        mo.Html(frame_html(posts, empty="no post yet")),
+        mo.hstack([withdraw_choice, withdraw_button, said_html(get_said(), "withdraw")],
+                  justify="start", align="start"),
         mo.Html(frame_html(desk.problems(), caption="Rejected lines and problems of the posts "
                            "that count", empty="none")),
         # Rulesets that draw orders (AZTLAN's arrows) show them on the map before resolving.
@@ -182,93 +238,120 @@ def _(desk, frame_html, mo, posts, withdraw_button, withdraw_choice):
 
 
 @app.cell
-def _(desk, frame_html, get_tick, mo):
-    mo.stop(desk is None)
-    get_tick()
-    mo.vstack([mo.md("## 3. Odds before rolling"),
-               mo.Html(frame_html(desk.odds(), empty="no contested action"))])
+def _(DeskError, callout_html, desk, frame_html, get_posts_tick, get_turn_tick, html, mo,
+      phase):
+    mo.stop(desk is None or phase.value != "Odds and commitment")
+    get_posts_tick(), get_turn_tick()
+    try:
+        _commitment = mo.md(f"**Dice commitment for turn {desk.turn}** (post it before "
+                            f"resolving): `{html.escape(desk.commitment())}`")
+    except DeskError as _e:
+        _commitment = mo.Html(callout_html(str(_e), "danger"))
+    mo.vstack([mo.md(f"### 2. Odds before rolling, turn {desk.turn}"),
+               mo.Html(frame_html(desk.odds(), empty="no contested action")), _commitment])
     return
 
 
 @app.cell
-def _(act, desk, mo):
+def _(act, desk, mo, set_steps_tick):
     mo.stop(desk is None)
     next_button = mo.ui.button(label="Next step", kind="success",
-                               on_click=act(lambda: desk.step().heading()))
+                               on_click=act("resolve", lambda: desk.step().heading(),
+                                            set_steps_tick))
 
     def _back():
         view = desk.back()
         return f"back to {view.heading()}" if view else "back at the start of the turn"
 
-    back_button = mo.ui.button(label="Step back", on_click=act(_back))
+    back_button = mo.ui.button(label="Step back", on_click=act("resolve", _back, set_steps_tick))
     all_button = mo.ui.button(label="Run all steps",
-                              on_click=act(lambda: desk.run_all().heading()))
+                              on_click=act("resolve", lambda: desk.run_all().heading(),
+                                           set_steps_tick))
 
     def _restart():
         desk.restart()
         return "back at the start of the turn"
 
-    restart_button = mo.ui.button(label="Restart", on_click=act(_restart))
+    restart_button = mo.ui.button(label="Restart",
+                                  on_click=act("resolve", _restart, set_steps_tick))
     return all_button, back_button, next_button, restart_button
 
 
 @app.cell
-def _(DeskError, all_button, back_button, desk, get_tick, html, mo, next_button,
-      restart_button):
-    mo.stop(desk is None)
-    get_tick()
-    try:
-        _commitment = mo.md(f"Dice commitment for turn {desk.turn} (post it before resolving): "
-                            f"`{desk.commitment()}`")
-    except DeskError as _e:
-        _commitment = mo.callout(mo.Html(html.escape(str(_e))), kind="danger")
+def _(all_button, back_button, desk, get_posts_tick, get_said, get_steps_tick, get_turn_tick,
+      mo, next_button, phase, restart_button, said_html):
+    mo.stop(desk is None or phase.value != "Resolution")
+    get_steps_tick(), get_posts_tick(), get_turn_tick()
     _view = desk.current()
     if _view is None:
         _shown = mo.md(f"_No step run yet. Next: **{desk.next_title}**._")
+    elif _view.done:  # the whole turn at a glance
+        _shown = mo.Html(desk.turn_so_far().to_html())
     else:
         _shown = mo.Html(_view.to_html())
-    mo.vstack([mo.md("## 4. Resolve step by step"), _commitment,
-               mo.hstack([next_button, back_button, all_button, restart_button],
-                         justify="start"), _shown])
+    mo.vstack([mo.md(f"### 3. Resolve turn {desk.turn} step by step "
+                     f"({desk.position} of {desk.step_count} run)"),
+               mo.hstack([next_button, back_button, all_button, restart_button,
+                          said_html(get_said(), "resolve")], justify="start", align="start"),
+               _shown])
     return
 
 
 @app.cell
 def _(mo):
     get_draw, set_draw = mo.state(None)
-    return get_draw, set_draw
+    get_die_cleared, set_die_cleared = mo.state(0)
+    return get_die_cleared, get_draw, set_die_cleared, set_draw
 
 
 @app.cell
-def _(DeskError, desk, get_draw, get_tick, mo, set_draw):
+def _(DeskError, desk, get_dice_tick, get_draw, get_posts_tick, get_turn_tick, mo, set_draw):
     mo.stop(desk is None)
-    get_tick()
+    get_dice_tick(), get_posts_tick(), get_turn_tick()
     try:
         draws = desk.draws()
     except DeskError:
         draws = None
     _ids = draws["draw_id"].to_list() if draws is not None else []
     draw_choice = mo.ui.dropdown(_ids, value=get_draw() if get_draw() in _ids else None,
-                                 searchable=True, label="Draw", on_change=set_draw)
-    die_value = mo.ui.text(placeholder="7  (two dice: 3 5)", label="Value")
-    return die_value, draw_choice, draws
+                                 label="Draw", on_change=set_draw)
+    return draw_choice, draws
 
 
 @app.cell
-def _(act, desk, die_value, draw_choice, frame_html, mo, draws):
+def _(get_die_cleared, mo):
+    get_die_cleared()
+    # made again only when a die was entered, so a refused value stays in its field
+    die_value = mo.ui.text(placeholder="7  (two dice: 3 5)", label="Value")
+    return (die_value,)
+
+
+@app.cell
+def _(act, desk, die_value, draw_choice, mo, set_dice_tick, set_die_cleared, set_steps_tick):
     def _enter():
         desk.enter_die(draw_choice.value or "", die_value.value)
+        set_die_cleared(lambda n: n + 1)
         return f"die {draw_choice.value} = {die_value.value.strip()} entered"
 
     def _clear():
         desk.clear_die(draw_choice.value or "")
         return f"die {draw_choice.value} back to its seeded roll"
 
-    enter_button = mo.ui.button(label="Enter die", on_click=act(_enter))
-    clear_button = mo.ui.button(label="Use the seeded die", on_click=act(_clear))
+    enter_button = mo.ui.button(label="Enter die",
+                                on_click=act("dice", _enter, set_steps_tick, set_dice_tick))
+    clear_button = mo.ui.button(label="Use the seeded die",
+                                on_click=act("dice", _clear, set_steps_tick, set_dice_tick))
+    return clear_button, enter_button
+
+
+@app.cell
+def _(clear_button, desk, die_value, draw_choice, draws, enter_button, frame_html, get_said, mo,
+      phase, said_html):
+    mo.stop(desk is None or phase.value != "Resolution")
     mo.vstack([
         mo.md("### Dice rolled elsewhere"),
         mo.hstack([draw_choice, die_value, enter_button, clear_button], justify="start"),
+        said_html(get_said(), "dice"),
         mo.accordion({"Every draw of the turn": mo.Html(
             frame_html(draws, empty="no draw") if draws is not None else "")}),
     ])
@@ -276,32 +359,62 @@ def _(act, desk, die_value, draw_choice, frame_html, mo, draws):
 
 
 @app.cell
-def _(act, desk, mo, set_published):
+def _(act, desk, mo, set_dice_tick, set_posts_tick, set_published, set_steps_tick,
+      set_turn_tick):
     mo.stop(desk is None)
+
+    def _commit():
+        turn = desk.commit()
+        return f"turn {turn} committed; next: Reveal the seed, then Write the summaries"
+
+    def _reveal():
+        seed = desk.reveal()
+        text = f"seed revealed: {seed}"
+        if desk.published is not None and desk.published.turn == desk.game.latest_turn:
+            set_published(desk.published)
+            text += f"\nthe summaries were written again with it into {desk.published.folder}"
+        return text
 
     def _publish():
         published = desk.publish_reports()
         set_published(published)
-        return "wrote " + ", ".join(p.name for p in published.paths)
+        return published.summary()
 
+    _all = (set_turn_tick, set_posts_tick, set_steps_tick, set_dice_tick)
     commit_button = mo.ui.button(label="Commit the turn", kind="danger",
-                                 on_click=act(lambda: f"turn {desk.commit()} committed"))
+                                 on_click=act("publish", _commit, *_all))
     reveal_button = mo.ui.button(label="Reveal the seed",
-                                 on_click=act(lambda: f"seed revealed: {desk.reveal()}"))
+                                 on_click=act("publish", _reveal, set_turn_tick))
     publish_button = mo.ui.button(label="Write the summaries", kind="success",
-                                  on_click=act(_publish))
-    mo.vstack([mo.md("## 5. Commit, reveal, publish"),
-               mo.hstack([commit_button, reveal_button, publish_button], justify="start")])
+                                  on_click=act("publish", _publish))
+    return commit_button, publish_button, reveal_button
+
+
+@app.cell
+def _(commit_button, desk, get_said, get_steps_tick, get_turn_tick, mo, phase, publish_button,
+      reveal_button, said_html):
+    mo.stop(desk is None or phase.value != "Commit and publish")
+    get_steps_tick(), get_turn_tick()
+    _latest = desk.game.latest_turn
+    _revealed = _latest > 0 and desk.game.store.seed_path(_latest, revealed=True).exists()
+    _state = (f"Turn {_latest} is committed (its seed {'revealed' if _revealed else 'not revealed yet'}); "
+              f"turn {desk.turn}: {desk.position} of {desk.step_count} steps run.")
+    mo.vstack([mo.md(f"### 4. Commit, reveal, publish\n\n{_state}"),
+               mo.hstack([commit_button, reveal_button, publish_button,
+                          said_html(get_said(), "publish")], justify="start", align="start"),
+               mo.Html(desk.turn_so_far().to_html()) if desk.position else
+               mo.md("_Run the steps (the Resolution tab) to see the whole turn here before "
+                     "committing it._")])
     return
 
 
 @app.cell
-def _(get_published, iframe_html, mo):
+def _(get_published, iframe_html, mo, phase):
     _pub = get_published()
-    mo.stop(_pub is None)
+    mo.stop(_pub is None or phase.value != "Commit and publish")
     mo.vstack([
-        mo.md(f"### Summaries of turn {_pub.turn}"
-              + ("" if _pub.revealed else " (the seed is not revealed yet)")),
+        mo.md(f"### Summaries of turn {_pub.turn}, in `{_pub.folder}`"
+              + ("" if _pub.revealed else " (the seed is not revealed yet: they say so)")),
         mo.ui.tabs({
             "public": mo.Html(iframe_html(_pub.html["public"], height=600)),
             "GM": mo.Html(iframe_html(_pub.html["gm"], height=600)),

@@ -325,3 +325,45 @@ def test_commit_reveal_publish_keeps_secret_posts_out_of_the_public_summaries(de
     assert canary_note not in pub.bbcode["public"] and canary_note not in pub.html["public"]
     assert "<svg" in pub.html["public"] and "[b]" in pub.bbcode["public"]
     assert SEED in pub.html["public"]
+
+
+def test_step_maps_are_titled_with_the_turn_being_resolved_and_the_step_as_written(desk):
+    """A step's map names the turn being resolved (7, not the last committed 6) and the step's
+    title as the rules write it."""
+    view = desk.step()
+    assert f"Turn 7, after step 1: {view.title}" in (view.map_svg or "")
+    assert "Turn 6" not in (view.map_svg or "")
+
+
+def test_the_whole_turn_so_far_shows_every_step_its_dice_and_the_maps_before_and_after(desk):
+    """After Run all steps the GM sees every step's events and dice, and the map before the
+    turn and after its last step."""
+    desk.run_all()
+    whole = desk.turn_so_far()
+    assert whole.done and len(whole.steps) == desk.step_count == 11
+    page = whole.to_html()
+    for view in desk.views():
+        assert view.heading() in page
+        for draw in view.dice["draw_id"].to_list():
+            assert draw in page
+    assert "Turn 7: before the turn" in (whole.map_before or "")
+    assert "Turn 7, after step 11" in (whole.map_after or "")
+    assert RED_ATTACK in page
+
+
+def test_summaries_written_before_the_reveal_say_so_and_the_reveal_writes_them_again(desk,
+                                                                                    tmp_path):
+    """Summaries written before the seed is revealed say so, naming their folder; Reveal the
+    seed writes them again with it into the same folder."""
+    desk.run_all()
+    desk.commit()
+    out = tmp_path / "early"
+    early = desk.publish_reports(out)
+    assert not early.revealed and early.folder == out.resolve()
+    said = early.summary()
+    assert str(out.resolve()) in said and "not revealed yet" in said
+    assert SEED not in (out / "turn-0007-public.html").read_text("utf-8")
+    assert desk.reveal() == SEED
+    assert desk.published is not None and desk.published.revealed
+    assert SEED in (out / "turn-0007-public.html").read_text("utf-8")
+    assert "not revealed" not in desk.published.summary()
