@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from gmkit import fairdice
 from gmkit.core.reports import EventLine, OrderPost, RollLine, StepSection, TurnReport
 from gmkit.game import Game
 
@@ -113,7 +114,9 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
         record_hash=data.manifest_hash,
         previous_hash=game.store.manifest(t, data.revision).get("previous"), links=links,
         rules=_rules_rows(game, game.store.manifest(t, data.revision)),
-        changes=_changes(game.store.manifest(t, data.revision)))
+        changes=_changes(game.store.manifest(t, data.revision)),
+        **fairdice.report_fields(game.store, t, game.store.manifest(t, data.revision),
+                                 data.orders, data.rolls))
 
 
 def _rules_rows(game: Game, manifest: Mapping[str, Any]) -> tuple[tuple[str, str, str, str], ...]:
