@@ -366,7 +366,8 @@ def guarantees(manifest: Mapping[str, Any], orders: pl.DataFrame, rolls: pl.Data
     made = manifest.get("commitment_made")
     first = first_received(orders)
     if isinstance(made, str):
-        if first is None or parse_time(made) <= parse_time(first):
+        # posts keep their stored time to the second: compare at that precision
+        if first is None or parse_time(made).replace(microsecond=0) <= parse_time(first):
             have.append(COMMITTED_BEFORE)
         else:
             warn.append(f"the dice commitment was first made at {made}, after the first order "
