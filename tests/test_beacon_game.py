@@ -185,3 +185,50 @@ def test_a_rollback_prints_a_fresh_commitment_recording_what_it_replaced(
     assert rec["commitments"][-1]["commitment"] == fresh
     assert rec["commitments"][-1]["replaces"] != fresh
     assert fresh != old
+
+
+def test_gm_entered_dice_are_sealed_and_reported(beacon_game: Path, files: Path) -> None:  # noqa: F811
+    """Dice the GM entered are sealed with the posts: resolve uses them, other dice are
+    refused, and the report says the turn has dice entered by the GM."""
+    vector = VECTORS[0]
+    run("deadline", beacon_game, deadline_for(vector))
+    run("orders", beacon_game, "--player", "Red", "-", input=POSTS["Red"])
+    dice = files / "dice.txt"
+    dice.write_text("conquest:attack/Tróys/Red = 10\n", "utf-8")
+    assert run("seal", beacon_game, "--dice", dice).exit_code == 0
+    assert run(*beacon_args(beacon_game, vector)).exit_code == 0
+    other = files / "other.txt"
+    other.write_text("conquest:attack/Tróys/Red = 1\n", "utf-8")
+    assert "other entered dice" in one_line_failure(run("resolve", beacon_game, "--dice", other))
+    assert run("resolve", beacon_game).exit_code == 0
+    assert Game.open(beacon_game).turn(1).entered == {"conquest:attack/Tróys/Red": 10}
+    assert "dice entered by the GM (1 draw)" in run("report", beacon_game, "--format",
+                                                    "bbcode").stdout
+    assert run("verify", beacon_game).exit_code == 0
+
+
+def test_a_named_beacon_is_taken_as_entered(files: Path) -> None:  # noqa: F811
+    """A game mixed with a named public source (a lottery draw) takes it as entered; a drand
+    beacon is refused there."""
+    run("new", files / "g", "--ruleset", "cien", "--players", files / "players.toml",
+        "--map", files / "map.geojson", "--beacon", "named")
+    game = files / "g"
+    run("deadline", game, "2026-11-24T20:00:00+00:00")
+    run("orders", game, "--player", "Red", "-", input=POSTS["Red"])
+    run("seal", game)
+    assert "is named, not drand" in one_line_failure(run(*beacon_args(game, VECTORS[0])))
+    res = run("beacon", game, "--source", "lottery:EuroMillions", "--round", "2026-11-24",
+              "--value", "4 17 23 38 45 / 2 9")
+    assert res.exit_code == 0, res.output
+    assert run("resolve", game).exit_code == 0
+    assert "beacon-mixed (lottery:EuroMillions round 2026-11-24, entered by the GM)" in \
+        run("report", game, "--format", "bbcode").stdout
+    assert run("verify", game).exit_code == 0
+
+
+def test_a_hand_edited_dice_setting_is_reported_by_verify(beacon_game: Path) -> None:
+    """[dice] is set when the game is created; verify reports a game.toml changed by hand."""
+    toml = beacon_game / "game.toml"
+    toml.write_text(toml.read_text("utf-8").replace('beacon = "drand-quicknet"\n', ""), "utf-8")
+    res = run("verify", beacon_game)
+    assert res.exit_code == 1 and "[dice] differs" in res.stdout
