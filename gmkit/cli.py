@@ -451,7 +451,8 @@ def rollback(game: Path, to_turn: int, why: str) -> None:
     g = Game.open(game)
     moved = g.rollback(to_turn, why)
     click.echo(f"rolled back to turn {to_turn}; set aside {len(moved)} turn folder(s)")
-    click.echo(f"turn {to_turn + 1} dice commitment: {Game.open(game).commitment()}")
+    if g.dice_setting.ahead:
+        click.echo(f"turn {to_turn + 1} dice commitment: {g.commitment()}")
 
 
 @main.command()

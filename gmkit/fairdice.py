@@ -421,6 +421,11 @@ def report_fields(store: GameStore, turn: int, manifest: Mapping[str, Any],
     """What a turn's summary says of its dice and announces of the next turn: the next turn's
     commitment and order deadline, this turn's guarantees and warnings, its seal and beacon
     (the fields of :class:`gmkit.core.reports.TurnReport` of those names)."""
+    if turn > 0 and "commitment_made" not in manifest and manifest.get("seed_commitment"):
+        # a game that does not commit ahead: its dice record says when the commitment was made
+        entry = commitment_entry(read_record(store.root, turn), manifest["seed_commitment"])
+        if entry is not None:
+            manifest = {**manifest, "commitment_made": entry["made"]}
     have, warn = guarantees(manifest, orders, rolls) if turn > 0 else ((), ())
     nxt = turn + 1
     commitment: str | None = None

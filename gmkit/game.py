@@ -459,7 +459,9 @@ class Game:
         changes = [c for c in self.recorded_changes() if c.get("from_turn") == session.turn]
         if changes:
             record["changes"] = changes
-        record.update(fairdice.manifest_part(self.root, session.turn, gdice.commitment(session.seed)))
+        if self.dice_setting.ahead:
+            record.update(fairdice.manifest_part(self.root, session.turn,
+                                                 gdice.commitment(session.seed)))
         if self.dice_setting.beacon is not None and "beacon" not in record:
             raise GameError(f"turn {session.turn} needs a beacon ([dice] beacon = "
                             f"{self.dice_setting.beacon!r}): seal it and enter the beacon first")
@@ -520,8 +522,14 @@ class Game:
                                                        posts=session.seqs, record=record))
 
     def rollback(self, to_turn: int, reason: str = "") -> list[Path]:
-        """Set aside every turn after ``to_turn`` (kept in the folder's attic)."""
-        return self.store.rollback(to_turn, reason)
+        """Set aside every turn after ``to_turn`` (kept in the folder's attic); a game that
+        commits ahead makes turn ``to_turn + 1``'s fresh commitment at once, recorded as
+        replacing the one set aside."""
+        with self.store.lock():
+            moved = self.store.rollback(to_turn, reason)
+            if self.dice_setting.ahead:
+                self.commitment(to_turn + 1)
+        return moved
 
     # -- verifying -------------------------------------------------------------------------------
     def verify(self, against: str | None = None) -> list[str]:
