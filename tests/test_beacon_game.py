@@ -140,7 +140,8 @@ def test_a_beacon_entered_after_resolution_is_refused(beacon_game: Path) -> None
 
 
 def test_posts_after_the_seal_do_not_count(beacon_game: Path) -> None:
-    """A post stored after the seal is left out of the turn (a late post)."""
+    """A post stored after the seal is left out of the turn (a late post); the turn can be
+    resolved again only on its sealed posts."""
     vector = VECTORS[0]
     run("deadline", beacon_game, deadline_for(vector))
     run("orders", beacon_game, "--player", "Red", "-", input=POSTS["Red"])
@@ -151,6 +152,11 @@ def test_posts_after_the_seal_do_not_count(beacon_game: Path) -> None:
     g = Game.open(beacon_game)
     assert g.turn(1).orders["player"].to_list() == ["Red"]
     assert g.late_posts()["player"].to_list() == ["Gold"]
+    line = one_line_failure(run("resolve", beacon_game, "--revise", "--include-late"))
+    assert "sealed" in line
+    res = run("resolve", beacon_game, "--revise", "--why", "again on the sealed posts")
+    assert res.exit_code == 0, res.output
+    assert Game.open(beacon_game).store.manifest(1, 1)["beacon"]["round"] == "42"
     assert run("verify", beacon_game).exit_code == 0
 
 
