@@ -296,7 +296,9 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
     if g.store.pending_posts(turn).is_empty() and not allow_empty:
         raise GameError(f"turn {turn} has no post: nothing to resolve (pass --allow-empty to "
                         "resolve it anyway)")
-    session = g.start(entered)
+    session = g.start(entered, preview=dry_run)
+    if dry_run and g.dice_setting.beacon is not None and session.beacon is None:
+        click.echo("preview: the turn's dice will come from its beacon; these are not them")
     for player, errs in sorted(session.problems.items()):
         for e in errs:
             click.echo(f"{player}: rejected {e}")
@@ -334,7 +336,7 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
 def odds(game: Path) -> None:
     """Show the exact odds of the contested actions in the orders received so far."""
     g = Game.open(game)
-    table = g.odds(g.start())
+    table = g.odds(g.start(preview=True))
     with pl.Config(tbl_rows=200, tbl_cols=20, tbl_hide_dataframe_shape=True):
         click.echo(table if not table.is_empty() else "no contested action")
 

@@ -418,16 +418,18 @@ class Game:
         driver = Driver(self.ruleset.steps(rules), state, orders, dice, rules)
         return TurnSession(turn, seed, posts, parsed, problems, orders, driver, beacon)
 
-    def start(self, entered: Mapping[str, Any] | None = None) -> TurnSession:
+    def start(self, entered: Mapping[str, Any] | None = None, *,
+              preview: bool = False) -> TurnSession:
         """Begin resolving the coming turn with the posts received so far; in a game that mixes
         its dice with a beacon, with the posts and entered dice it was sealed on, once its
-        beacon is in."""
+        beacon is in. A ``preview`` of a turn without its beacon yet (to see the odds and the
+        draw ids) rolls the secret seed alone and can never be committed."""
         turn = self.next_turn
         self.commitment(turn)
         seed = self.store.read_seed(turn)
         assert seed is not None
         posts = self.store.pending_posts(turn)
-        if self.dice_setting.beacon is None:
+        if self.dice_setting.beacon is None or preview:
             return self._session(self.state(), posts, seed, turn, entered)
         posts, sealed, beacon = fairdice.sealed_input(self.store, turn, self.dice_setting, posts,
                                                       entered)
@@ -462,9 +464,11 @@ class Game:
         if self.dice_setting.ahead:
             record.update(fairdice.manifest_part(self.root, session.turn,
                                                  gdice.commitment(session.seed)))
-        if self.dice_setting.beacon is not None and "beacon" not in record:
+        if self.dice_setting.beacon is not None and (
+                session.beacon is None or record.get("beacon") != session.beacon.to_dict()):
             raise GameError(f"turn {session.turn} needs a beacon ([dice] beacon = "
-                            f"{self.dice_setting.beacon!r}): seal it and enter the beacon first")
+                            f"{self.dice_setting.beacon!r}): seal it, enter the beacon, and "
+                            "resolve with it")
         with self.store.lock():
             folder = self.store.commit(data, posts=session.seqs, record=record)
             if self.dice_setting.ahead:

@@ -238,3 +238,16 @@ def test_a_hand_edited_dice_setting_is_reported_by_verify(beacon_game: Path) -> 
     toml.write_text(toml.read_text("utf-8").replace('beacon = "drand-quicknet"\n', ""), "utf-8")
     res = run("verify", beacon_game)
     assert res.exit_code == 1 and "[dice] differs" in res.stdout
+
+
+def test_odds_and_a_dry_run_preview_a_turn_before_its_beacon(beacon_game: Path) -> None:
+    """Before the beacon the GM sees the odds and the draw ids (a preview that says its dice are
+    not the turn's); a preview is never committed."""
+    run("orders", beacon_game, "--player", "Red", "-", input=POSTS["Red"])
+    assert run("odds", beacon_game).exit_code == 0
+    res = run("resolve", beacon_game, "--dry-run")
+    assert res.exit_code == 0, res.output
+    assert "preview" in res.stdout and "conquest:attack/Tróys/Red" in res.stdout
+    g = Game.open(beacon_game)
+    with pytest.raises(ValueError, match="needs a beacon"):
+        g.commit(g.start(preview=True))
