@@ -702,7 +702,7 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
 
 def _bb_fair_dice(report: TurnReport) -> list[str]:
     """The dice guarantees of a turn and what it announces of the next, as BBCode lines."""
-    out = [f"Guarantees: {_bb_inline(g)}" for g in report.guarantees]
+    out = [f"Guarantee: {_bb_inline(g)}" for g in report.guarantees]
     out += [f"[b]Warning:[/b] {_bb_inline(w)}" for w in report.dice_warnings]
     if report.seal:
         out.append(f"Seal (posts and entered dice, before the beacon): {_bb_inline(report.seal)}")
