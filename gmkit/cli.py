@@ -88,15 +88,26 @@ def main() -> None:
 @click.option("--title", default="", help="The game's title.")
 @click.option("--rules", "rules_file", type=click.Path(path_type=Path),
               help="TOML file of rule overrides (house rules).")
+@click.option("--commit-ahead", is_flag=True,
+              help="Make each turn's dice commitment when the turn before is committed.")
+@click.option("--beacon", metavar="KIND",
+              help="Mix every turn's dice with a public beacon: drand-quicknet, or named (a "
+                   "source entered by hand, such as a lottery draw); implies --commit-ahead.")
 def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, title: str,
-        rules_file: Path | None) -> None:
-    """Create a game folder from a ruleset, a map and a player list, and commit turn 0."""
+        rules_file: Path | None, commit_ahead: bool, beacon: str | None) -> None:
+    """Create a game folder from a ruleset, a map and a player list, commit turn 0, and print
+    turn 1's dice commitment (the game's announcement)."""
+    from gmkit.fairdice import DiceSetting, dice_setting
+
+    setting = dice_setting({"dice": DiceSetting(commit_ahead, beacon).to_config()})
     players = _toml(players_file, "player list").get("players", [])
     if not isinstance(players, list) or not all(isinstance(x, dict) for x in players):
         raise GameError(f"{players_file}: 'players' must be a list of [[players]] tables")
     rules = _toml(rules_file, "rules file") if rules_file else {}
-    g = Game.new(game, ruleset, players, title=title, map_path=map_path, rules=rules)
+    g = Game.new(game, ruleset, players, title=title, map_path=map_path, rules=rules,
+                 dice=setting)
     click.echo(f"created {g.title} ({g.ruleset.title}) in {game}: turn 0 committed")
+    click.echo(f"turn 1 dice commitment: {g.commitment(1)}")
 
 
 def _viewer(g: Game, view: str) -> Viewer:
@@ -122,6 +133,7 @@ def status(game: Path, gm: bool) -> None:
                f"orders now for turn {g.next_turn}")
     if g.turn().outcome:
         click.echo(f"game over: {g.turn().outcome}")
+    _coming_dice(g)
     with pl.Config(tbl_rows=50, tbl_cols=20, tbl_hide_dataframe_shape=True):
         click.echo(standings)
     sent = set(g.store.pending_posts(g.next_turn)["player"].to_list())
@@ -133,6 +145,87 @@ def status(game: Path, gm: bool) -> None:
                    "in after the turn was read: re-resolve it to include the post ('gmkit "
                    f"resolve --revise --include-late') or carry it ('gmkit carry {game} "
                    f"{row['seq']}')")
+
+
+def _coming_dice(g: Game) -> None:
+    """The coming turn's commitment, deadline, seal and beacon, as status shows them."""
+    from gmkit.fairdice import announced, current, read_record
+
+    turn = g.next_turn
+    rec = read_record(g.root, turn)
+    shown = announced(g.store, turn)
+    click.echo(f"turn {turn} dice commitment: {shown or 'not made yet (gmkit commit-seed)'}")
+    deadline = current(rec, "deadlines")
+    click.echo(f"turn {turn} order deadline: "
+               f"{deadline['deadline'] if deadline else 'not set (gmkit deadline)'}")
+    if g.dice_setting.beacon is not None:
+        sealed, beacon = current(rec, "seals"), current(rec, "beacons")
+        click.echo(f"turn {turn} seal: {sealed['digest'] if sealed else 'not sealed yet'}; "
+                   f"beacon ({g.dice_setting.beacon}): "
+                   + (f"{beacon['beacon']['source']} round {beacon['beacon']['round']}"
+                      if beacon else "not entered yet"))
+
+
+@main.command()
+@GAME
+@click.argument("time", metavar="TIME")
+def deadline(game: Path, time: str) -> None:
+    """Set the coming turn's order deadline (ISO 8601 with its zone, e.g.
+    2026-11-30T20:00:00+00:00); the summary of the turn before announces it."""
+    from gmkit.fairdice import parse_time, set_deadline
+
+    g = Game.open(game)
+    entry = set_deadline(g.store, g.next_turn, parse_time(time, "deadline"))
+    click.echo(f"turn {g.next_turn} order deadline: {entry['deadline']}")
+
+
+@main.command()
+@GAME
+@click.option("--dice", "dice_file", type=click.Path(path_type=Path),
+              help="Dice rolled elsewhere, sealed with the posts: one 'draw-id = value' a line.")
+def seal(game: Path, dice_file: Path | None) -> None:
+    """Seal the coming turn before its beacon round: record and print the sha256 of its posts
+    (their numbers, players and texts) and the GM-entered dice; only these count."""
+    from gmkit import fairdice
+
+    g = Game.open(game)
+    turn = g.next_turn
+    commitment = g.commitment(turn)
+    entry = fairdice.seal(g.store, turn, commitment, g.store.pending_posts(turn),
+                          _entered(dice_file))
+    click.echo(f"turn {turn} sealed on {len(entry['posts'])} post(s) and "
+               f"{len(entry['entered'])} entered die/dice: seal {entry['digest']}")
+
+
+@main.command("beacon")
+@GAME
+@click.option("--turn", type=int, help="The turn (default: the coming one).")
+@click.option("--round", "round_", metavar="R", help="The beacon's round (drand: a number).")
+@click.option("--randomness", metavar="HEX", help="drand: the round's randomness (optional).")
+@click.option("--signature", metavar="HEX", help="drand: the round's signature.")
+@click.option("--source", metavar="KIND:NAME", help="A named source, e.g. lottery:EuroMillions.")
+@click.option("--value", help="A named source: the value as published.")
+def beacon_command(game: Path, turn: int | None, round_: str | None, randomness: str | None,
+                   signature: str | None, source: str | None, value: str | None) -> None:
+    """Enter the sealed turn's public beacon (a drand round, its signature checked offline and
+    its round the first after the deadline; or a named source), mixed into its dice seed."""
+    from gmkit import fairdice
+    from gmkit.core.beacon import Beacon
+
+    g = Game.open(game)
+    turn = g.next_turn if turn is None else turn
+    if source is not None:
+        if value is None:
+            raise GameError("a named beacon needs --value (the value as published)")
+        beacon = Beacon(source=source, value=value, round=round_ or "")
+    else:
+        if signature is None or round_ is None or not round_.isdigit():
+            raise GameError("a drand beacon needs --round R (a number) and --signature HEX")
+        beacon = fairdice.drand_beacon(g.dice_setting, int(round_), randomness, signature)
+    entry = fairdice.take_beacon(g.store, turn, g.dice_setting, beacon)
+    got = entry["beacon"]
+    click.echo(f"turn {turn} beacon: {got['source']} round {got['round']} value {got['value']} "
+               f"({'signature checked' if got['check'] != 'entered' else 'entered'})")
 
 
 @main.command()
@@ -227,7 +320,9 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
     if g.store.pending_posts(turn).is_empty() and not allow_empty:
         raise GameError(f"turn {turn} has no post: nothing to resolve (pass --allow-empty to "
                         "resolve it anyway)")
-    session = g.start(entered)
+    session = g.start(entered, preview=dry_run)
+    if dry_run and g.dice_setting.beacon is not None and session.beacon is None:
+        click.echo("preview: the turn's dice will come from its beacon; these are not them")
     for player, errs in sorted(session.problems.items()):
         for e in errs:
             click.echo(f"{player}: rejected {e}")
@@ -265,7 +360,7 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
 def odds(game: Path) -> None:
     """Show the exact odds of the contested actions in the orders received so far."""
     g = Game.open(game)
-    table = g.odds(g.start())
+    table = g.odds(g.start(preview=True))
     with pl.Config(tbl_rows=200, tbl_cols=20, tbl_hide_dataframe_shape=True):
         click.echo(table if not table.is_empty() else "no contested action")
 
@@ -393,6 +488,8 @@ def rollback(game: Path, to_turn: int, why: str) -> None:
     g = Game.open(game)
     moved = g.rollback(to_turn, why)
     click.echo(f"rolled back to turn {to_turn}; set aside {len(moved)} turn folder(s)")
+    if g.dice_setting.ahead:
+        click.echo(f"turn {to_turn + 1} dice commitment: {g.commitment()}")
 
 
 @main.command()

@@ -18,7 +18,7 @@ import dataclasses
 import hashlib
 import json
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,7 +27,9 @@ from typing import Any
 import polars as pl
 
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
+from gmkit import fairdice
 from gmkit.core import dice as gdice
+from gmkit.core.beacon import Beacon
 from gmkit.core.boards.resources import board_file
 from gmkit.core.dice import Dice, Roll
 from gmkit.core.envelope import Envelope, Orders
@@ -55,10 +57,13 @@ RECORD_KEYS = ("ruleset", "rules", "players", "board")
 
 def resolved_with(config: Mapping[str, Any], board: bytes | None) -> dict[str, Any]:
     """The rules, players and board a turn is resolved with, as its manifest records them."""
-    return {"ruleset": str(config.get("ruleset", "")),
-            "rules": dict(config.get("rules", {})),
-            "players": [dict(p) for p in config.get("players", [])],
-            "board": hashlib.sha256(board).hexdigest() if board is not None else None}
+    out = {"ruleset": str(config.get("ruleset", "")),
+           "rules": dict(config.get("rules", {})),
+           "players": [dict(p) for p in config.get("players", [])],
+           "board": hashlib.sha256(board).hexdigest() if board is not None else None}
+    if config.get("dice"):
+        out["dice"] = dict(config["dice"])  # how the game guards its dice (gmkit.fairdice)
+    return out
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,8 @@ class TurnSession:
     problems: dict[str, list[OrderError]]
     orders: Orders[Any]
     driver: Driver
+    #: The public beacon mixed into the dice seed (None: the secret seed is the dice seed).
+    beacon: Beacon | None = None
 
     @property
     def seqs(self) -> list[int]:
@@ -164,6 +171,9 @@ class Game:
         self._recent: dict[tuple[Any, ...], TurnData] = {}
         self._lock = threading.Lock()
         self._map: GameMap | None = None
+        #: How a turn's secret seed is made (a playout derives it from its master seed).
+        self.seed_maker: Callable[[int], str] = lambda turn: gdice.new_seed()
+        self.dice_setting = fairdice.dice_setting(self.config)
 
     @property
     def map(self) -> GameMap | None:
@@ -202,8 +212,10 @@ class Game:
     @classmethod
     def new(cls, root: str | Path, ruleset: str, players: Sequence[Mapping[str, Any]], *,
             title: str = "", map_path: str | Path | None = None,
-            rules: Mapping[str, Any] | None = None) -> Game:
-        """Create a game folder and commit its set-up as turn 0."""
+            rules: Mapping[str, Any] | None = None,
+            dice: fairdice.DiceSetting | None = None) -> Game:
+        """Create a game folder and commit its set-up as turn 0; ``dice`` says how the game
+        guards its dice (with ``ahead``, turn 1's commitment is made at once)."""
         rs = find_ruleset(ruleset)
         # no map given: the board the ruleset ships in its package, if any
         source = board_file(rs) if map_path is None else \
@@ -214,13 +226,19 @@ class Game:
         config: dict[str, Any] = {"title": title or f"A game of {rs.title}", "ruleset": rs.name,
                                   "rules": dict(rules or {}),
                                   "players": [dict(p) for p in players]}
+        if dice is not None and dice.to_config():
+            config["dice"] = dice.to_config()
+        fairdice.dice_setting(config)
         params = rs.rules(rules)
         state = rs.setup(cls.players_from_config(config), game_map, params)
         turn0 = TurnData(0, state, pl.DataFrame(schema=dict(ORDERS_SCHEMA)), rolls_frame([]),
                          events_frame([]))
         GameStore.create(root, config, rs.schemas, turn0, map_bytes,
                          record=resolved_with(config, map_bytes))
-        return cls(root)
+        game = cls(root)
+        if game.dice_setting.ahead:
+            game.commitment(1)
+        return game
 
     # -- reading ---------------------------------------------------------------------------------
     @property
@@ -292,7 +310,7 @@ class Game:
             if seed is None:
                 raise GameError(f"turn {turn} has no seed")
             return gdice.commitment(seed)
-        return gdice.commitment(self.store.seed_for(turn, gdice.new_seed))
+        return fairdice.announce(self.store, turn, lambda: self.seed_maker(turn))
 
     def reveal(self, turn: int | None = None) -> str:
         """Reveal a committed turn's seed (checked against its posted commitment)."""
@@ -397,20 +415,31 @@ class Game:
 
     # -- resolving -------------------------------------------------------------------------------
     def _session(self, state: State, posts: pl.DataFrame, seed: str, turn: int,
-                 entered: Mapping[str, Any] | None, rules: Params | None = None) -> TurnSession:
+                 entered: Mapping[str, Any] | None, rules: Params | None = None,
+                 beacon: Beacon | None = None) -> TurnSession:
         rules = self.rules if rules is None else rules
         parsed, problems, orders = self.read_orders(state, posts, rules)
-        dice = Dice(seed, turn, entered=dict(entered or {}))
+        dice_seed = seed if beacon is None else fairdice.derive_seed(seed, beacon)
+        dice = Dice(dice_seed, turn, entered=dict(entered or {}))
         driver = Driver(self.ruleset.steps(rules), state, orders, dice, rules)
-        return TurnSession(turn, seed, posts, parsed, problems, orders, driver)
+        return TurnSession(turn, seed, posts, parsed, problems, orders, driver, beacon)
 
-    def start(self, entered: Mapping[str, Any] | None = None) -> TurnSession:
-        """Begin resolving the coming turn with the posts received so far."""
+    def start(self, entered: Mapping[str, Any] | None = None, *,
+              preview: bool = False) -> TurnSession:
+        """Begin resolving the coming turn with the posts received so far; in a game that mixes
+        its dice with a beacon, with the posts and entered dice it was sealed on, once its
+        beacon is in. A ``preview`` of a turn without its beacon yet (to see the odds and the
+        draw ids) rolls the secret seed alone and can never be committed."""
         turn = self.next_turn
         self.commitment(turn)
         seed = self.store.read_seed(turn)
         assert seed is not None
-        return self._session(self.state(), self.store.pending_posts(turn), seed, turn, entered)
+        posts = self.store.pending_posts(turn)
+        if self.dice_setting.beacon is None or preview:
+            return self._session(self.state(), posts, seed, turn, entered)
+        posts, sealed, beacon = fairdice.sealed_input(self.store, turn, self.dice_setting, posts,
+                                                      entered)
+        return self._session(self.state(), posts, seed, turn, sealed, beacon=beacon)
 
     def odds(self, session: TurnSession) -> pl.DataFrame:
         """Exact odds of the contested actions of a session's orders."""
@@ -438,7 +467,18 @@ class Game:
         changes = [c for c in self.recorded_changes() if c.get("from_turn") == session.turn]
         if changes:
             record["changes"] = changes
-        folder = self.store.commit(data, posts=session.seqs, record=record)
+        if self.dice_setting.ahead:
+            record.update(fairdice.manifest_part(self.root, session.turn,
+                                                 gdice.commitment(session.seed)))
+        if self.dice_setting.beacon is not None and (
+                session.beacon is None or record.get("beacon") != session.beacon.to_dict()):
+            raise GameError(f"turn {session.turn} needs a beacon ([dice] beacon = "
+                            f"{self.dice_setting.beacon!r}): seal it, enter the beacon, and "
+                            "resolve with it")
+        with self.store.lock():
+            folder = self.store.commit(data, posts=session.seqs, record=record)
+            if self.dice_setting.ahead:
+                self.commitment(session.turn + 1)
         return self._committed(data, folder)
 
     def record(self, reason: str = "") -> dict[str, Any]:
@@ -475,18 +515,31 @@ class Game:
         if include_late:
             posts = pl.concat([posts, self.store.pending_posts(turn)]).unique(
                 "seq", keep="first").sort("seq")
-        session = self._session(self.state(turn - 1), posts, seed, turn,
-                                old.entered if entered is None else entered)
+        manifest = self.store.manifest(turn)
+        beacon = Beacon.from_dict(manifest["beacon"]) if "beacon" in manifest else None
+        entered = old.entered if entered is None else entered
+        if beacon is not None and fairdice.seal_digest(turn, posts, entered) != \
+                manifest.get("seal", {}).get("digest"):
+            raise GameError(f"turn {turn} was sealed before its beacon: it can be resolved again "
+                            "only on the sealed posts and dice (roll it back to change them)")
+        session = self._session(self.state(turn - 1), posts, seed, turn, entered, beacon=beacon)
         data = self._turn_data(session)
-        record = {**self.store.manifest(turn)}
-        record = {k: record[k] for k in (*RECORD_KEYS, "changes") if k in record} or self.record()
+        record = {**manifest}
+        record = {k: record[k] for k in (*RECORD_KEYS, *fairdice.MANIFEST_KEYS, "changes")
+                  if k in record} or self.record()
         record["reason"] = reason or "not given"
         return self._committed(data, self.store.commit(data, new_revision=True,
                                                        posts=session.seqs, record=record))
 
     def rollback(self, to_turn: int, reason: str = "") -> list[Path]:
-        """Set aside every turn after ``to_turn`` (kept in the folder's attic)."""
-        return self.store.rollback(to_turn, reason)
+        """Set aside every turn after ``to_turn`` (kept in the folder's attic); a game that
+        commits ahead makes turn ``to_turn + 1``'s fresh commitment at once, recorded as
+        replacing the one set aside."""
+        with self.store.lock():
+            moved = self.store.rollback(to_turn, reason)
+            if self.dice_setting.ahead:
+                self.commitment(to_turn + 1)
+        return moved
 
     # -- verifying -------------------------------------------------------------------------------
     def verify(self, against: str | None = None) -> list[str]:
@@ -498,9 +551,11 @@ class Game:
         return verify_game(self, against=against).problems
 
     def resolve_again(self, before: State, posts: pl.DataFrame, seed: str, turn: int,
-                      entered: Mapping[str, Any], rules: Params) -> TurnData:
-        """A committed turn resolved again from what it stored, with the rules it recorded."""
-        return self._turn_data(self._session(before, posts, seed, turn, entered, rules))
+                      entered: Mapping[str, Any], rules: Params,
+                      beacon: Beacon | None = None) -> TurnData:
+        """A committed turn resolved again from what it stored, with the rules it recorded (and
+        the beacon its dice were mixed with)."""
+        return self._turn_data(self._session(before, posts, seed, turn, entered, rules, beacon))
 
     # -- recorded changes --------------------------------------------------------------------------
     def recorded_changes(self) -> list[dict[str, Any]]:

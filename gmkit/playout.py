@@ -8,12 +8,18 @@ times, which are fixed too).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from gmkit import fairdice
+from gmkit.core.beacon import Beacon
 from gmkit.core.dice import Dice
 from gmkit.game import Game
+
+#: A turn's order deadline and the beacon published after it.
+BeaconFor = Callable[[int], tuple[datetime, Beacon]]
 
 
 def derived_seed(master: str, *parts: object) -> str:
@@ -33,15 +39,25 @@ def receive_bot_posts(game: Game, master: str, *, secret_every: int = 3) -> None
 
 
 def play(game: Game, turns: int, master: str = "gmkit", *, reveal: bool = True,
-         secret_every: int = 3) -> Game:
-    """Play ``turns`` more turns with bot posts; stops early when the game ends."""
+         secret_every: int = 3, beacon: BeaconFor | None = None) -> Game:
+    """Play ``turns`` more turns with bot posts; stops early when the game ends. With
+    ``beacon``, each turn gets its deadline, is sealed on its posts and mixed with the beacon
+    ``beacon(turn)`` gives (the game's ``[dice] beacon`` setting must take it)."""
+    game.seed_maker = lambda turn: derived_seed(master, "turn", turn)
     for _ in range(turns):
         if game.turn().outcome:
             break
         turn = game.next_turn
         if game.store.read_seed(turn) is None:
             game.store.write_seed(turn, derived_seed(master, "turn", turn))
+        if beacon is not None:
+            deadline, value = beacon(turn)
+            fairdice.set_deadline(game.store, turn, deadline)
         receive_bot_posts(game, master, secret_every=secret_every)
+        if beacon is not None:
+            fairdice.seal(game.store, turn, game.commitment(turn),
+                          game.store.pending_posts(turn), {})
+            fairdice.take_beacon(game.store, turn, game.dice_setting, value)
         game.commit(game.start())
         if reveal:
             game.reveal(turn)

@@ -16,6 +16,7 @@ from typing import Any
 
 import polars as pl
 
+from gmkit import fairdice
 from gmkit.core.ruleset import Headline
 from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, TurnReport,
                                 view_report)
@@ -137,7 +138,9 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
         record_hash=data.manifest_hash,
         previous_hash=game.store.manifest(t, data.revision).get("previous"), links=links,
         rules=_rules_rows(game, game.store.manifest(t, data.revision)),
-        changes=_changes(game.store.manifest(t, data.revision)))
+        changes=_changes(game.store.manifest(t, data.revision)),
+        **fairdice.report_fields(game.store, t, game.store.manifest(t, data.revision),
+                                 data.orders, data.rolls))
     # built from what the viewer may see; narrowing it once more through the reports' door
     # keeps one rule for every report
     return report if v.is_gm else view_report(report, v)

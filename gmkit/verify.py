@@ -4,7 +4,9 @@ For every turn and every revision of it: each file against its manifest, the fol
 the manifest, the chain to the previous turn, a seed commitment for every turn after the set-up,
 the seed against that commitment, and the turn resolved again from its stored posts, entered dice
 and seed with the rules, players and board it was resolved with, to the same state, rolls, events
-and outcome. Turn 0 is set up again from its recorded players, rules and board. Around the turns:
+and outcome. A turn mixed with a public beacon has its seal checked against its posts and entered
+dice, its beacon's signature and round against its deadline, and its dice replayed with the seed
+derived from the secret and the beacon (:mod:`gmkit.fairdice`). Turn 0 is set up again from its recorded players, rules and board. Around the turns:
 no turn missing, nothing stray in ``turns/``, no seed or consumed post of a turn that is not there,
 and ``game.toml`` and the board as the last turn recorded them (changed only through recorded
 commands).
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from gmkit import fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.maps import GameMap
 from gmkit.core.store import StoreError, TurnData
@@ -115,9 +118,13 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
     if data.seed_commitment and not gdice.check_reveal(seed, data.seed_commitment):
         problems.append(f"{where}: the seed does not match the posted commitment")
         return data
+    # the seal against the committed posts, the beacon's signature and round, and a beacon
+    # where the game requires one; the dice are replayed with the derived seed
+    found, beacon = fairdice.verify_problems(where, manifest, t, data.orders, data.entered)
+    problems.extend(found)
     try:
         rules = _rules(game, manifest)
-        again = game.resolve_again(prev, data.orders, seed, t, data.entered, rules)
+        again = game.resolve_again(prev, data.orders, seed, t, data.entered, rules, beacon)
     except (ValueError, KeyError, StoreError) as e:
         problems.append(f"{where}: re-resolving failed: {e}")
         return data
@@ -189,6 +196,9 @@ def _config_problems(game: Game, latest: int) -> list[str]:
         out.append(f"{toml}: [rules] {_diff(want_rules, dict(config.get('rules', {})))} differ "
                    f"from what turn {latest} was resolved with, and no recorded change "
                    "('gmkit rules --set') made them")
+    if dict(config.get("dice", {})) != dict(last.get("dice", {})):
+        out.append(f"{toml}: [dice] differs from what turn {latest} was resolved with (it is "
+                   "set when the game is created)")
     if str(config.get("ruleset", "")) != last.get("ruleset"):
         out.append(f"{toml}: the ruleset is not the one turn {latest} was resolved with")
     moved = [c for c in pending if c.get("kind") == "players" and "players_after" in c]

@@ -39,7 +39,7 @@ government = "city-state"
 
 COMMANDS = {"new", "status", "orders", "commit-seed", "reveal", "resolve", "odds", "report",
             "verify", "history", "rollback", "rules", "withdraw", "carry", "sql",
-            "players"}
+            "players", "deadline", "seal", "beacon"}
 
 ATTACK = "conquest:attack/Tróys/Red"
 

@@ -171,6 +171,15 @@ class TurnReport:
     #: Changes of rules or players that took effect with this turn, in words (public).
     changes: tuple[str, ...] = ()
     links: tuple[tuple[str, str], ...] = ()  # (label, url), e.g. player coat-of-arms links
+    #: The next turn's dice commitment and order deadline, announced with this summary.
+    next_commitment: str | None = None
+    next_deadline: str | None = None
+    #: What this turn's dice guarantee ("committed before orders", "beacon-mixed ...", "dice
+    #: entered by the GM ..."), and warnings against them (a commitment made after an order).
+    guarantees: tuple[str, ...] = ()
+    dice_warnings: tuple[str, ...] = ()
+    beacon: str | None = None  # the public beacon mixed into the dice, in words
+    seal: str | None = None  # the seal of the posts and entered dice, before the beacon
 
     def __post_init__(self) -> None:
         Viewer.parse(self.view)  # raises ValueError for an unknown view
@@ -740,6 +749,7 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
         lines.append("The revealed seed matches the commitment.")
     elif ok is False:
         lines.append("[b]The revealed seed does NOT match the commitment.[/b]")
+    lines += _bb_fair_dice(report)
     lines.append(VERIFY_SENTENCE.format(cmd="[b]gmkit verify[/b]"))
     doc.para(*lines)
 
@@ -767,6 +777,22 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
         doc.heading("[u][b]GM notes (not for publication)[/b][/u]")
         doc.items(_item(_bb_inline(n)) for n in report.gm_notes)
     return doc
+
+
+def _bb_fair_dice(report: TurnReport) -> list[str]:
+    """The dice guarantees of a turn and what it announces of the next, as BBCode lines."""
+    out = [f"Guarantee: {_bb_inline(g)}" for g in report.guarantees]
+    out += [f"[b]Warning:[/b] {_bb_inline(w)}" for w in report.dice_warnings]
+    if report.seal:
+        out.append(f"Seal (posts and entered dice, before the beacon): {_bb_inline(report.seal)}")
+    if report.beacon:
+        out.append(f"Beacon: {_bb_inline(report.beacon)}")
+    if report.next_commitment:
+        out.append(f"Turn {report.turn + 1} dice commitment (sha256): "
+                   f"{_bb_inline(report.next_commitment)}")
+    if report.next_deadline:
+        out.append(f"Turn {report.turn + 1} order deadline: {_bb_inline(report.next_deadline)}")
+    return out
 
 
 def _closer(opener: str) -> str:
