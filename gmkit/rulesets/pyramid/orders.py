@@ -1,0 +1,360 @@
+"""Pyramid Power Wars' orders: the lines players post, read into typed orders.
+
+Short forms, as posted in a forum (case and accents do not matter; lands, nobles and DEAD by name
+or unambiguous prefix)::
+
+    4 serfs to Redsand                      serfs work a land you hold (standing until changed)
+    5 priests to the war pyramid            priests staff a pyramid ('pyramid 2' by number)
+    noble 1 with 3 troops and the battle pyramid to Oasis Gate
+    noble Khufu with 1 troops and the scout pyramid to Redsand then Oasis Gate, claim pyramids
+    noble 2 to Redsand                      a noble alone, through your own land
+    2 troops and pyramid 3 from Redsand to Oasis Gate      without a noble: own land only
+    build war pyramid: 3 stone, dead: Amenhotep, Khufu
+    build scout pyramid at Redsand: 1 stone
+    claim pyramids at Oasis Gate            take rather than destroy unstaffed pyramids there
+    excess food: 2 priests, 1 troops        what excess food becomes (a pattern, repeated)
+    starve: troops, serfs, priests          which kinds vanish first when food runs short
+
+Long forms::
+
+    assign 4 units of serfs to the land of Redsand
+    assign 5 units of priests to pyramid 2
+    noble Amenhotep leads 3 troops and the battle pyramid from Redsand to Oasis Gate
+    build a war pyramid at Redsand with 3 stone and the dead Amenhotep and Khufu
+    convert excess food into 2 priests and 1 troops
+    if food runs short lose troops first, then serfs
+
+Parsing knows names, not the state's rules: :mod:`gmkit.rulesets.pyramid.validate` checks the
+orders against the state.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Union
+
+from gmkit.core.orders import NameIndex, OrderSyntaxError, ParseResult, PostLine, parse_post
+from gmkit.core.tables import State
+from gmkit.rulesets.pyramid.constants import POPULATION, SIZES
+
+
+@dataclass(frozen=True)
+class PyramidRef:
+    """A pyramid as a player names it: by number (``pyramid 2``), by size (``the war
+    pyramid``: the only one of that size where it matters), or both (``war pyramid 2``)."""
+
+    size: str | None = None
+    number: int | None = None
+
+    def __str__(self) -> str:
+        if self.number is not None:
+            return f"{self.size + ' ' if self.size else ''}pyramid {self.number}"
+        return f"the {self.size} pyramid"
+
+
+@dataclass(frozen=True)
+class NobleRef:
+    """A noble as a player names it: its number among the player's nobles, or its name."""
+
+    number: int | None = None
+    name: str | None = None
+
+    def __str__(self) -> str:
+        return f"noble {self.number}" if self.number is not None else str(self.name)
+
+
+@dataclass(frozen=True)
+class AssignSerfs:
+    """Serfs assigned to a land the player holds (RESOURCES: Serfs); stands until changed."""
+
+    space: str
+    count: int
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class StaffPyramid:
+    """Priests assigned to a pyramid (RESOURCES: Priests); stands until changed."""
+
+    pyramid: PyramidRef
+    count: int
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Lead:
+    """A noble leading troops and pyramids from its space along ``path`` (WAR: Movement)."""
+
+    noble: NobleRef
+    troops: int
+    pyramids: tuple[PyramidRef, ...]
+    path: tuple[str, ...]
+    claim: bool = False
+    origin: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Move:
+    """Troops and pyramids moved without a noble, only through friendly territory."""
+
+    origin: str
+    troops: int
+    pyramids: tuple[PyramidRef, ...]
+    path: tuple[str, ...]
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Build:
+    """Stone and DEAD given to a pyramid (PYRAMIDS: Construction): a new one, or one already
+    begun (by number, or the only unfinished one of the size)."""
+
+    size: str
+    stone: int
+    dead: tuple[str, ...] = ()
+    space: str | None = None
+    number: int | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Claim rather than destroy unstaffed pyramids on a land taken this round."""
+
+    space: str
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Births:
+    """What excess food becomes: a pattern of (kind, count) repeated until the food is used."""
+
+    pattern: tuple[tuple[str, int], ...]
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Starve:
+    """Which kinds of population vanish first when food runs short."""
+
+    kinds: tuple[str, ...]
+    line: int = 0
+
+
+Order = Union[AssignSerfs, StaffPyramid, Lead, Move, Build, Claim, Births, Starve]
+
+_KIND = {"serf": "serfs", "serfs": "serfs", "priest": "priests", "priests": "priests",
+         "troop": "troops", "troops": "troops", "soldier": "troops", "soldiers": "troops"}
+_SIZE_RX = "|".join(SIZES)
+_UNITS = r"(?:units?\s+of\s+)?"
+_SEP = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|\+|&)\s*", re.I)
+
+_ASSIGN = re.compile(rf"^(?:assign\s+)?(?P<n>\d+)\s+{_UNITS}(?P<k>serfs?|priests?)\s+"
+                     r"(?:to|on|at|in|staffing|staff)\s+(?:the\s+land\s+of\s+)?(?P<t>.+)$", re.I)
+_STAFF = re.compile(r"^staff\s+(?P<t>.+?)\s+with\s+(?P<n>\d+)\s+priests?$", re.I)
+_LEAD = re.compile(r"^(?:noble\s+(?P<noble>.+?)|(?P<named>[^\d\s][^,]*?)\s+(?=leads\b))\s*"
+                   r"(?:(?:with|leads|leading)\s+(?P<what>.+?)\s+)?"
+                   r"(?:from\s+(?P<origin>.+?)\s+)?(?:moves?\s+)?(?:to|into)\s+(?P<path>.+)$", re.I)
+_MOVE = re.compile(r"^(?:move\s+)?(?P<what>.+?)\s+from\s+(?P<origin>.+?)\s+(?:to|into)\s+"
+                   r"(?P<path>.+)$", re.I)
+_BUILD = re.compile(rf"^(?:build|continue)\s+(?:an?\s+|the\s+)?(?P<size>{_SIZE_RX})\s+pyramid"
+                    r"(?:\s+(?P<num>\d+))?(?:\s+(?:at|in|on)\s+(?P<space>[^:]+?))?"
+                    r"(?:\s*(?::|,|with\b)\s*(?P<rest>.*))?$", re.I)
+_CLAIM = re.compile(r"^claim\s+(?:the\s+|all\s+)?(?:unstaffed\s+)?(?:pyramids?|"
+                    rf"(?:{_SIZE_RX})\s+pyramids?)\s+(?:at|in|on)\s+(?P<space>.+)$", re.I)
+_BIRTHS = re.compile(r"^(?:(?:convert\s+)?excess\s+food|births?|new\s+population)\s*"
+                     r"(?::|->|=|into|becomes?|to)?\s*(?:into\s+)?(?P<list>.+)$", re.I)
+_STARVE = re.compile(r"^(?:starve|starving|hunger|if\s+hungry|vanish|"
+                     r"if\s+food\s+runs\s+short)\s*(?::|->|=)?\s*(?:lose\s+)?(?P<list>.+)$", re.I)
+_CLAIM_TAIL = re.compile(r"\s*[,;]?\s*(?:and\s+)?claim(?:ing)?(?:\s+(?:the\s+|all\s+)?"
+                         r"(?:unstaffed\s+)?pyramids?)?$", re.I)
+_PYRAMID = re.compile(rf"^(?:the\s+|a\s+|an\s+|my\s+)?(?:(?P<size>{_SIZE_RX})\s+)?pyramid"
+                      r"(?:\s+(?:no\.?\s*|#)?(?P<num>\d+))?$", re.I)
+_TROOPS = re.compile(r"^(?P<n>\d+)\s+" + _UNITS + r"(?:troops?|soldiers?)$", re.I)
+
+EXAMPLES = ("'4 serfs to Redsand', '5 priests to the war pyramid', "
+            "'noble 1 with 3 troops and the battle pyramid to Oasis Gate', "
+            "'2 troops from Redsand to Oasis Gate', 'build war pyramid: 3 stone, dead: Khufu', "
+            "'claim pyramids at Oasis Gate', 'excess food: 2 priests, 1 troops', "
+            "'starve: troops, serfs'")
+
+
+class Names:
+    """The name indexes one post is read with: lands, living nobles, DEAD."""
+
+    def __init__(self, spaces: tuple[str, ...], nobles: tuple[str, ...], dead: tuple[str, ...]):
+        self.spaces = NameIndex(spaces, kind="land")
+        self.nobles = NameIndex(nobles, kind="noble")
+        self.dead = NameIndex(dead, kind="DEAD")
+
+
+@functools.lru_cache(maxsize=16)
+def _names(spaces: tuple[str, ...], nobles: tuple[str, ...], dead: tuple[str, ...]) -> Names:
+    return Names(spaces, nobles, dead)
+
+
+def names_of(state: State) -> Names:
+    """The name indexes for a state."""
+    return _names(tuple(state["spaces"]["name"].to_list()),
+                  tuple(state["nobles"]["name"].to_list()), tuple(state["dead"]["name"].to_list()))
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip().rstrip(".!;")).replace("’", "'")
+
+
+def _count(text: str) -> int:
+    if len(text) > 6:
+        raise OrderSyntaxError(f"{text[:8]}… is more units than any player has")
+    return int(text)
+
+
+def _pyramid(text: str) -> PyramidRef:
+    m = _PYRAMID.match(text.strip())
+    if not m or not (m.group("size") or m.group("num")):
+        raise OrderSyntaxError(f"'{text}' is not a pyramid (say 'pyramid 2' or 'the war "
+                               "pyramid'; sizes: " + ", ".join(SIZES) + ")")
+    return PyramidRef(m.group("size").lower() if m.group("size") else None,
+                      _count(m.group("num")) if m.group("num") else None)
+
+
+def _forces(text: str | None) -> tuple[int, tuple[PyramidRef, ...]]:
+    if not text:
+        return 0, ()
+    troops, pyramids = 0, []
+    for item in (i for i in _SEP.split(text) if i.strip()):
+        m = _TROOPS.match(item.strip())
+        if m:
+            troops += _count(m.group("n"))
+        else:
+            pyramids.append(_pyramid(item))
+    return troops, tuple(pyramids)
+
+
+def _path(text: str, names: Names) -> tuple[str, ...]:
+    parts = re.split(r"\s*(?:,\s*then|,|\bthen\b|->|→|>)\s*", text.strip(), flags=re.I)
+    return tuple(names.spaces.resolve(p) for p in parts if p.strip())
+
+
+def _kinds_list(text: str) -> list[tuple[str, int]]:
+    out = []
+    for item in (i for i in re.split(r"\s*(?:,|\bthen\b|\band\b|;)\s*", text, flags=re.I)
+                 if i.strip()):
+        m = re.match(r"^(?:(?P<n>\d+)\s+)?(?:units?\s+of\s+)?(?P<k>[a-z]+)(?:\s+first)?$",
+                     item.strip(), re.I)
+        kind = _KIND.get(m.group("k").lower()) if m else None
+        if m is None or kind is None:
+            raise OrderSyntaxError(f"'{item}' is not a kind of population (serfs, priests, "
+                                   "troops)")
+        out.append((kind, _count(m.group("n")) if m.group("n") else 1))
+    if not out:
+        raise OrderSyntaxError("name at least one kind of population (serfs, priests, troops)")
+    return out
+
+
+def _noble(text: str, names: Names) -> NobleRef:
+    text = text.strip()
+    if text.isdigit():
+        return NobleRef(number=_count(text))
+    return NobleRef(name=names.nobles.resolve(text))
+
+
+def _build(m: re.Match[str], names: Names, line: int) -> Build:
+    rest = (m.group("rest") or "").strip()
+    stone, dead_text = 0, ""
+    dm = re.search(r"(?:^|[,;]|\band\b)\s*(?:the\s+)?dead\s*:?\s*(?P<d>.*)$", rest, re.I)
+    if dm:
+        dead_text, rest = dm.group("d"), rest[: dm.start()]
+    sm = re.fullmatch(r"\s*(?:(?P<n>\d+)\s+stones?)?\s*", rest, re.I)
+    if sm is None:
+        raise OrderSyntaxError(f"cannot read '{rest.strip()}' (write 'build war pyramid: "
+                               "3 stone, dead: Khufu')")
+    if sm.group("n"):
+        stone = _count(sm.group("n"))
+    dead = tuple(names.dead.resolve(d) for d in _SEP.split(dead_text) if d.strip())
+    if stone == 0 and not dead:
+        raise OrderSyntaxError("give the pyramid stone or DEAD (write 'build war pyramid: "
+                               "3 stone, dead: Khufu')")
+    space = names.spaces.resolve(m.group("space")) if m.group("space") else None
+    number = _count(m.group("num")) if m.group("num") else None
+    return Build(m.group("size").lower(), stone, dead, space, number, line)
+
+
+def parse_line(line: PostLine, names: Names) -> Order | None:
+    """One line into an order; raises :class:`~gmkit.core.orders.OrderError` with the reason."""
+    text = _clean(line.text)
+    if not text:
+        return None
+    n = line.number
+    if m := _ASSIGN.match(text):
+        count = _count(m.group("n"))
+        if m.group("k").lower().startswith("serf"):
+            return AssignSerfs(names.spaces.resolve(m.group("t")), count, n)
+        return StaffPyramid(_pyramid(m.group("t")), count, n)
+    if m := _STAFF.match(text):
+        return StaffPyramid(_pyramid(m.group("t")), _count(m.group("n")), n)
+    if m := _BUILD.match(text):
+        return _build(m, names, n)
+    if m := _CLAIM.match(text):
+        return Claim(names.spaces.resolve(m.group("space")), n)
+    if m := _BIRTHS.match(text):
+        return Births(tuple(_kinds_list(m.group("list"))), n)
+    if m := _STARVE.match(text):
+        kinds = tuple(dict.fromkeys(k for k, _ in _kinds_list(m.group("list"))))
+        return Starve(kinds, n)
+    claim = False
+    if cm := _CLAIM_TAIL.search(text):
+        claim, text = True, text[: cm.start()]
+    if m := _LEAD.match(text):
+        noble = _noble(m.group("noble") or m.group("named"), names)
+        troops, pyramids = _forces(m.group("what"))
+        origin = names.spaces.resolve(m.group("origin")) if m.group("origin") else None
+        return Lead(noble, troops, pyramids, _path(m.group("path"), names), claim, origin, n)
+    if m := _MOVE.match(text):
+        troops, pyramids = _forces(m.group("what"))
+        return Move(names.spaces.resolve(m.group("origin")), troops, pyramids,
+                    _path(m.group("path"), names), n)
+    raise OrderSyntaxError(f"not an order: '{text}' (try {EXAMPLES})")
+
+
+def parse(post: str, state: State) -> ParseResult[Order]:
+    """A whole post into orders and per-line errors."""
+    names = names_of(state)
+    return parse_post(post, lambda line: parse_line(line, names))
+
+
+def _forces_text(troops: int, pyramids: tuple[PyramidRef, ...]) -> str:
+    parts = ([f"{troops} troops"] if troops else []) + [str(p) for p in pyramids]
+    return " and ".join(parts) if parts else "nothing"
+
+
+def describe(order: Order) -> str:
+    """An order in words, as the GM reads it back to the player."""
+    if isinstance(order, AssignSerfs):
+        return f"{order.count} serfs work {order.space}"
+    if isinstance(order, StaffPyramid):
+        return f"{order.count} priests staff {order.pyramid}"
+    if isinstance(order, Lead):
+        return (f"{order.noble} leads {_forces_text(order.troops, order.pyramids)} to "
+                f"{' then '.join(order.path)}" + (", claiming pyramids" if order.claim else ""))
+    if isinstance(order, Move):
+        return (f"{_forces_text(order.troops, order.pyramids)} move from {order.origin} to "
+                f"{' then '.join(order.path)}")
+    if isinstance(order, Build):
+        where = f" at {order.space}" if order.space else ""
+        num = f" {order.number}" if order.number is not None else ""
+        dead = f", DEAD {', '.join(order.dead)}" if order.dead else ""
+        return f"build {order.size} pyramid{num}{where}: {order.stone} stone{dead}"
+    if isinstance(order, Claim):
+        return f"claim unstaffed pyramids at {order.space}"
+    if isinstance(order, Births):
+        return "excess food becomes " + ", ".join(f"{c} {k}" for k, c in order.pattern)
+    return "when food runs short, lose " + ", then ".join(order.kinds) + " first"
+
+
+__all__ = ["AssignSerfs", "Births", "Build", "Claim", "Lead", "Move", "NobleRef", "Order",
+           "POPULATION", "PyramidRef", "StaffPyramid", "Starve", "describe", "names_of", "parse",
+           "parse_line"]

@@ -1,0 +1,86 @@
+"""Standings and the end of a game of Pyramid Power Wars (not in the text: option ``victory``).
+
+The text names no victory. The default ends the game after ``victory_rounds`` rounds, set by the
+GM, and ranks the players by
+
+1. *pyramid power*: the stone cost of the built pyramids a player holds. Pyramids top the
+   contest ladder and are the game's name; each needs the economy (stone from serfs on stone
+   land, priests fed by food) and the war (DEAD, i.e. nobles defeated), so the measure sums up
+   every other resource;
+2. land held: it feeds every other resource and makes new nobles;
+3. glory of the living nobles: the record of attempts and victories;
+4. population, last.
+
+Alternatives: ``last_noble`` (the game ends when one player alone has a living noble) and
+``land_share`` (a player holding ``victory_land_share`` percent of the land wins at once).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from gmkit.core.params import Params
+from gmkit.core.steps import Outcome, Termination
+from gmkit.core.tables import State
+from gmkit.rulesets.pyramid.constants import size_stone
+from gmkit.rulesets.pyramid.state import ACTIVE
+
+RANKING = ("pyramid_power", "lands", "glory", "population")
+
+
+def standings(state: State, rules: Params) -> pl.DataFrame:
+    """One row per player, ranked: pyramid power, lands, glory, population (then id)."""
+    out = []
+    for me in state["players"].iter_rows(named=True):
+        pid = me["id"]
+        built = state["pyramids"].filter((pl.col("player") == pid) & pl.col("built"))
+        nobles = state["nobles"].filter(pl.col("player") == pid)
+        troops = int(state["troops"].filter(pl.col("player") == pid)["count"].sum())
+        out.append({
+            "player": pid, "name": me["name"], "status": me["status"],
+            "pyramid_power": sum(size_stone(s, rules) for s in built["size"].to_list()),
+            "pyramids": built.height,
+            "lands": state["spaces"].filter(pl.col("holder") == pid).height,
+            "nobles": nobles.height, "glory": int(nobles["glory"].sum()),
+            "population": int(me["serfs"]) + int(me["priests"]) + troops,
+            "serfs": int(me["serfs"]), "priests": int(me["priests"]), "troops": troops,
+            "food": int(me["food"]), "stone": int(me["stone"]),
+            "dead": state["dead"].filter(pl.col("held_by") == pid).height,
+        })
+    frame = pl.DataFrame(out, orient="row") if out else pl.DataFrame()
+    if frame.is_empty():
+        return frame
+    return frame.sort([*RANKING, "player"], descending=[True] * len(RANKING) + [False])
+
+
+def outcome(state: State, rules: Params) -> Outcome | None:
+    """The end of the game under the option ``victory``, or None while it goes on."""
+    active = state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list()
+    if len(active) == 1:
+        return Outcome(Termination.LAST_STANDING, (active[0],),
+                       f"{active[0]} alone remains in the Two Lands.")
+    if rules.victory == "last_noble":
+        with_nobles = sorted(set(state["nobles"]["player"].to_list()))
+        if len(with_nobles) == 1:
+            return Outcome(Termination.LAST_STANDING, (with_nobles[0],),
+                           f"{with_nobles[0]} has the last living noble.")
+        return None
+    if rules.victory == "land_share":
+        total = state["spaces"].height
+        held = state["spaces"].group_by("holder").len().drop_nulls("holder")
+        winners = sorted(h for h, n in held.iter_rows()
+                         if n * 100 >= int(rules.victory_land_share) * total)
+        if winners:
+            return Outcome(Termination.VICTORY, tuple(winners),
+                           f"{' and '.join(winners)} holds {rules.victory_land_share}% of the "
+                           "land.")
+        return None
+    if state.turn >= int(rules.victory_rounds):
+        table = standings(state, rules).filter(pl.col("status") == ACTIVE)
+        best = table.row(0, named=True)
+        tied = tuple(r["player"] for r in table.iter_rows(named=True)
+                     if all(r[k] == best[k] for k in RANKING))
+        return Outcome(Termination.TIME_LIMIT, tied,
+                       f"After {state.turn} rounds {' and '.join(tied)} leads: pyramid power "
+                       f"{best['pyramid_power']}, {best['lands']} lands, glory {best['glory']}.")
+    return None

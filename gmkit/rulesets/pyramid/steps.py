@@ -1,0 +1,508 @@
+"""Pyramid Power Wars' round as pure steps, in order, each citing its rule.
+
+Every step takes ``(state, orders, dice, rules)`` and returns the new state and its events.
+Orders are validated before they get here; a step still skips (with an event) whatever can no
+longer be done when the round reaches it (a build on land lost this round, say).
+
+1. ``assign``: serfs to land, priests to pyramids, births and starvation orders (standing).
+2. ``move``: nobles lead troops and pyramids; forces without a noble move through own land.
+3. ``contest``: each space entered by another player's forces is decided by the ladder.
+4. ``build``: stone and DEAD given to pyramids; a pyramid complete in both is built.
+5. ``harvest``: serfs produce food or stone on the land their player still holds.
+6. ``upkeep``: food keeps population; excess food becomes new population.
+7. ``nobles``: more than 4 land per noble gives a new noble.
+8. ``end``: unspent DEAD (option), players with neither land nor noble are eliminated.
+
+With ``harvest_feeds = next_round`` the upkeep runs before the harvest, so the food eaten is the
+food stored by the previous round's harvest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gmkit.core.dice import Dice
+from gmkit.core.orders import OrderError
+from gmkit.core.params import Params
+from gmkit.core.steps import Event, Step
+from gmkit.core.tables import State
+from gmkit.rulesets.pyramid.constants import (CONFLICT, CONSTRUCTION, CONTEST, FOOD, FOOD_LAND,
+                                              LAND, MOVEMENT, NOBLES, PRIESTS, SERFS,
+                                              STAFFING, size_glory, size_stone)
+from gmkit.rulesets.pyramid.contest import Side, resolve
+from gmkit.rulesets.pyramid.economy import feed, land_output
+from gmkit.rulesets.pyramid.movement import path_problem, scout_move
+from gmkit.rulesets.pyramid.orders import (AssignSerfs, Births, Build, Claim, Lead, Move, Order,
+                                           StaffPyramid, Starve)
+from gmkit.rulesets.pyramid.refs import build_target, find_noble, find_pyramid
+from gmkit.rulesets.pyramid.state import (ACTIVE, ELIMINATED, Rows, adjacency, births_text,
+                                          frame, functioning, names_in_use, noble_name, rows)
+
+Orders = Mapping[str, Sequence[Order]]
+Result = tuple[State, list[Event]]
+
+
+def _of(orders: Orders, kind: type) -> list[tuple[str, Any]]:
+    return [(pid, o) for pid in sorted(orders) for o in orders[pid] if isinstance(o, kind)]
+
+
+def _players(state: State) -> dict[str, dict[str, Any]]:
+    return {r["id"]: r for r in rows(state, "players")}
+
+
+# -- 1. assignments ---------------------------------------------------------------------------
+
+def assign(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
+    """Serfs go to land the player holds (RESOURCES: Serfs); priests to pyramids, at most its
+    stone cost each (RESOURCES: Priests); births and starvation orders stand until changed."""
+    players = _players(state)
+    spaces = rows(state, "spaces")
+    pyramids = rows(state, "pyramids")
+    events: list[Event] = []
+    for pid, o in _of(orders, AssignSerfs):
+        me = players[pid]
+        space = next(s for s in spaces if s["name"] == o.space)
+        others = sum(s["serfs"] for s in spaces if s["holder"] == pid and s is not space)
+        if space["holder"] != pid or others + o.count > me["serfs"]:
+            events.append(Event("skipped", SERFS, f"{pid}: {o.count} serfs to {o.space} cannot "
+                                "be done.", pid, o.space))
+            continue
+        space["serfs"] = o.count
+        events.append(Event("serfs", SERFS, f"{pid} sets {o.count} serfs to work {o.space}.",
+                            pid, o.space, data={"serfs": o.count}))
+    for pid, o in _of(orders, StaffPyramid):
+        me = players[pid]
+        try:
+            p = find_pyramid(o.pyramid, pyramids, pid)
+        except OrderError:
+            continue
+        others = sum(q["priests"] for q in pyramids if q["player"] == pid and q is not p)
+        count = min(o.count, size_stone(p["size"], rules), max(0, me["priests"] - others))
+        p["priests"] = count
+        need = size_stone(p["size"], rules)
+        events.append(Event("priests", PRIESTS, f"{pid} sets {count} priests to {p['size']} "
+                            f"pyramid {p['number']} ({'staffed' if count >= need else 'needs ' + str(need)}).",
+                            pid, p["space"], data={"priests": count}))
+    for pid, o in _of(orders, Births):
+        players[pid]["births"] = births_text(o.pattern)
+    for pid, o in _of(orders, Starve):
+        players[pid]["starve"] = ",".join(o.kinds)
+    return state.replace(players=frame(list(players.values()), "players"),
+                         spaces=frame(spaces, "spaces"),
+                         pyramids=frame(pyramids, "pyramids")), events
+
+
+# -- 2. movement ------------------------------------------------------------------------------
+
+def _take_troops(troops: Rows, pid: str, origin: str, count: int) -> int:
+    taken = 0
+    for t in troops:
+        if t["player"] == pid and t["space"] == origin and t["moved_from"] is None:
+            n = min(count - taken, t["count"])
+            t["count"] -= n
+            taken += n
+    return taken
+
+
+def move(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
+    """Nobles lead troops and pyramids 1 space, 2 if both are already controlled, one more with
+    a scout pyramid; forces without a noble move only through friendly territory (WAR)."""
+    held = {s["name"]: s["holder"] for s in rows(state, "spaces")}
+    adj = adjacency(state)
+    nobles = rows(state, "nobles")
+    troops = rows(state, "troops")
+    pyramids = rows(state, "pyramids")
+    events: list[Event] = []
+    arrivals: Rows = []
+    for pid, o in _of(orders, Lead) + _of(orders, Move):
+        mine = {n for n, h in held.items() if h == pid}
+        noble = None
+        if isinstance(o, Lead):
+            try:
+                noble = find_noble(o.noble, nobles, pid)
+            except OrderError:
+                continue
+            if noble["moved_from"] is not None:
+                continue
+            origin = str(noble["space"])
+        else:
+            origin = o.origin
+        moving = []
+        for ref in o.pyramids:
+            try:
+                p = find_pyramid(ref, pyramids, pid, space=origin, built=True)
+            except OrderError:
+                continue
+            if functioning(p, rules) and p["moved_from"] is None:
+                moving.append(p)
+        sizes = [str(p["size"]) for p in moving]
+        why = path_problem(origin, o.path, adj, mine, rules, led=noble is not None,
+                           scout=scout_move(o.troops, sizes, rules))
+        if why:
+            events.append(Event("skipped", MOVEMENT, f"{pid}: the move from {origin} cannot be "
+                                f"made ({why}).", pid, origin))
+            continue
+        dest = o.path[-1]
+        count = _take_troops(troops, pid, origin, o.troops)
+        if count:
+            arrivals.append({"player": pid, "space": dest, "count": count, "moved_from": origin})
+        for p in moving:
+            p.update(space=dest, moved_from=origin)
+        who = f"{noble['name']} leads" if noble else "without a noble,"
+        if noble:
+            noble.update(space=dest, moved_from=origin)
+        what = " and ".join(([f"{count} troops"] if count else [])
+                            + [f"{p['size']} pyramid {p['number']}" for p in moving]) or "no one"
+        events.append(Event("move", MOVEMENT, f"{pid}: {who} {what} from {origin} to "
+                            f"{' then '.join(o.path)}.", pid, dest,
+                            data={"from": origin, "path": list(o.path), "troops": count,
+                                  "noble": noble["name"] if noble else None}))
+    troops = [t for t in troops if t["count"] > 0] + arrivals
+    return state.replace(nobles=frame(nobles, "nobles"), troops=frame(troops, "troops"),
+                         pyramids=frame(pyramids, "pyramids")), events
+
+
+# -- 3. contested land ------------------------------------------------------------------------
+
+def _claims(orders: Orders) -> set[tuple[str, str]]:
+    out = {(pid, o.space) for pid, o in _of(orders, Claim)}
+    out |= {(pid, o.path[-1]) for pid, o in _of(orders, Lead) if o.claim and o.path}
+    return out
+
+
+def contest(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
+    """Land entered by another player's forces goes to the victor of the ladder; the loser's
+    troops and pyramids are destroyed and its noble becomes the victor's DEAD; an attacking
+    noble gains glory, a victor half the glory of each noble it defeats (WAR, RESOURCES)."""
+    round_ = state.turn + 1
+    players = _players(state)
+    spaces = {s["name"]: s for s in rows(state, "spaces")}
+    nobles = rows(state, "nobles")
+    troops = rows(state, "troops")
+    pyramids = rows(state, "pyramids")
+    dead = rows(state, "dead")
+    claims = _claims(orders)
+    events: list[Event] = []
+    retreats: list[tuple[str, str]] = []
+    contested = sorted({n["space"] for n in nobles if n["moved_from"] is not None
+                        and spaces[n["space"]]["holder"] != n["player"]})
+    for space_name in contested:
+        space = spaces[space_name]
+        holder = space["holder"]
+        present = ({n["player"] for n in nobles if n["space"] == space_name}
+                   | {t["player"] for t in troops if t["space"] == space_name}
+                   | {p["player"] for p in pyramids if p["space"] == space_name
+                      and p["moved_from"] is not None})
+        if holder is not None:
+            present.add(holder)
+        sides = []
+        for pid in sorted(present):
+            noble = next((n for n in nobles if n["space"] == space_name and n["player"] == pid),
+                         None)
+            fighting = tuple(sorted(str(p["size"]) for p in pyramids
+                                    if p["space"] == space_name and p["player"] == pid
+                                    and functioning(p, rules)))
+            sides.append(Side(pid, sum(t["count"] for t in troops if t["space"] == space_name
+                                       and t["player"] == pid), fighting,
+                              noble["name"] if noble else None, pid == holder))
+            if noble is not None and pid != holder and noble["moved_from"] is not None:
+                noble["glory"] += int(rules.glory_per_attempt)
+                events.append(Event("glory", NOBLES, f"{noble['name']} ({pid}) leads an attempt "
+                                    f"to take {space_name}: +{rules.glory_per_attempt} glory.",
+                                    pid, space_name, data={"glory": noble["glory"]}))
+        verdict = resolve(sides, rules)
+        described = "; ".join(
+            f"{s.player}{' (holder)' if s.holder else ''}: "
+            f"{s.noble or 'no noble'}, {s.troops} troops"
+            + (f", {' '.join(s.pyramids)} pyramid(s)" if s.pyramids else "") for s in sides)
+        events.append(Event("contest", CONTEST, f"{space_name} is contested ({described}): "
+                            + ", then ".join(r.value for r in verdict.rungs) + "; "
+                            + (f"{verdict.victor} holds it." if verdict.victor
+                               else "no one holds it."), verdict.victor, space_name,
+                            data={"rungs": [r.name for r in verdict.rungs],
+                                  "victor": verdict.victor, "holder": holder,
+                                  "sides": [s.player for s in sides]}))
+        for winner, loser in verdict.defeats:
+            wnoble = next((n for n in nobles if n["space"] == space_name
+                           and n["player"] == winner), None)
+            lnoble = next((n for n in nobles if n["space"] == space_name
+                           and n["player"] == loser), None)
+            lost_troops = sum(t["count"] for t in troops
+                              if t["space"] == space_name and t["player"] == loser)
+            troops = [t for t in troops if not (t["space"] == space_name and t["player"] == loser)]
+            lost_pyr = [p for p in pyramids if p["space"] == space_name
+                        and p["player"] == loser and functioning(p, rules)]
+            pyramids = [p for p in pyramids if not any(p is q for q in lost_pyr)]
+            text = f"{winner} defeats {loser} at {space_name}"
+            if lost_troops or lost_pyr:
+                text += (": " + " and ".join(([f"{lost_troops} troops"] if lost_troops else [])
+                                             + [f"{p['size']} pyramid {p['number']}"
+                                                for p in lost_pyr]) + " destroyed")
+            if lnoble is not None:
+                nobles = [n for n in nobles if n is not lnoble]
+                dead.append({"name": lnoble["name"], "glory": lnoble["glory"], "held_by": winner,
+                             "from_player": loser, "died_round": round_})
+                text += f"; {lnoble['name']} (glory {lnoble['glory']}) is {winner}'s DEAD"
+                if wnoble is not None:
+                    gain = int(lnoble["glory"]) // int(rules.defeat_glory_divisor)
+                    wnoble["glory"] += gain
+                    text += f"; {wnoble['name']} gains {gain} glory"
+            events.append(Event("defeat", CONFLICT, text + ".", winner, space_name,
+                                data={"loser": loser, "troops": lost_troops,
+                                      "pyramids": len(lost_pyr),
+                                      "dead": lnoble["name"] if lnoble else None}))
+        if verdict.victor is not None and verdict.victor != holder:
+            space.update(holder=verdict.victor, serfs=0)
+            for p in [p for p in pyramids if p["space"] == space_name
+                      and p["player"] != verdict.victor]:
+                if (verdict.victor, space_name) in claims or rules.claim_unordered == "claim":
+                    me = players[verdict.victor]
+                    me["pyramids_made"] += 1
+                    events.append(Event("claim", STAFFING, f"{verdict.victor} claims "
+                                        f"{p['player']}'s unstaffed {p['size']} pyramid at "
+                                        f"{space_name} (now its pyramid {me['pyramids_made']}).",
+                                        verdict.victor, space_name))
+                    p.update(player=verdict.victor, number=me["pyramids_made"], priests=0)
+                else:
+                    pyramids = [q for q in pyramids if q is not p]
+                    events.append(Event("razed", STAFFING, f"{verdict.victor} destroys "
+                                        f"{p['player']}'s unstaffed {p['size']} pyramid at "
+                                        f"{space_name}.", verdict.victor, space_name))
+        retreats += [(pid, space_name) for pid in verdict.retreat]
+    state = state.replace(players=frame(list(players.values()), "players"),
+                          spaces=frame(list(spaces.values()), "spaces"),
+                          nobles=frame(nobles, "nobles"), troops=frame(troops, "troops"),
+                          pyramids=frame(pyramids, "pyramids"), dead=frame(dead, "dead"))
+    state, more = _retreat(state, retreats, dice, rules)
+    return _settle(state), events + more
+
+
+def _retreat(state: State, retreats: Sequence[tuple[str, str]], dice: Dice,
+             rules: Params) -> Result:
+    """Forces that retreat intact go back where they came from; if another noble now stands
+    there, to a neighbouring land of theirs without a noble (chosen by dice); with none, they
+    are cut off: troops and pyramids lost, the noble the DEAD of whoever holds their origin."""
+    round_ = state.turn + 1
+    spaces = {s["name"]: s for s in rows(state, "spaces")}
+    adj = adjacency(state)
+    nobles, troops = rows(state, "nobles"), rows(state, "troops")
+    pyramids, dead = rows(state, "pyramids"), rows(state, "dead")
+    events: list[Event] = []
+    for pid, space_name in retreats:
+        noble = next((n for n in nobles if n["space"] == space_name and n["player"] == pid
+                      and n["moved_from"] is not None), None)
+        origins = {n["moved_from"] for n in nobles if n is noble}
+        origins |= {t["moved_from"] for t in troops if t["space"] == space_name
+                    and t["player"] == pid and t["moved_from"] is not None}
+        origins |= {p["moved_from"] for p in pyramids if p["space"] == space_name
+                    and p["player"] == pid and p["moved_from"] is not None}
+        for origin in sorted(origins):
+            others = {n["space"] for n in nobles if n is not noble}
+            target: str | None = origin
+            if spaces[origin]["holder"] != pid or origin in others:
+                free = sorted(b for b in adj[origin] | {origin}
+                              if spaces[b]["holder"] == pid and b not in others)
+                target = dice.choice(free, purpose=f"{pid}'s retreat from {space_name}",
+                                     rule=CONTEST, key=f"retreat/{pid}/{space_name}") \
+                    if free else None
+            goes = [x for x in troops + pyramids if x["space"] == space_name
+                    and x["player"] == pid and x["moved_from"] == origin]
+            if target is None:
+                troops = [t for t in troops if not any(t is g for g in goes)]
+                pyramids = [p for p in pyramids if not any(p is g for g in goes)]
+                text = f"{pid}'s forces retreating from {space_name} are cut off and lost"
+                if noble is not None and noble["moved_from"] == origin:
+                    nobles = [n for n in nobles if n is not noble]
+                    keeper = spaces[origin]["holder"]
+                    if keeper is not None and keeper != pid:
+                        dead.append({"name": noble["name"], "glory": noble["glory"],
+                                     "held_by": keeper, "from_player": pid,
+                                     "died_round": round_})
+                        text += f"; {noble['name']} is {keeper}'s DEAD"
+                events.append(Event("cut_off", CONTEST, text + ".", pid, space_name))
+                continue
+            for g in goes:
+                g.update(space=target, moved_from=None)
+            if noble is not None and noble["moved_from"] == origin:
+                noble.update(space=target, moved_from=None)
+            events.append(Event("retreat", CONTEST, f"{pid}'s forces retreat intact from "
+                                f"{space_name} to {target}.", pid, target))
+    return state.replace(nobles=frame(nobles, "nobles"), troops=frame(troops, "troops"),
+                         pyramids=frame(pyramids, "pyramids"), dead=frame(dead, "dead")), events
+
+
+def _settle(state: State) -> State:
+    """Movement marks cleared and troop stacks merged by player and space."""
+    stacks: dict[tuple[str, str], int] = {}
+    for t in rows(state, "troops"):
+        key = (t["player"], t["space"])
+        stacks[key] = stacks.get(key, 0) + int(t["count"])
+    troops = [{"player": p, "space": s, "count": c, "moved_from": None}
+              for (p, s), c in sorted(stacks.items()) if c > 0]
+    nobles = [dict(n, moved_from=None) for n in rows(state, "nobles")]
+    pyramids = [dict(p, moved_from=None) for p in rows(state, "pyramids")]
+    return state.replace(troops=frame(troops, "troops"), nobles=frame(nobles, "nobles"),
+                         pyramids=frame(pyramids, "pyramids"))
+
+
+# -- 4. construction --------------------------------------------------------------------------
+
+def build(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
+    """Stone (over one or more rounds) and DEAD totalling the minimum glory raise a pyramid
+    (PYRAMIDS: Construction)."""
+    round_ = state.turn + 1
+    players = _players(state)
+    pyramids = rows(state, "pyramids")
+    dead = rows(state, "dead")
+    held_by: dict[str, set[str]] = {}
+    for s in rows(state, "spaces"):
+        if s["holder"] is not None:
+            held_by.setdefault(s["holder"], set()).add(s["name"])
+    events: list[Event] = []
+    for pid, o in _of(orders, Build):
+        me = players[pid]
+        try:
+            row, space = build_target(o.size, o.number, o.space, pyramids, pid, me["home"],
+                                      held_by.get(pid, set()))
+        except OrderError as err:
+            events.append(Event("skipped", CONSTRUCTION, f"{pid}: {o.size} pyramid not built "
+                                f"({err.reason}).", pid))
+            continue
+        if row is None:
+            me["pyramids_made"] += 1
+            row = {"player": pid, "number": me["pyramids_made"], "size": o.size, "space": space,
+                   "stone": 0, "glory": 0, "built": False, "priests": 0, "moved_from": None}
+            pyramids.append(row)
+        cost, need = size_stone(o.size, rules), size_glory(o.size, rules)
+        stone = min(o.stone, me["stone"], cost - row["stone"])
+        me["stone"] -= stone
+        row["stone"] += stone
+        given = [d for d in dead if d["held_by"] == pid and d["name"] in o.dead]
+        dead = [d for d in dead if not any(d is g for g in given)]
+        row["glory"] += sum(int(d["glory"]) for d in given)
+        done = row["stone"] >= cost and row["glory"] >= need
+        if done:
+            row["built"] = True
+        text = (f"{pid} gives {stone} stone" + (f" and the DEAD {', '.join(d['name'] for d in given)}"
+                                                 if given else "")
+                + f" to {o.size} pyramid {row['number']} at {space}: stone {row['stone']}/{cost},"
+                f" glory {row['glory']}/{need}" + ("; it is built." if done else "."))
+        events.append(Event("built" if done else "build", CONSTRUCTION, text, pid, space,
+                            data={"round": round_, "stone": row["stone"],
+                                  "glory": row["glory"]}))
+    return state.replace(players=frame(list(players.values()), "players"),
+                         pyramids=frame(pyramids, "pyramids"), dead=frame(dead, "dead")), events
+
+
+# -- 5. harvest -------------------------------------------------------------------------------
+
+def harvest(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
+    """A unit of serfs on a land produces 4 food or 2 stone by its kind, a second unit half
+    that, further units nothing; only on land the player holds (RESOURCES: Serfs)."""
+    players = _players(state)
+    events: list[Event] = []
+    made: dict[str, dict[str, int]] = {}
+    for s in rows(state, "spaces"):
+        if s["holder"] is None or not s["serfs"]:
+            continue
+        out = land_output(s["kind"], int(s["serfs"]), rules)
+        key = "food" if s["kind"] == FOOD_LAND else "stone"
+        players[s["holder"]][key] += out
+        tally = made.setdefault(s["holder"], {"food": 0, "stone": 0})
+        tally[key] += out
+    for pid, tally in sorted(made.items()):
+        events.append(Event("harvest", SERFS, f"{pid}'s serfs produce {tally['food']} food and "
+                            f"{tally['stone']} stone.", pid, public=False, data=tally))
+    return state.replace(players=frame(list(players.values()), "players")), events
+
+
+# -- 6. upkeep --------------------------------------------------------------------------------
+
+def upkeep(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
+    """Every food keeps two population from vanishing, the player choosing which; excess food
+    becomes new population of the kinds ordered (RESOURCES: Food)."""
+    events: list[Event] = []
+    for pid in [p for p, r in _players(state).items() if r["status"] == ACTIVE]:
+        state, text, data = feed(state, pid, rules)
+        events.append(Event("upkeep", FOOD, text, pid, data=data))
+    return state, events
+
+
+# -- 7. new nobles ----------------------------------------------------------------------------
+
+def new_nobles(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
+    """A player controlling more than 4 land per noble gains a single new noble (RESOURCES:
+    Land), placed at home, or on a land of theirs without a noble chosen by dice."""
+    players = _players(state)
+    nobles = rows(state, "nobles")
+    spaces = rows(state, "spaces")
+    used = names_in_use(state)
+    events: list[Event] = []
+    for pid, me in players.items():
+        if me["status"] != ACTIVE:
+            continue
+        for _ in range(int(rules.new_nobles_per_round)):
+            lands = [s["name"] for s in spaces if s["holder"] == pid]
+            living = sum(1 for n in nobles if n["player"] == pid)
+            if len(lands) <= int(rules.land_per_noble) * living:
+                break
+            taken = {n["space"] for n in nobles}
+            free = [n for n in lands if n not in taken]
+            if not free:
+                break
+            where = me["home"] if me["home"] in free else dice.choice(
+                free, purpose=f"where {pid}'s new noble appears", rule=LAND, key=f"noble/{pid}")
+            name = noble_name(used)
+            used.add(name)
+            me["nobles_made"] += 1
+            nobles.append({"player": pid, "number": me["nobles_made"], "name": name, "glory": 0,
+                           "space": where, "moved_from": None})
+            events.append(Event("noble", LAND, f"{pid} controls {len(lands)} lands with "
+                                f"{living} noble(s): a new noble, {name} (noble "
+                                f"{me['nobles_made']}), rises at {where}.", pid, where))
+    return state.replace(players=frame(list(players.values()), "players"),
+                         nobles=frame(nobles, "nobles")), events
+
+
+# -- 8. end of round --------------------------------------------------------------------------
+
+def end(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
+    """Unspent DEAD are kept or lost (option ``dead_unspent``); a player with neither land nor a
+    living noble is eliminated."""
+    events: list[Event] = []
+    dead = rows(state, "dead")
+    if rules.dead_unspent == "lost" and dead:
+        events.append(Event("dead_lost", CONSTRUCTION, "Unspent DEAD are lost: "
+                            + ", ".join(f"{d['name']} ({d['held_by']})" for d in dead) + "."))
+        dead = []
+    players = _players(state)
+    holders = set(state["spaces"]["holder"].drop_nulls().to_list())
+    with_nobles = set(state["nobles"]["player"].to_list())
+    for pid, me in players.items():
+        if me["status"] == ACTIVE and pid not in holders and pid not in with_nobles:
+            me.update(status=ELIMINATED, eliminated_round=state.turn + 1)
+            events.append(Event("eliminated", LAND, f"{pid} has neither land nor noble and is "
+                                "eliminated.", pid))
+    return state.replace(players=frame(list(players.values()), "players"),
+                         dead=frame(dead, "dead")), events
+
+
+ASSIGN = Step("assign", "Serfs and priests at work", f"{SERFS}; {PRIESTS}", assign)
+MOVE = Step("move", "Movement", MOVEMENT, move)
+CONTEST_STEP = Step("contest", "Contested land", f"{CONTEST}; {CONFLICT}", contest)
+BUILD = Step("build", "Pyramid construction", CONSTRUCTION, build)
+HARVEST = Step("harvest", "Serfs' output", SERFS, harvest)
+UPKEEP = Step("upkeep", "Food keeps population; births", FOOD, upkeep)
+NOBLES_STEP = Step("nobles", "New nobles", LAND, new_nobles)
+END = Step("end", "End of round", CONSTRUCTION, end)
+
+
+def steps_for(rules: Params) -> list[Step]:
+    """The ordered steps of a round under these rules."""
+    eat = [HARVEST, UPKEEP] if rules.harvest_feeds == "this_round" else [UPKEEP, HARVEST]
+    return [ASSIGN, MOVE, CONTEST_STEP, BUILD, *eat, NOBLES_STEP, END]
+
+
+__all__ = ["ASSIGN", "BUILD", "CONTEST_STEP", "END", "HARVEST", "MOVE", "NOBLES_STEP", "UPKEEP",
+           "steps_for"]
