@@ -35,7 +35,7 @@ def city_row(name: str, **kw: Any) -> dict[str, Any]:
     """A city with plain figures."""
     row = {"city": name, "tlatoani": None, "citizens": 3, "happiness": 0, "net_food": 2,
            "income": 5, "expenses": 1, "strength": 4.0, "workable": 6, "puppet": False,
-           "trade_routes": [], "q": 0, "r": 0}
+           "trade_routes": [], "q": 0, "r": 0, "spent": 0}
     row.update(kw)
     return row
 
@@ -51,7 +51,7 @@ def unit_row(name: str, **kw: Any) -> dict[str, Any]:
 
 def world(chars: list[dict[str, Any]], *, houses: dict[str, tuple[int, int]] | None = None,
           cities: list[dict[str, Any]] | None = None, units: list[dict[str, Any]] | None = None,
-          hexes: list[tuple[str, int, int, str | None]] = (), festival: str | None = None,
+          hexes: list[tuple[str, int, int, str | None]] | None = None, festival: str | None = None,
           **tables: list[dict[str, Any]]) -> State:
     """A state: ``chars`` made with :func:`char`; houses default to food 0, gold 0."""
     house_names = sorted({c["house"] for c in chars})
@@ -67,8 +67,11 @@ def world(chars: list[dict[str, Any]], *, houses: dict[str, tuple[int, int]] | N
         characters=frame(chars, "characters"),
         cities=frame(cities if cities is not None else [city_row("Tenochtitlan")], "cities"),
         units=frame(units, "units"),
-        hexes=frame([{"city": c, "q": q, "r": r, "citizen": o} for c, q, r, o in hexes],
-                    "hexes"),
+        hexes=frame([{"city": c, "q": q, "r": r, "citizen": o, "food": 2, "gold": 1, "hammers": 1}
+                     for c, q, r, o in (hexes if hexes is not None else
+                                        [("Tenochtitlan", 0, 0, None),
+                                         ("Tenochtitlan", 1, 0, None),
+                                         ("Tenochtitlan", 0, 1, None)])], "hexes"),
         **{n: frame(v, n) for n, v in tables.items()})
     return checked(state)
 

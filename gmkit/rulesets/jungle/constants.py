@@ -46,10 +46,6 @@ PARAMS = (
     Param("start_fame", 0, ATTRIBUTES, "Fame of a new character"),
     Param("start_craftsmanship", 1, ATTRIBUTES, "Craftsmanship of a new character"),
     Param("start_wisdom", 1, ATTRIBUTES, "Wisdom of a new character"),
-    Param("action_order_fame", "start_of_part", ACTIONS,
-          "the Fame that orders the actions: as it stood when the part (Morning, Afternoon) "
-          "opened (start_of_part), or as it stands when each action's turn comes (live)",
-          choices=("start_of_part", "live")),
     # -- food --------------------------------------------------------------------------------
     Param("food_divisor", 10, FOOD, "food required is sqrt((XP+Fame)/divisor), rounded up"),
     Param("starvation_factor", 1.5, FOOD, "XP lost = XP x short/required x factor x Random"),

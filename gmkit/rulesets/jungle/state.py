@@ -23,7 +23,7 @@ SCHEMAS: dict[str, Schema] = {
                    "craftsmanship": pl.Int64, "wisdom": pl.Int64, "class": pl.String,
                    "city": pl.String, "q": pl.Int64, "r": pl.Int64, "unit": pl.String,
                    "alive": pl.Boolean, "may_act": pl.Boolean, "beakers": pl.Int64,
-                   "hammers": pl.Int64, "defending": pl.Int64},
+                   "hammers": pl.Int64, "defending": pl.Int64, "busy": pl.Boolean},
     "titles": {"character": pl.String, "title": pl.String, "subject": pl.String,
                "n": pl.Int64},
     "slaves": {"slave": pl.String, "owner": pl.String},
@@ -36,8 +36,9 @@ SCHEMAS: dict[str, Schema] = {
                "happiness": pl.Int64, "net_food": pl.Int64, "income": pl.Int64,
                "expenses": pl.Int64, "strength": pl.Float64, "workable": pl.Int64,
                "puppet": pl.Boolean, "trade_routes": pl.List(pl.String), "q": pl.Int64,
-               "r": pl.Int64},
-    "hexes": {"city": pl.String, "q": pl.Int64, "r": pl.Int64, "citizen": pl.String},
+               "r": pl.Int64, "spent": pl.Int64},
+    "hexes": {"city": pl.String, "q": pl.Int64, "r": pl.Int64, "citizen": pl.String,
+              "food": pl.Int64, "gold": pl.Int64, "hammers": pl.Int64},
     "gods": {"god": pl.String, "festival": pl.Boolean},
     "session": {"session": pl.Int64, "part": pl.String, "gold": pl.Int64,
                 "empire_expenses": pl.Int64},
@@ -87,7 +88,7 @@ def character_row(name: str, house: str, rules: Params, *, city: str | None = No
                 "craftsmanship": rules.start_craftsmanship, "wisdom": rules.start_wisdom,
                 "class": SOLDIER if unit else PEASANT, "city": city, "q": q, "r": r,
                 "unit": unit, "alive": True, "may_act": may_act, "beakers": 0, "hammers": 0,
-                "defending": 0}
+                "defending": 0, "busy": False}
     row.update(attrs)
     return row
 
