@@ -1,0 +1,125 @@
+"""The Law of the Jungle's numbers and options, each with its rule section and meaning.
+
+Sections are cited by the rule text's own headings. Where the text is ambiguous, the default is the
+literal reading and the alternative is a named choice; ``docs/rules-notes/law-of-the-jungle.md``
+lists each.
+"""
+
+from gmkit.core.params import Param
+
+STRUCTURE = "BASIC GAME STRUCTURE"
+ATTRIBUTES = "CHARACTER ATTRIBUTES"
+FOOD = "CHARACTER ATTRIBUTES: FOOD"
+CLASSES = "AZTEC CLASS STRUCTURE"
+SOLDIERS = "AZTEC CLASS STRUCTURE: SOLDIERS"
+CITIZEN = "AZTEC CLASS STRUCTURE: CITIZEN"
+SPECIALIST = "AZTEC CLASS STRUCTURE: SPECIALIST"
+TLATOANI = "AZTEC CLASS STRUCTURE: TLATOANI"
+RESEARCH = "GAME DECISIONS: DETERMINING RESEARCH"
+PRODUCTION = "GAME DECISIONS: DETERMINING PRODUCTION"
+POLICIES = "GAME DECISIONS: DETERMINING SOCIAL POLICIES"
+SPENDING = "GAME DECISIONS: SPENDING GOLD"
+ACTIONS = "CHARACTER ACTIONS"
+LOCATIONS = "CHARACTER ACTIONS: LOCATIONS"
+TITLES = "CHARACTER TITLES"
+SLAVES = "CHARACTER TITLES: SLAVE OF CHARACTER X"
+GODS = "AZTEC GODS"
+ATTACKS = "CHARACTER ATTACKS"
+RESULTS = "CHARACTER ATTACKS: ATTACK RESULTS"
+JOINT = "CHARACTER ATTACKS: JOINT ATTACKS"
+DESPERATE = "CHARACTER ATTACKS: DESPARATE ATTACK"
+TYPES = "CHARACTER ATTACKS: TYPES OF ATTACKS"
+UNITS = "UNITS"
+ORDERS = "UNITS: CONTROLLING UNITS"
+LIFE = "UNITS: LIFE AND DEATH IN A UNIT"
+JOINING = "JOINING THE GAME"
+
+CLASS_NAMES = ("peasant", "soldier", "citizen", "specialist", "tlatoani")
+ATTRIBUTE_NAMES = ("xp", "fame", "craftsmanship", "wisdom")
+GOD_NAMES = ("Huitzilopochtli", "Quetzalcoatl", "Tezcatlipoca", "Tlaloc")
+
+PARAMS = (
+    # -- the session and the characters --------------------------------------------------------
+    Param("gameturns", 10, STRUCTURE, "gameturns played between two council sessions"),
+    Param("actions_per_session", 2, ACTIONS, "actions each character makes per council session"),
+    Param("start_xp", 1, ATTRIBUTES, "XP of a new character"),
+    Param("start_fame", 0, ATTRIBUTES, "Fame of a new character"),
+    Param("start_craftsmanship", 1, ATTRIBUTES, "Craftsmanship of a new character"),
+    Param("start_wisdom", 1, ATTRIBUTES, "Wisdom of a new character"),
+    # -- food --------------------------------------------------------------------------------
+    Param("food_divisor", 10, FOOD, "food required is sqrt((XP+Fame)/divisor), rounded up"),
+    Param("starvation_factor", 1.5, FOOD, "XP lost = XP x short/required x factor x Random"),
+    Param("soldier_ration", 1, SOLDIERS, "food the Aztec people give each soldier"),
+    Param("specialist_ration", 3, SPECIALIST, "food the Aztec people give each specialist"),
+    Param("specialist_food", "ration", SPECIALIST,
+          "the specialists' 3 food: a ration against their own need, the rest lost (ration), "
+          "or food added to their house's store (house)", choices=("ration", "house")),
+    Param("shortage_draw", "feed_order", FOOD,
+          "which characters go short: a logged shuffle gives the order they are fed until the "
+          "food runs out (feed_order), or each missing food is drawn among the characters "
+          "weighted by the food still owed to them (per_food)",
+          choices=("feed_order", "per_food")),
+    Param("loss_rounding", "floor", ATTACKS,
+          "rounding of an attribute lost (attack, starvation, desperate halving), which the "
+          "text leaves unrounded; down like every rounding the text names (floor), to the "
+          "nearest (round) or up (ceil)", choices=("floor", "round", "ceil")),
+    Param("inverse_fame_zero", "certain", CITIZEN,
+          "a Fame of 0 in a pick weighted by 1/Fame: infinitely likely, so the pick is among "
+          "the Fame-0 characters alone (certain), or counted as Fame 1 (as_one)",
+          choices=("certain", "as_one")),
+    # -- attacks -----------------------------------------------------------------------------
+    Param("band_all_attackers", 0.33, RESULTS, "below this result all attackers fail"),
+    Param("band_principal_attacker", 0.67, RESULTS,
+          "below this result the principal attacker fails"),
+    Param("band_draw", 1.0, RESULTS, "below this result the attack is a draw"),
+    Param("band_principal_defender", 1.5, RESULTS,
+          "below this result the principal defender suffers; at or above it all defenders"),
+    Param("attack_loss_factor", 1.5, TYPES, "attribute lost = Random x attribute x factor"),
+    Param("loss_draw", "each", TYPES,
+          "the Random Number of a side's loss: one per losing character (each) or one for the "
+          "whole side (shared)", choices=("each", "shared")),
+    Param("attacker_wins_factor", "fresh", TYPES,
+          "'(Random Number if Attacker Wins)': a fresh Random Number when the attacker wins and "
+          "1 otherwise (fresh), or the gain's first Random Number used twice (same)",
+          choices=("fresh", "same")),
+    Param("share_rounding", "floor", TYPES,
+          "a gain divided among several winners by combat strength: each share rounded down, "
+          "the remainder lost (floor), or the largest remainders get the leftover points "
+          "(largest_remainder)", choices=("floor", "largest_remainder")),
+    Param("flat_gain_each", True, TYPES,
+          "'the winning side gains 1 pt' (Steal, Capture): each winner gains it (True) or it "
+          "goes to the principal winner alone (False)"),
+    Param("capture_fails_enslaves", True, TYPES,
+          "Capture: 'the losing side is taken as slaves' also when the attackers lose (True), "
+          "or a failed capture only costs the attack (False)"),
+    Param("slowest", "last_to_act", JOINT,
+          "the 'slowest participant' of a joint attack: the one whose action comes last in the "
+          "resolution order (last_to_act), or the one with the lowest Fame (lowest_fame)",
+          choices=("last_to_act", "lowest_fame")),
+    Param("location_strength_of", "defender", ATTACKS,
+          "whose location gives the location strength: the principal defender's (defender) or "
+          "the principal attacker's (attacker)", choices=("defender", "attacker")),
+    Param("experienced_bonus", 0.25, TITLES, "strength bonus of Experienced at Attack Type X"),
+    Param("skilled_bonus", 0.5, TITLES, "strength bonus of Skilled at Attack Type X"),
+    Param("master_bonus", 1.0, TITLES, "strength bonus of Master of Attack Type X"),
+    Param("master_against", "skilled", TITLES,
+          "Master is won against an enemy titled Skilled (skilled, literal) or Skilled or Master "
+          "(skilled_or_master)", choices=("skilled", "skilled_or_master")),
+    Param("defend_factor", 2, ACTIONS, "a Defend action multiplies the defender's attributes"),
+    Param("desperate_factor", 2, DESPERATE, "a desperate attacker's attributes are multiplied"),
+    # -- gods --------------------------------------------------------------------------------
+    Param("offering_factor", 1.5, GODS, "blessing = offered x Random x factor (x2 at festival)"),
+    Param("festival_factor", 2, GODS, "offerings and sacrifices during the God's festival"),
+    Param("tlaloc_base", 10, GODS, "Tlaloc's sacrifice value sqrt(base x 2 at festival - XP)"),
+    # -- economy -----------------------------------------------------------------------------
+    Param("purchase_cost", 3, ACTIONS, "gold per point of beakers, hammers or food bought"),
+    Param("desert_fame_divisor", 2, ACTIONS, "a deserter's Fame is divided by this, rounded down"),
+    Param("retire_fame_bonus", 0.5, ACTIONS, "a retiring Captain gains this share of his Fame"),
+    # -- units -------------------------------------------------------------------------------
+    Param("words_per_level", 5, ORDERS, "order word limit per unit level"),
+    Param("words_without_level", 15, ORDERS, "order word limit of a unit without a level"),
+    Param("unit_full_health", 10, UNITS, "characters in a unit at full health"),
+    Param("npc_xp", 1, LIFE, "permanent XP of the NPCs of a unit"),
+    # -- cities ------------------------------------------------------------------------------
+    Param("revolt_divisor", 100, TLATOANI, "chance of revolt = |happiness / divisor|"),
+)

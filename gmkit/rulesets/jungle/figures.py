@@ -1,0 +1,222 @@
+"""The civilization figures the GM enters each council session, read from text and checked.
+
+The GM plays the Civilization game and types what it shows, one line per city, unit or completed
+item (``#`` starts a comment)::
+
+    city Tenochtitlan: citizens 4, food 3, income 12, expenses 4, beakers 2, hammers 5,
+        happiness -2, strength 9.5          (all on one line; any subset of the fields)
+    unit Warrior 1: health 8, level 2, strength 6
+    empire: gold 120, expenses 3
+    tech Bronze Working era 1 gameturn 4
+    building Granary in Tenochtitlan era 1 gameturn 7
+    unit Jaguar in Tenochtitlan gameturn 9
+    policy Tradition era 1 gameturn 10
+
+:func:`parse_figures` reads the lines into the frames of ``FIGURE_SCHEMAS`` (syntax only);
+:func:`check_figures` checks them against the state (an unknown city, a unit that does not exist,
+a negative health, a gameturn outside the session). Every error is one of the order errors of
+:mod:`gmkit.core.orders` and names its line, so the whole list can be fixed at once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from gmkit.core.orders import (IllegalOrderError, NameIndex, OrderError, OrderSyntaxError,
+                               extract_lines)
+from gmkit.core.params import Params
+from gmkit.core.tables import State
+from gmkit.rulesets.jungle.state import FIGURE_SCHEMAS, Row
+
+CITY_FIELDS = {"citizens": "citizens", "food": "net_food", "net food": "net_food",
+               "income": "income", "expenses": "expenses", "beakers": "beakers",
+               "hammers": "hammers", "happiness": "happiness", "strength": "strength"}
+UNIT_FIELDS = {"health": "health", "level": "level", "strength": "melee_strength",
+               "melee strength": "melee_strength"}
+EMPIRE_FIELDS = {"gold": "gold", "expenses": "expenses"}
+COMPLETION_KINDS = ("tech", "building", "wonder", "unit", "policy")
+NUMBER = r"-?\d+(?:\.\d+)?"
+
+_FIGURES = re.compile(r"^(?P<kind>city|unit|empire)\s*(?P<name>[^:]*?)\s*:\s*(?P<rest>.*)$", re.I)
+_COMPLETION = re.compile(
+    rf"^(?P<kind>{'|'.join(COMPLETION_KINDS)})\s+(?P<item>.+?)(?:\s+in\s+(?P<city>.+?))?"
+    r"(?:\s+era\s+(?P<era>\d+))?\s+(?:game\s*turn|turn|gt)\s+(?P<gt>\d+)$", re.I)
+
+
+@dataclass
+class Figures:
+    """The frames read from the GM's lines, and the lines that could not be read."""
+
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+    errors: list[OrderError] = field(default_factory=list)
+    #: The text of each line read, by line number (for error messages).
+    texts: dict[int, str] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> pl.DataFrame:
+        return self.tables[name]
+
+
+def _fields(text: str, known: dict[str, str], what: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in re.split(r"[,;]", text))):
+        m = re.match(rf"^(?P<f>[a-z ]+?)\s*[:=]?\s*(?P<v>{NUMBER})$", part, re.I)
+        if not m:
+            raise OrderSyntaxError(f"cannot read '{part}': expected a {what} figure like "
+                                   f"'{next(iter(known))} 3'")
+        name = m["f"].strip().lower()
+        if name not in known:
+            raise OrderSyntaxError(f"no {what} figure '{name}' (known: {', '.join(known)})")
+        if known[name] in out:
+            raise OrderSyntaxError(f"{name} given twice")
+        out[known[name]] = float(m["v"])
+    if not out:
+        raise OrderSyntaxError(f"no figures after the colon (known: {', '.join(known)})")
+    return out
+
+
+def _whole(value: float, name: str) -> int:
+    if value != int(value):
+        raise OrderSyntaxError(f"{name} must be a whole number, not {value}")
+    return int(value)
+
+
+def parse_figures(text: str) -> Figures:
+    """Read the GM's lines into the figure frames; syntax errors name their line."""
+    rows: dict[str, list[Row]] = {name: [] for name in FIGURE_SCHEMAS}
+    out = Figures()
+    for line in extract_lines(text.replace("[b]", "").replace("[/b]", "")):
+        body = line.text.split("#", 1)[0].strip()
+        if not body:
+            continue
+        out.texts[line.number] = line.text
+        try:
+            m = _COMPLETION.match(body)
+            if m:
+                rows["completions"].append({
+                    "line": line.number, "kind": m["kind"].lower(), "item": m["item"].strip(),
+                    "city": m["city"].strip() if m["city"] else None,
+                    "era": int(m["era"]) if m["era"] else None, "gameturn": int(m["gt"])})
+                continue
+            m = _FIGURES.match(body)
+            if not m:
+                raise OrderSyntaxError(
+                    "not a figure line: try 'city <name>: citizens 3, food 2', 'unit <name>: "
+                    "health 8, level 2', 'empire: gold 100, expenses 3' or 'tech <name> era 1 "
+                    "gameturn 4'")
+            kind = m["kind"].lower()
+            if kind == "city":
+                values = _fields(m["rest"], CITY_FIELDS, "city")
+                row: Row = {"line": line.number, "city": m["name"]}
+                for col in FIGURE_SCHEMAS["city_figures"]:
+                    if col in ("line", "city"):
+                        continue
+                    v = values.get(col)
+                    row[col] = None if v is None else (v if col == "strength" else _whole(v, col))
+                rows["city_figures"].append(row)
+            elif kind == "unit":
+                values = _fields(m["rest"], UNIT_FIELDS, "unit")
+                rows["unit_figures"].append({
+                    "line": line.number, "unit": m["name"],
+                    "health": None if "health" not in values else _whole(values["health"],
+                                                                          "health"),
+                    "level": None if "level" not in values else _whole(values["level"], "level"),
+                    "melee_strength": values.get("melee_strength")})
+            else:
+                values = _fields(m["rest"], EMPIRE_FIELDS, "empire")
+                rows["empire_figures"].append({
+                    "line": line.number,
+                    **{k: None if k not in values else _whole(values[k], k)
+                       for k in ("gold", "expenses")}})
+        except OrderError as err:
+            out.errors.append(err.at(line.number, line.text))
+    for name, schema in FIGURE_SCHEMAS.items():
+        out.tables[name] = (pl.DataFrame(rows[name], schema=dict(schema), orient="row")
+                            if rows[name] else pl.DataFrame(schema=dict(schema)))
+    return out
+
+
+def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
+    """The figures with names resolved to the state's cities and units, and every problem found
+    (syntax errors included), each naming its line."""
+    cities = NameIndex(state["cities"]["city"].to_list(), kind="city")
+    units = NameIndex(state["units"]["unit"].to_list(), kind="unit")
+    errors = list(figures.errors)
+    tables = dict(figures.tables)
+
+    def bad(line: int, err: OrderError) -> None:
+        errors.append(err.at(line, figures.texts.get(line, "")))
+
+    def resolve(index: NameIndex, name: str | None, line: int) -> str | None:
+        if name is None:
+            return None
+        try:
+            return index.resolve(name)
+        except OrderError as err:
+            bad(line, err)
+            return None
+
+    seen: dict[tuple[str, str], int] = {}
+
+    def once(kind: str, name: str, line: int) -> bool:
+        if (kind, name) in seen:
+            bad(line, IllegalOrderError(f"{kind} {name} entered twice (first on line "
+                                        f"{seen[(kind, name)]})"))
+            return False
+        seen[(kind, name)] = line
+        return True
+
+    city_rows: list[Row] = []
+    for r in figures["city_figures"].to_dicts():
+        name = resolve(cities, r["city"], r["line"])
+        if name is None or not once("city", name, r["line"]):
+            continue
+        for col in ("citizens", "expenses", "beakers", "hammers", "strength"):
+            if r[col] is not None and r[col] < 0:
+                bad(r["line"], IllegalOrderError(f"{name}: {col} cannot be negative ({r[col]})"))
+        city_rows.append({**r, "city": name})
+    unit_rows: list[Row] = []
+    full = int(rules.unit_full_health)
+    for r in figures["unit_figures"].to_dicts():
+        name = resolve(units, r["unit"], r["line"])
+        if name is None or not once("unit", name, r["line"]):
+            continue
+        if r["health"] is not None and not 0 <= r["health"] <= full:
+            bad(r["line"], IllegalOrderError(f"{name}: health {r['health']} is not between 0 "
+                                             f"and {full}"))
+        if r["level"] is not None and r["level"] < 1:
+            bad(r["line"], IllegalOrderError(f"{name}: a level starts at 1, not {r['level']}"))
+        if r["melee_strength"] is not None and r["melee_strength"] < 0:
+            bad(r["line"], IllegalOrderError(f"{name}: melee strength cannot be negative"))
+        unit_rows.append({**r, "unit": name})
+    done_rows: list[Row] = []
+    last = int(rules.gameturns)
+    for r in figures["completions"].to_dicts():
+        city = resolve(cities, r["city"], r["line"])
+        if r["city"] is not None and city is None:
+            continue
+        if r["kind"] in ("building", "wonder", "unit") and city is None:
+            bad(r["line"], IllegalOrderError(f"a {r['kind']} is completed in a city: add "
+                                             f"'in <city>'"))
+            continue
+        if r["kind"] != "unit" and r["era"] is None:
+            bad(r["line"], IllegalOrderError(f"the era of {r['item']} is needed for its title"))
+            continue
+        if not 1 <= r["gameturn"] <= last:
+            bad(r["line"], IllegalOrderError(f"gameturn {r['gameturn']} is not one of the "
+                                             f"session's gameturns 1 to {last}"))
+            continue
+        done_rows.append({**r, "city": city})
+    tables["city_figures"] = _frame(city_rows, "city_figures")
+    tables["unit_figures"] = _frame(unit_rows, "unit_figures")
+    tables["completions"] = _frame(done_rows, "completions")
+    errors.sort(key=lambda e: (e.line or 0))
+    return Figures(tables, errors, dict(figures.texts))
+
+
+def _frame(rows: list[dict[str, Any]], name: str) -> pl.DataFrame:
+    schema = dict(FIGURE_SCHEMAS[name])
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)

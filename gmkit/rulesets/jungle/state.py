@@ -1,0 +1,149 @@
+"""The Law of the Jungle's state tables, their schemas, and the small reads every module shares.
+
+A character lives in a city (on a hex ``q, r`` of it, or in a specialist slot with no hex) or in
+a unit; ``class`` says peasant, soldier, citizen, specialist or tlatoani. Titles are rows of
+``titles`` (character, title, subject, N); slaves, owners and tenants are also kept as their own
+small tables so a rule can join on them. The civilization figures the GM enters each session live
+in :mod:`gmkit.rulesets.jungle.figures`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import polars as pl
+
+from gmkit.core.params import Params
+from gmkit.core.tables import Schema, State
+
+SCHEMAS: dict[str, Schema] = {
+    "houses": {"house": pl.String, "player": pl.String, "food": pl.Int64, "gold": pl.Int64},
+    "characters": {"name": pl.String, "house": pl.String, "xp": pl.Int64, "fame": pl.Int64,
+                   "craftsmanship": pl.Int64, "wisdom": pl.Int64, "class": pl.String,
+                   "city": pl.String, "q": pl.Int64, "r": pl.Int64, "unit": pl.String,
+                   "alive": pl.Boolean, "may_act": pl.Boolean, "beakers": pl.Int64,
+                   "hammers": pl.Int64, "defending": pl.Int64, "busy": pl.Boolean},
+    "titles": {"character": pl.String, "title": pl.String, "subject": pl.String,
+               "n": pl.Int64},
+    "slaves": {"slave": pl.String, "owner": pl.String},
+    "tenants": {"tenant": pl.String, "landlord": pl.String},
+    "units": {"unit": pl.String, "type": pl.String, "military": pl.Boolean, "level": pl.Int64,
+              "health": pl.Int64, "melee_strength": pl.Float64, "captain": pl.String,
+              "enlisted": pl.Int64, "orders": pl.String, "words": pl.Int64, "city": pl.String,
+              "q": pl.Int64, "r": pl.Int64},
+    "cities": {"city": pl.String, "tlatoani": pl.String, "citizens": pl.Int64,
+               "happiness": pl.Int64, "net_food": pl.Int64, "income": pl.Int64,
+               "expenses": pl.Int64, "strength": pl.Float64, "workable": pl.Int64,
+               "puppet": pl.Boolean, "trade_routes": pl.List(pl.String), "q": pl.Int64,
+               "r": pl.Int64, "spent": pl.Int64},
+    "hexes": {"city": pl.String, "q": pl.Int64, "r": pl.Int64, "citizen": pl.String,
+              "food": pl.Int64, "gold": pl.Int64, "hammers": pl.Int64},
+    "gods": {"god": pl.String, "festival": pl.Boolean},
+    "session": {"session": pl.Int64, "part": pl.String, "gold": pl.Int64,
+                "empire_expenses": pl.Int64},
+    "policy_support": {"character": pl.String, "policy": pl.String, "fame": pl.Int64},
+    "projects": {"character": pl.String, "kind": pl.String, "item": pl.String,
+                 "city": pl.String},
+}
+
+#: The civilization figures the GM enters for a session, one row per line entered (``line``).
+FIGURE_SCHEMAS: dict[str, Schema] = {
+    "city_figures": {"line": pl.Int64, "city": pl.String, "citizens": pl.Int64,
+                     "net_food": pl.Int64, "income": pl.Int64, "expenses": pl.Int64,
+                     "beakers": pl.Int64, "hammers": pl.Int64, "happiness": pl.Int64,
+                     "strength": pl.Float64},
+    "unit_figures": {"line": pl.Int64, "unit": pl.String, "health": pl.Int64,
+                     "level": pl.Int64, "melee_strength": pl.Float64},
+    "completions": {"line": pl.Int64, "kind": pl.String, "item": pl.String, "city": pl.String,
+                    "era": pl.Int64, "gameturn": pl.Int64},
+    "empire_figures": {"line": pl.Int64, "gold": pl.Int64, "expenses": pl.Int64},
+}
+
+PEASANT, SOLDIER, CITIZEN, SPECIALIST, TLATOANI = (
+    "peasant", "soldier", "citizen", "specialist", "tlatoani")
+MORNING, AFTERNOON, EVENING = "morning", "afternoon", "evening"
+
+Row = dict[str, Any]
+
+
+def frame(rows: Iterable[Row], name: str) -> pl.DataFrame:
+    """Rows (dictionaries) as the frame of table ``name``, with its schema."""
+    rows = list(rows)
+    schema = dict(SCHEMAS[name] if name in SCHEMAS else FIGURE_SCHEMAS[name])
+    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+
+
+def rows(state: State, name: str) -> list[Row]:
+    """The rows of a table as dictionaries (a copy: changing them changes no state)."""
+    return state[name].to_dicts()
+
+
+def character_row(name: str, house: str, rules: Params, *, city: str | None = None,
+                  q: int | None = None, r: int | None = None, unit: str | None = None,
+                  may_act: bool = True, **attrs: Any) -> Row:
+    """A new character: XP 1, Fame 0, Craftsmanship 1, Wisdom 1 unless ``attrs`` say otherwise;
+    a peasant in a city, or a soldier in a unit."""
+    row: Row = {"name": name, "house": house, "xp": rules.start_xp, "fame": rules.start_fame,
+                "craftsmanship": rules.start_craftsmanship, "wisdom": rules.start_wisdom,
+                "class": SOLDIER if unit else PEASANT, "city": city, "q": q, "r": r,
+                "unit": unit, "alive": True, "may_act": may_act, "beakers": 0, "hammers": 0,
+                "defending": 0, "busy": False}
+    row.update(attrs)
+    return row
+
+
+def empty_state(session: int = 0, festival: str | None = None) -> State:
+    """A state with every table empty but ``session`` and ``gods``."""
+    from gmkit.rulesets.jungle.constants import GOD_NAMES
+    tables = {name: frame([], name) for name in SCHEMAS}
+    tables["session"] = frame([{"session": session, "part": MORNING, "gold": 0,
+                                "empire_expenses": 0}], "session")
+    tables["gods"] = frame([{"god": g, "festival": g == festival} for g in GOD_NAMES], "gods")
+    return State(session, tables)
+
+
+def festival(state: State) -> str | None:
+    """The God whose festival is held this session (None before it is drawn)."""
+    found = state["gods"].filter(pl.col("festival"))["god"].to_list()
+    return found[0] if found else None
+
+
+def by_name(table: list[Row], key: str) -> dict[str, Row]:
+    """Rows keyed by one column."""
+    return {r[key]: r for r in table}
+
+
+def living(state: State) -> pl.DataFrame:
+    """The characters still alive."""
+    return state["characters"].filter(pl.col("alive"))
+
+
+def titles_of(state: State, character: str, title: str | None = None) -> list[Row]:
+    """A character's titles (of one kind when ``title`` is given)."""
+    t = state["titles"].filter(pl.col("character") == character)
+    if title is not None:
+        t = t.filter(pl.col("title") == title)
+    return t.to_dicts()
+
+
+def owner_of(state: State, slave: str) -> str | None:
+    """The owner of a slave, or None for a free character."""
+    found = state["slaves"].filter(pl.col("slave") == slave)["owner"].to_list()
+    return found[0] if found else None
+
+
+def landlord_of(state: State, tenant: str) -> str | None:
+    """The citizen or Tlatoani on whose land a tenant lives, or None."""
+    found = state["tenants"].filter(pl.col("tenant") == tenant)["landlord"].to_list()
+    return found[0] if found else None
+
+
+def checked(state: State) -> State:
+    """The state with every table checked against its schema."""
+    return state.checked(SCHEMAS, "jungle")
+
+
+def as_mapping(table: list[Row], key: str, value: str) -> Mapping[str, Any]:
+    """One column keyed by another."""
+    return {r[key]: r[value] for r in table}

@@ -1,0 +1,114 @@
+"""Properties of The Law of the Jungle over hypothesis-drawn houses, posts and dice: no attribute
+or store ever falls below zero, a dead character never acts, the state keeps its schemas, and
+the same seed resolves the same way."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gmkit.core.dice import Dice
+from gmkit.rulesets.jungle.attack import AttackType
+from gmkit.rulesets.jungle.food import eat
+from gmkit.rulesets.jungle.orders import parse
+from gmkit.rulesets.jungle.resolve import resolve_part
+from gmkit.rulesets.jungle.state import checked
+from tests.jungle.helpers import RULES, char, unit_row, world
+
+NAMES = ["Gualpa", "Itzel", "Xoco", "Mixtli", "Tochtli", "Ome"]
+HOUSES = ["Red", "Blue", "Green"]
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def towns(draw: st.DrawFn):
+    chars = []
+    for i, name in enumerate(NAMES):
+        house = HOUSES[i % 3]
+        in_unit = draw(st.booleans()) and i > 2
+        chars.append(char(name, house, unit="Warrior" if in_unit else None,
+                          xp=draw(st.integers(1, 60)), fame=draw(st.integers(0, 40)),
+                          wisdom=draw(st.integers(0, 30))))
+    houses = {h: (draw(st.integers(0, 12)), draw(st.integers(0, 40))) for h in HOUSES}
+    captain = next((c["name"] for c in chars if c["unit"]), None)
+    units = [unit_row("Warrior", captain=captain, city="Tenochtitlan")]
+    slaves = ([{"slave": "Mixtli", "owner": "Gualpa"}] if draw(st.booleans()) else [])
+    return world(chars, houses=houses, units=units, slaves=slaves)
+
+
+def lines(draw: st.DrawFn, house: str) -> str:
+    out = []
+    for name in NAMES:
+        other = draw(st.sampled_from(NAMES))
+        kind = draw(st.sampled_from([t.value for t in AttackType]))
+        out.append(draw(st.sampled_from([
+            f"[b]{name}: Attack ({kind}) {other}[/b]",
+            f"[b]{name}: Desperate Attack ({kind}) {other}[/b]",
+            f"[b]{name}: Challenge {other} for Tenochtitlan[/b]",
+            f"[b]{name}: Defend[/b]", f"[b]{name}: Toil[/b]", f"[b]{name}: Train XP[/b]",
+            f"[b]{name}: Give 3 food to {other}[/b]", f"[b]{name}: Sacrifice {other} to Tlaloc[/b]",
+            f"[b]{name}: Offering 2 to Huitzilopochtli[/b]", f"[b]{name}: Procreate[/b]",
+            f"[b]{name}: Enlist Warrior[/b]", f"[b]{name}: Move 1,0[/b]",
+            f"[b]{name}: Joint Attack (Duel) {other} with {draw(st.sampled_from(NAMES))}[/b]",
+        ])))
+    return "\n".join(out)
+
+
+def no_negatives(state) -> bool:
+    ch = state["characters"]
+    return (all(ch[c].min() is None or ch[c].min() >= 0
+                for c in ("xp", "fame", "wisdom", "craftsmanship", "beakers", "hammers"))
+            and state["houses"]["food"].min() >= 0 and state["houses"]["gold"].min() >= 0)
+
+
+@SETTINGS
+@given(towns(), st.data(), st.integers(0, 2**32))
+def test_a_session_keeps_every_attribute_at_zero_or_more(town, data, seed):
+    """ATTRIBUTES: "A character with 0 XP immediately dies"; nothing falls below zero."""
+    state = town
+    dice = Dice(f"{seed:064x}", 1, "m")
+    for slot in (1, 2):
+        actions = []
+        for house in HOUSES:
+            actions += [a for _, a in parse(lines(data.draw, house), state, house, slot,
+                                            RULES).orders]
+        state, events = resolve_part(state, actions, dice, RULES, slot)
+        assert no_negatives(state)
+        assert all(c["xp"] > 0 for c in state["characters"].to_dicts() if c["alive"])
+        checked(state)
+    state, _ = eat(state, dice.for_step("e"), RULES)
+    assert no_negatives(state)
+    assert all(c["xp"] > 0 for c in state["characters"].to_dicts() if c["alive"])
+
+
+@SETTINGS
+@given(towns(), st.data(), st.integers(0, 2**32))
+def test_a_dead_character_never_acts(town, data, seed):
+    """CHARACTER ACTIONS: once dead, a character's later actions are void, never resolved."""
+    dice = Dice(f"{seed:064x}", 1, "m")
+    actions = []
+    for house in HOUSES:
+        actions += [a for _, a in parse(lines(data.draw, house), town, house, 1, RULES).orders]
+    _, events = resolve_part(town, actions, dice, RULES, 1)
+    dead: set[str] = set()
+    for e in events:
+        actor = e.data.get("character") if e.kind not in ("death", "freed", "captain",
+                                                          "tlatoani") else None
+        if e.kind == "attack":
+            assert not dead & set(e.data["attackers"])
+        elif actor is not None and e.kind not in ("void", "joint"):
+            assert actor not in dead, e.text
+        if e.kind == "death":
+            dead.add(e.data["character"])
+
+
+@SETTINGS
+@given(towns(), st.data(), st.integers(0, 2**32))
+def test_the_same_seed_resolves_the_same_way(town, data, seed):
+    """Randomness is an input: the same seed and posts give the same state and events."""
+    actions = []
+    for house in HOUSES:
+        actions += [a for _, a in parse(lines(data.draw, house), town, house, 1, RULES).orders]
+    one = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
+    two = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
+    assert one[0].equals(two[0]) and [e.text for e in one[1]] == [e.text for e in two[1]]
