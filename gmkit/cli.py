@@ -7,6 +7,7 @@ import csv
 import difflib
 import errno
 import io
+import shutil
 import sys
 import tomllib
 from pathlib import Path
@@ -49,6 +50,29 @@ class _Group(click.Group):
             click.echo(f"gmkit: {msg}".splitlines()[0] if msg else f"gmkit: {type(e).__name__}",
                        err=True)
             sys.exit(2)
+
+
+def _table_config(**options: Any) -> pl.Config:
+    """How tables print: as wide as they need (never a word broken over two lines), on a
+    terminal or in a file."""
+    width = max(shutil.get_terminal_size((200, 40)).columns, 200)
+    return pl.Config(tbl_width_chars=width, fmt_str_lengths=max(options.pop(
+        "fmt_str_lengths", 60), 40), **options)
+
+
+def _progress(what: str) -> Any:
+    """A progress callback ``(done, total)`` drawing a bar on a terminal's standard error, and
+    silent when standard error is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        click.echo(f"\r{what} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}",
+                   err=True, nl=done >= total)
+
+    return show
 
 
 def _read_text(path: Path | None, what: str = "file") -> str:
@@ -134,7 +158,7 @@ def status(game: Path, gm: bool) -> None:
     if g.turn().outcome:
         click.echo(f"game over: {g.turn().outcome}")
     _coming_dice(g)
-    with pl.Config(tbl_rows=50, tbl_cols=20, tbl_hide_dataframe_shape=True):
+    with _table_config(tbl_rows=50, tbl_cols=20, tbl_hide_dataframe_shape=True):
         click.echo(standings)
     sent = set(g.store.pending_posts(g.next_turn)["player"].to_list())
     waiting = [p for p in g.ruleset.players_to_move(g.state()) if p not in sent]
@@ -311,7 +335,18 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
     entered = _entered(dice_file)
     if revise:
         data = g.re_resolve(entered or None, include_late=include_late, reason=why)
-        click.echo(f"turn {data.turn} re-resolved as revision {data.revision}")
+        titles = {st.name: st for st in g.ruleset.steps(g.rules)}
+        for name in data.events["step"].unique(maintain_order=True).to_list():
+            st = titles.get(name)
+            click.echo(f"== {st.title} [{st.rule}]" if st else f"== {name}")
+            for drawn_row in data.rolls.filter(pl.col("step") == name).iter_rows(named=True):
+                click.echo(f"   die {drawn_row['draw_id']}: {drawn_row['purpose']}: "
+                           f"{drawn_row['expression']} -> {drawn_row['result']} "
+                           f"({drawn_row['source']})")
+            for text in data.events.filter(pl.col("step") == name)["text"].to_list():
+                click.echo(f"   {text}")
+        click.echo(f"turn {data.turn} re-resolved as revision {data.revision}"
+                   + (f" ({why})" if why else ""))
         return
     turn = g.next_turn
     if g.store.read_seed(turn) is None and not unannounced and not dry_run:
@@ -361,7 +396,7 @@ def odds(game: Path) -> None:
     """Show the exact odds of the contested actions in the orders received so far."""
     g = Game.open(game)
     table = g.odds(g.start(preview=True))
-    with pl.Config(tbl_rows=200, tbl_cols=20, tbl_hide_dataframe_shape=True):
+    with _table_config(tbl_rows=200, tbl_cols=20, tbl_hide_dataframe_shape=True):
         click.echo(table if not table.is_empty() else "no contested action")
 
 
@@ -401,7 +436,7 @@ def verify(game: Path, against: str | None) -> None:
     from gmkit.verify import verify_game
 
     g = Game.open(game)
-    found = verify_game(g, against=against)
+    found = verify_game(g, against=against, progress=_progress("verifying"))
     for p in found.problems:
         click.echo(p)
     for note in found.notes:
@@ -426,7 +461,7 @@ def history(game: Path, table: str, out: Path | None, gm: bool) -> None:
     g = Game.open(game)
     df = g.history(table, view="gm" if gm else "public")
     if out is None:
-        with pl.Config(tbl_rows=40, tbl_cols=20):
+        with _table_config(tbl_rows=40, tbl_cols=20):
             click.echo(df)
     elif out.suffix == ".parquet":
         atomic_write(out, parquet_bytes(df))
@@ -517,7 +552,7 @@ def rules(game: Path, assignments: tuple[str, ...], unset: tuple[str, ...], why:
         change = g.set_rule(name.strip(), None, why)
         click.echo(f"rule {change['name']} back to its default from turn {change['from_turn']}")
     if not assignments and not unset:
-        with pl.Config(tbl_rows=200, tbl_cols=10, fmt_str_lengths=80,
+        with _table_config(tbl_rows=200, tbl_cols=10, fmt_str_lengths=80,
                        tbl_hide_dataframe_shape=True):
             click.echo(pl.DataFrame([{**r, "value": repr(r["value"]),
                                       "default": repr(r["default"])}
@@ -597,7 +632,7 @@ def sql_command(game: Path, statement: str | None, gm: bool, export_dir: Path | 
     g = Game.open(game)
     if statement is not None:
         df = game_sql.query(g, statement, gm=gm)
-        with pl.Config(tbl_rows=40, tbl_cols=20, fmt_str_lengths=60):
+        with _table_config(tbl_rows=40, tbl_cols=20, fmt_str_lengths=60):
             click.echo(df)
     if export_dir is not None:
         paths = game_sql.export(g, export_dir, gm=gm)

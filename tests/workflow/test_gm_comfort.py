@@ -115,3 +115,13 @@ def test_the_readmes_python_example_works_on_a_copy_and_leaves_the_sample_alone(
     assert Game.open(tmp_path / "my-copy").latest_turn == Game.open(
         tmp_path / "data" / "sample-cien").latest_turn + 1
     assert sorted(p.name for p in (ROOT / "data" / "sample-cien" / "turns").iterdir()) == before
+
+
+def test_cli_tables_are_not_squeezed_and_a_revision_shows_its_steps(tmp_path: Path) -> None:
+    """CLI tables print as wide as they need ("government" is never broken), and
+    'resolve --revise' shows the turn it resolved again, not one line."""
+    game = Path(shutil.copytree(ROOT / "data" / "sample-cien", tmp_path / "g"))
+    code, out, _ = cli("status", game, "--gm")
+    assert code == 0 and "government" in out
+    code, out, _ = cli("resolve", game, "--revise", "--why", "a second look")
+    assert code == 0 and out.count("== ") >= 3 and "(a second look)" in out
