@@ -241,8 +241,8 @@ class StepView:
 
     @property
     def done(self) -> bool:
-        """True when this was the last step."""
-        return self.index == self.count
+        """True when this was the last step (or the last actor's action of the last step)."""
+        return self.next_title is None
 
     def heading(self) -> str:
         return f"Step {self.index} of {self.count}: {self.title}"
@@ -898,14 +898,21 @@ class Desk:
             if diff is not None:
                 changes[name] = diff
                 marked.update(diff[diff.columns[0]].to_list())
-        nxt = driver.steps[index + 1].title if index + 1 < len(driver.steps) else None
+        # the next unit: a step, or an actor's action of a per-actor step
+        if index + 1 < len(driver.records):
+            nxt: str | None = driver.records[index + 1].title
+        elif driver.next_step is not None:
+            actor = driver.next_actor
+            nxt = driver.next_step.title + (f": {actor}" if actor else "")
+        else:
+            nxt = None
         svg = self.map_svg(record.after, title=f"Turn {self.turn}, after step {index + 1}: "
-                           f"{record.step.title}", highlight=marked)
+                           f"{record.title}", highlight=marked)
         so_far = [e for r in driver.records[:index + 1] for e in r.events]
         orders_svg = self._orders_svg(driver.start, driver.orders, so_far,
                                       f"Orders of turn {self.turn}, as decided after step "
                                       f"{index + 1} of {len(driver.steps)}")
-        view = StepView(index + 1, len(driver.steps), record.step.name, record.step.title,
+        view = StepView(index + 1, len(driver.steps), record.step.name, record.title,
                         record.step.rule, events, _dice_frame(record.rolls), changes, svg, nxt,
                         orders_svg)
         self._views[index] = (record, view)
