@@ -41,6 +41,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Dice, DiceError, Roll, parse_entered
+from gmkit.core.envelope import Orders
 from gmkit.core.maps import Arrow
 from gmkit.core.orders import OrderError
 from gmkit.core.steps import Driver, Event, StepRecord
@@ -665,7 +666,7 @@ class Desk:
         return self._orders_svg(state, orders, events,
                                 title or f"Orders of turn {self.turn}")
 
-    def _orders_svg(self, state: State, orders: Mapping[str, Any], events: Sequence[Event],
+    def _orders_svg(self, state: State, orders: Orders[Any], events: Sequence[Event],
                     title: str) -> str | None:
         if self.game.map is None:
             return None

@@ -29,10 +29,11 @@ from gmkit.rulesets.example.bot import random_post
 from gmkit.rulesets.example.drawing import colours
 from gmkit.rulesets.example.rules import PARAMS
 from gmkit.rulesets.example.steps import STEPS
+from gmkit.rulesets.example.orders import Order as DiggerOrder
 
 
 @register
-class ThreeHills(Ruleset):
+class ThreeHills(Ruleset[DiggerOrder]):
     """Three Hills."""
 
     name = "example"
@@ -47,10 +48,10 @@ class ThreeHills(Ruleset):
         return example_state.setup(players, rules)
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
-                   secret: bool = False) -> ParseResult[Any]:
+                   secret: bool = False) -> ParseResult[DiggerOrder]:
         return example_orders.parse(post)
 
-    def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
+    def validate(self, state: State, orders: Mapping[str, ParseResult[DiggerOrder]],
                  rules: Params) -> dict[str, list[OrderError]]:
         return example_orders.validate(state, orders, rules)
 
@@ -96,5 +97,5 @@ class ThreeHills(Ruleset):
     def players_to_move(self, state: State) -> list[str]:
         return state["diggers"]["id"].to_list()
 
-    def describe_order(self, order: Any) -> str:
+    def describe_order(self, order: DiggerOrder) -> str:
         return example_orders.describe(order)
