@@ -34,4 +34,5 @@ def scene_svg(board: Board[Any], scene: Scene) -> str:
         return hex_svg(board, scene)
     if isinstance(board, PolygonBoard):
         return polygon_svg(board, scene)
-    raise TypeError(f"no drawing for a board of kind {board.kind!r} ({type(board).__name__})")
+    kind = getattr(board, "kind", "unknown")
+    raise TypeError(f"no drawing for a board of kind {kind!r} ({type(board).__name__})")
