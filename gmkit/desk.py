@@ -41,6 +41,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Dice, DiceError, Roll, parse_entered
+from gmkit.core.envelope import Orders
 from gmkit.core.maps import Arrow
 from gmkit.core.orders import OrderError
 from gmkit.core.steps import Driver, Event, StepRecord
@@ -633,15 +634,15 @@ class Desk:
         ruleset's fills, labels, stacks and arrows, then ``arrows``."""
         state = self.game.state() if state is None else state
         game_map = self.game.map
-        if game_map is None:
-            return None
-        marked = tuple(sorted(n for n in highlight if n in game_map.regions))
+        marked = tuple(sorted(n for n in highlight if game_map is not None and
+                              n in game_map.regions))
         key = (tuple(id(df) for df in state.tables.values()), title, marked, tuple(arrows))
         cached = self._svg.get(key)
         if cached is not None:
             return cached[1]
         svg = self.game.map_svg(state, title=title, arrows=arrows, highlight=marked)
-        assert svg is not None
+        if svg is None:  # no map, and the ruleset draws no board of its own
+            return None
         self._svg[key] = (state, svg)  # the state is kept so that its tables' ids stay unique
         while len(self._svg) > _SVG_CACHE:
             del self._svg[next(iter(self._svg))]
@@ -665,7 +666,7 @@ class Desk:
         return self._orders_svg(state, orders, events,
                                 title or f"Orders of turn {self.turn}")
 
-    def _orders_svg(self, state: State, orders: Mapping[str, Any], events: Sequence[Event],
+    def _orders_svg(self, state: State, orders: Orders[Any], events: Sequence[Event],
                     title: str) -> str | None:
         if self.game.map is None:
             return None

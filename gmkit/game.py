@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import polars as pl
@@ -30,8 +30,10 @@ import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 from gmkit import fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.beacon import Beacon
-from gmkit.core.boards.resources import board_file
+from gmkit.core.boards.resources import board_file, package_resource, ruleset_package
 from gmkit.core.dice import Dice, Roll
+from gmkit.core.drawing import scene as sc
+from gmkit.core.drawing.board_svg import scene_svg
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import Arrow, GameMap
 from gmkit.core.orders import OrderError, ParseResult, merge_posts
@@ -53,6 +55,28 @@ CHANGES_FILE = "changes.json"
 
 #: What a turn's manifest records of the game it was resolved in.
 RECORD_KEYS = ("ruleset", "rules", "players", "board")
+
+
+#: The polygon map of a game folder.
+MAP_FILE = "map.geojson"
+
+
+def board_copy_name(ruleset: Ruleset[Any]) -> str | None:
+    """The name, in a game folder, of the copy of the non-polygon board the ruleset ships
+    (``board.toml`` for a ``packaged_board`` in TOML), or None when it ships none."""
+    if not ruleset.packaged_board:
+        return None
+    return "board" + PurePosixPath(ruleset.packaged_board).suffix
+
+
+def board_path(root: Path, ruleset: Ruleset[Any]) -> Path | None:
+    """The file of a game folder holding the board the game is played on: its ``map.geojson``,
+    else its copy of the ruleset's packaged board; None when there is neither."""
+    candidates = [MAP_FILE, board_copy_name(ruleset)]
+    for name in candidates:
+        if name and (root / name).exists():
+            return root / name
+    return None
 
 
 def resolved_with(config: Mapping[str, Any], board: bytes | None) -> dict[str, Any]:
@@ -183,6 +207,13 @@ class Game:
             self._map = GameMap.from_geojson(path) if path.exists() else None
         return self._map
 
+    @property
+    def board_path(self) -> Path | None:
+        """The file in the game folder holding the board the game is played on (its
+        ``map.geojson``, or the copy of the board its ruleset ships), whose hash each turn's
+        manifest records; None when there is none."""
+        return board_path(self.root, self.ruleset)
+
     @classmethod
     def open(cls, root: str | Path) -> Game:
         """Open a game folder."""
@@ -223,6 +254,13 @@ class Game:
         with source as board:
             map_bytes = board.read_bytes() if board else None
             game_map = GameMap.from_geojson(board) if board else None
+        # a board that is not a polygon map: a copy is kept in the folder and recorded
+        files: dict[str, bytes] = {}
+        copy_name = board_copy_name(rs)
+        if copy_name is not None and rs.packaged_board and map_bytes is None:
+            files[copy_name] = package_resource(ruleset_package(rs),
+                                                rs.packaged_board).read_bytes()
+        board_bytes = map_bytes if map_bytes is not None else files.get(copy_name or "")
         config: dict[str, Any] = {"title": title or f"A game of {rs.title}", "ruleset": rs.name,
                                   "rules": dict(rules or {}),
                                   "players": [dict(p) for p in players]}
@@ -234,7 +272,7 @@ class Game:
         turn0 = TurnData(0, state, pl.DataFrame(schema=dict(ORDERS_SCHEMA)), rolls_frame([]),
                          events_frame([]))
         GameStore.create(root, config, rs.schemas, turn0, map_bytes,
-                         record=resolved_with(config, map_bytes))
+                         record=resolved_with(config, board_bytes), files=files)
         game = cls(root)
         if game.dice_setting.ahead:
             game.commitment(1)
@@ -485,9 +523,8 @@ class Game:
         """What a turn committed now is resolved with (rules, players, board) for its
         manifest, so ``verify`` replays it with these and reports a hand edit of
         ``game.toml``."""
-        map_path = self.root / "map.geojson"
-        board = map_path.read_bytes() if map_path.exists() else None
-        out = resolved_with(self.config, board)
+        path = self.board_path
+        out = resolved_with(self.config, path.read_bytes() if path is not None else None)
         if reason:
             out["reason"] = reason
         return out
@@ -660,7 +697,15 @@ class Game:
                 arrows: Sequence[Arrow] = (), highlight: Iterable[str] = ()) -> str | None:
         """The map drawn for ``state`` as SVG (None for a game without a map): the ruleset's
         fills, labels, legend, outlines, stacks and arrows, then ``arrows``; ``highlight``
-        regions get a thicker outline."""
+        regions get a thicker outline.
+
+        A ruleset whose :meth:`~gmkit.core.ruleset.Ruleset.scene` returns a scene has it drawn
+        on its :meth:`~gmkit.core.ruleset.Ruleset.board` by the renderer of the board's kind
+        (``arrows`` added, of the kinds the scene declares; ``highlight`` is for polygon maps
+        only)."""
+        scene = self.ruleset.scene(state, self.rules)
+        if scene is not None:
+            return self._scene_svg(scene, title, arrows)
         if self.map is None:
             return None
         style = self.ruleset.map_style(state, self.rules)
@@ -668,6 +713,18 @@ class Game:
                                arrow_kinds=style.arrow_kinds,
                                legend=style.legend, stacks=style.stacks, outlines=style.outlines,
                                arrows=[*style.arrows, *arrows], highlight=highlight)
+
+    def _scene_svg(self, scene: sc.Scene, title: str | None, arrows: Sequence[Arrow]) -> str:
+        board = self.ruleset.board()
+        if board is None:
+            raise GameError(f"ruleset '{self.ruleset.name}' draws a scene but names no board "
+                            "to draw it on (Ruleset.board)")
+        more = tuple(sc.Arrow(a.src, a.dst, a.colour, a.kind, tuple(a.via), a.onto, a.ok,
+                              a.title) for a in arrows)
+        if title is not None or more:
+            scene = dataclasses.replace(scene, title=scene.title if title is None else title,
+                                        arrows=(*scene.arrows, *more))
+        return scene_svg(board, scene)
 
 
 def _stamp(folder: Path) -> tuple[Any, ...]:

@@ -146,12 +146,13 @@ def _check_setup(game: Game, data: TurnData, manifest: Mapping[str, Any]) -> lis
     """Turn 0 set up again from its recorded players, rules and board."""
     if not isinstance(manifest.get("players"), list):
         return []  # a game written before turns recorded their set-up
-    board_path = game.root / "map.geojson"
-    board = board_path.read_bytes() if board_path.exists() else None
+    board_path = game.board_path
+    board = board_path.read_bytes() if board_path is not None else None
     if manifest.get("board") != (hashlib.sha256(board).hexdigest() if board else None):
         return []  # the board has changed: reported once, by the configuration check
+    map_path = game.root / "map.geojson"
     try:
-        game_map = GameMap.from_geojson(board_path) if board is not None else None
+        game_map = GameMap.from_geojson(map_path) if map_path.exists() else None
         players = game.players_from_config({"players": manifest["players"]})
         again = game.ruleset.setup(players, game_map, game.ruleset.rules(manifest.get("rules")))
     except (ValueError, KeyError) as e:
@@ -206,10 +207,13 @@ def _config_problems(game: Game, latest: int) -> list[str]:
     if [dict(p) for p in config.get("players", [])] != want_players:
         out.append(f"{toml}: the players differ from those turn {latest} was resolved with, and "
                    "no recorded change made them")
-    board_path = game.root / "map.geojson"
-    board = hashlib.sha256(board_path.read_bytes()).hexdigest() if board_path.exists() else None
+    board_path = game.board_path
+    board = hashlib.sha256(board_path.read_bytes()).hexdigest() if board_path else None
     if board != last.get("board"):
-        out.append(f"{board_path}: the board is not the one turn {latest} was resolved on")
+        from gmkit.game import MAP_FILE, board_copy_name
+
+        where = board_path or game.root / (board_copy_name(game.ruleset) or MAP_FILE)
+        out.append(f"{where}: the board is not the one turn {latest} was resolved on")
     return out
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import polars as pl
 
+from gmkit.core.boards import Board, BoardKind
 from gmkit.core.dice import Dice
-from gmkit.core.drawing.scene import ArrowKind
+from gmkit.core.drawing.scene import ArrowKind, Scene
+from gmkit.core.envelope import Orders
 from gmkit.core.maps import Arrow, GameMap, Stack
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
@@ -58,8 +60,20 @@ class MapStyle:
     arrow_kinds: Sequence[ArrowKind] = ()
 
 
-class Ruleset(ABC):
-    """One game's rules: set-up, orders, resolution steps, outcome and views."""
+#: The type of one order of a ruleset (``Ruleset[CienOrder]``).
+O = TypeVar("O")
+
+
+class Ruleset(ABC, Generic[O]):
+    """One game's rules: set-up, orders, resolution steps, outcome and views, typed by the
+    ruleset's order type ``O``.
+
+    The board: a ruleset plays on a polygon map by default (``board_kind = "polygon"``, the
+    ``default_map`` it ships, drawn with :meth:`map_style`). A ruleset on another kind of board
+    sets ``board_kind`` (``"graph"`` or ``"hex"``), names the board file it ships in
+    ``packaged_board`` (copied into each game folder, so a turn's manifest records it), returns
+    the board from :meth:`board` and draws a state with :meth:`scene`.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -67,6 +81,11 @@ class Ruleset(ABC):
     params: ClassVar[tuple[Param, ...]] = ()
     schemas: ClassVar[Mapping[str, Schema]] = {}
     default_map: ClassVar[str | None] = None
+    #: The kind of board the game is played on: "polygon", "graph" or "hex".
+    board_kind: ClassVar[BoardKind] = "polygon"
+    #: A board the ruleset ships that is not a polygon map (a graph board's TOML), as a resource
+    #: path relative to its package like ``default_map``; a new game keeps a copy of it.
+    packaged_board: ClassVar[str | None] = None
 
     def rules(self, overrides: Mapping[str, Any] | None = None) -> Params:
         """The rule values in force, given a game's overrides."""
@@ -79,12 +98,12 @@ class Ruleset(ABC):
 
     @abstractmethod
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
-                   secret: bool = False) -> ParseResult[Any]:
+                   secret: bool = False) -> ParseResult[O]:
         """Read one player's post into typed orders and per-line errors (``secret``: the post was
         private, so what follows from it stays out of public reports)."""
 
     @abstractmethod
-    def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
+    def validate(self, state: State, orders: Mapping[str, ParseResult[O]],
                  rules: Params) -> dict[str, list[OrderError]]:
         """Every problem of every player's orders against the state, by player, each naming its
         line."""
@@ -135,6 +154,17 @@ class Ruleset(ABC):
         """Fills and labels to draw the map for ``state``."""
         return MapStyle({}, {})
 
+    def board(self) -> Board[Any] | None:
+        """The board the game is played on when it is not the game's polygon map (a
+        :class:`~gmkit.core.boards.graph.GraphBoard` or
+        :class:`~gmkit.core.boards.hexgrid.HexBoard`); None for a polygon game."""
+        return None
+
+    def scene(self, state: State, rules: Params) -> Scene | None:
+        """What to draw on :meth:`board` for ``state``; None (the default) draws the polygon
+        map with :meth:`map_style` instead."""
+        return None
+
     # -- presentation: what the workflow shows, without knowing the ruleset's columns --------------
     #: Whom the standings rank: "player", "house", "character" or "faction".
     standings_subject: ClassVar[str] = "player"
@@ -160,20 +190,20 @@ class Ruleset(ABC):
         """Player-supplied links to show with a turn (label, url): a coat of arms, say."""
         return []
 
-    def order_arrows(self, state: State, orders: Mapping[str, Sequence[Any]],
+    def order_arrows(self, state: State, orders: Orders[O],
                      events: Sequence[Event], rules: Params) -> list[Arrow]:
         """The orders of a turn drawn as arrows on the map of ``state`` (the state before the
         turn); ``events`` are the turn's events so far, to mark each order as succeeded or
         failed once it is decided. None by default."""
         return []
 
-    def odds(self, state: State, orders: Mapping[str, Sequence[Any]],
+    def odds(self, state: State, orders: Mapping[str, Sequence[O]],
              rules: Params) -> pl.DataFrame:
         """Exact odds of the contested actions the orders set up (empty when none)."""
         return pl.DataFrame()
 
-    def accepted(self, parsed: Mapping[str, ParseResult[Any]],
-                 problems: Mapping[str, Sequence[OrderError]]) -> dict[str, list[Any]]:
+    def accepted(self, parsed: Mapping[str, ParseResult[O]],
+                 problems: Mapping[str, Sequence[OrderError]]) -> dict[str, list[O]]:
         """The orders that go to resolution: each player's parsed orders minus rejected lines."""
         bad = {player: {p.line for p in errs if p.line is not None}
                for player, errs in problems.items()}
@@ -193,15 +223,16 @@ class Ruleset(ABC):
         """Who is expected to post orders for the coming turn."""
         return []
 
-    def describe_order(self, order: Any) -> str:
+    def describe_order(self, order: O) -> str:
         """An order in words, to read back to the player."""
         return str(order)
 
 
-_REGISTRY: dict[str, type[Ruleset]] = {}
+_REGISTRY: dict[str, type[Ruleset[Any]]] = {}
+_R = TypeVar("_R", bound="type[Ruleset[Any]]")
 
 
-def register(cls: type[Ruleset]) -> type[Ruleset]:
+def register(cls: _R) -> _R:
     """Class decorator: make a ruleset findable by its name and aliases."""
     for key in (cls.name, *cls.aliases):
         key = key.casefold()
@@ -211,7 +242,7 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
     return cls
 
 
-def find_ruleset(name: str) -> Ruleset:
+def find_ruleset(name: str) -> Ruleset[Any]:
     """A ruleset instance by name or alias (case-insensitive)."""
     try:
         return _REGISTRY[name.casefold()]()

@@ -4,6 +4,7 @@ Layout of a game folder::
 
     game.toml                 ruleset, title, players, rule overrides
     map.geojson               the game's map (a copy, so a GM can swap in their own)
+    board.toml                or the copy of a board of another kind the ruleset ships
     turns/0003.r0/            turn 3, revision 0 (a re-resolved turn gets r1, r2, ...)
         manifest.json         sha256 of every file below, and of the previous turn's manifest
         tables/<name>.parquet the state tables after the turn
@@ -259,8 +260,10 @@ class GameStore:
     @classmethod
     def create(cls, root: str | Path, config: Mapping[str, Any], schemas: Mapping[str, Schema],
                turn0: TurnData | None = None, map_geojson: bytes | None = None,
-               record: Mapping[str, Any] | None = None) -> GameStore:
-        """Create a new game folder with its set-up committed as turn 0.
+               record: Mapping[str, Any] | None = None,
+               files: Mapping[str, bytes] | None = None) -> GameStore:
+        """Create a new game folder with its set-up committed as turn 0 (``files``: more files
+        of the folder, by name, such as the copy of a board that is not a polygon map).
 
         Everything is written in a hidden folder beside ``root`` and renamed into place, so a
         killed creation leaves no half game, and can simply be run again. ``root`` must not
@@ -277,6 +280,8 @@ class GameStore:
             os.chmod(staging, 0o777 & ~current_umask())
             if map_geojson is not None:
                 _write_bytes(staging / "map.geojson", map_geojson)
+            for name, blob in (files or {}).items():
+                _write_bytes(staging / name, blob)
             _write_bytes(staging / "game.toml", tomli_w.dumps(dict(config)).encode())
             _write_bytes(staging / ".gitignore", GITIGNORE.encode())
             for sub in ("turns", "pending/posts", "secret", "revealed", "attic"):

@@ -20,6 +20,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Dice
+from gmkit.core.envelope import Orders
 from gmkit.core.maps import GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
@@ -33,6 +34,7 @@ from gmkit.rulesets.aztlan.bot import random_post
 from gmkit.rulesets.aztlan.state import ACTIVE, SEASONS, board, position
 from gmkit.rulesets.aztlan.steps import STEPS
 from gmkit.rulesets.aztlan.board.geography import EMPIRES
+from gmkit.rulesets.aztlan.order_types import Order as AztlanOrder
 
 CITY_FILL = "#e8e0c8"
 
@@ -67,7 +69,7 @@ PARAMS = (
 
 
 @register
-class Aztlan(Ruleset):
+class Aztlan(Ruleset[AztlanOrder]):
     """AZTLAN."""
 
     name = "aztlan"
@@ -82,10 +84,10 @@ class Aztlan(Ruleset):
         return az_state.setup(players, game_map, rules)
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
-                   secret: bool = False) -> ParseResult[Any]:
+                   secret: bool = False) -> ParseResult[AztlanOrder]:
         return az_orders.parse(post, board(state), player, secret=secret)
 
-    def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
+    def validate(self, state: State, orders: Mapping[str, ParseResult[AztlanOrder]],
                  rules: Params) -> dict[str, list[OrderError]]:
         problems = az_orders.validate(position(state), orders, board(state))
         active = set(az_state.active_players(state))
@@ -154,7 +156,7 @@ class Aztlan(Ruleset):
         return MapStyle(fills, labels, legend, stacks=drawing.stacks(armies), outlines=outlines,
                         arrow_kinds=drawing.ARROW_KINDS)
 
-    def order_arrows(self, state: State, orders: Mapping[str, Sequence[Any]],
+    def order_arrows(self, state: State, orders: Orders[AztlanOrder],
                      events: Sequence[Event], rules: Params) -> list[Any]:
         from gmkit.rulesets.aztlan import drawing
 
@@ -162,7 +164,7 @@ class Aztlan(Ruleset):
                     if e.kind == "order" and e.player and e.data.get("line")}
         return list(drawing.arrows(orders, outcomes or None))
 
-    def odds(self, state: State, orders: Mapping[str, Sequence[Any]],
+    def odds(self, state: State, orders: Mapping[str, Sequence[AztlanOrder]],
              rules: Params) -> pl.DataFrame:
         """The one roll of a turn: the Chichimec die (7.0)."""
         if not az_state.chichimecs_in_play(state["players"]["id"].to_list(), rules):
@@ -184,7 +186,7 @@ class Aztlan(Ruleset):
     def players_to_move(self, state: State) -> list[str]:
         return az_state.active_players(state)
 
-    def describe_order(self, order: Any) -> str:
+    def describe_order(self, order: AztlanOrder) -> str:
         return az_orders.describe(order)
 
 

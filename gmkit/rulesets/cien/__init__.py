@@ -25,6 +25,7 @@ from gmkit.rulesets.cien.constants import CAPITAL, COLOUR_HEX, PARAMS
 from gmkit.rulesets.cien.bot import random_post
 from gmkit.rulesets.cien.odds import conquest_odds
 from gmkit.rulesets.cien.steps import STEPS
+from gmkit.rulesets.cien.orders import Order as CienOrder
 
 NEUTRAL_FILL = "#e8e0c8"
 #: The players' figures only the GM and the player themself see.
@@ -41,7 +42,7 @@ def _hide_figures(players: pl.DataFrame, keep: str | None) -> pl.DataFrame:
 
 
 @register
-class Cien(Ruleset):
+class Cien(Ruleset[CienOrder]):
     """The Crown of Cien."""
 
     name = "cien"
@@ -76,11 +77,11 @@ class Cien(Ruleset):
                 for r in state["players"].iter_rows(named=True) if r.get("arms")]
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
-                   secret: bool = False) -> ParseResult[Any]:
+                   secret: bool = False) -> ParseResult[CienOrder]:
         return cien_orders.parse(post, state, secret=secret,
                                  plain_lines=rules.get("orders_format") == "bold_or_plain")
 
-    def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
+    def validate(self, state: State, orders: Mapping[str, ParseResult[CienOrder]],
                  rules: Params) -> dict[str, list[OrderError]]:
         return cien_orders.validate(state, orders, rules)
 
@@ -160,9 +161,9 @@ class Cien(Ruleset):
     def players_to_move(self, state: State) -> list[str]:
         return state["players"].filter(pl.col("status") == cien_state.ACTIVE)["id"].to_list()
 
-    def describe_order(self, order: Any) -> str:
+    def describe_order(self, order: CienOrder) -> str:
         return cien_orders.describe(order)
 
-    def odds(self, state: State, orders: Mapping[str, Sequence[Any]],
+    def odds(self, state: State, orders: Mapping[str, Sequence[CienOrder]],
              rules: Params) -> pl.DataFrame:
         return conquest_odds(state, orders, rules)

@@ -16,7 +16,9 @@ from typing import Any
 
 import polars as pl
 
+from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.dice import Dice
+from gmkit.core.drawing.scene import Scene
 from gmkit.core.maps import GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
@@ -26,13 +28,14 @@ from gmkit.core.tables import State
 from gmkit.rulesets.example import orders as example_orders
 from gmkit.rulesets.example import state as example_state
 from gmkit.rulesets.example.bot import random_post
-from gmkit.rulesets.example.drawing import colours
-from gmkit.rulesets.example.rules import PARAMS
+from gmkit.rulesets.example.drawing import board_scene, colours
+from gmkit.rulesets.example.rules import PARAMS, board
 from gmkit.rulesets.example.steps import STEPS
+from gmkit.rulesets.example.orders import Order as DiggerOrder
 
 
 @register
-class ThreeHills(Ruleset):
+class ThreeHills(Ruleset[DiggerOrder]):
     """Three Hills."""
 
     name = "example"
@@ -41,16 +44,18 @@ class ThreeHills(Ruleset):
     params = PARAMS
     schemas = example_state.SCHEMAS
     default_map = None  # the board is a graph shipped with the ruleset, not a polygon map
+    board_kind = "graph"
+    packaged_board = "board.toml"  # a new game keeps a copy, recorded by every turn
 
     def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
               rules: Params) -> State:
         return example_state.setup(players, rules)
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
-                   secret: bool = False) -> ParseResult[Any]:
+                   secret: bool = False) -> ParseResult[DiggerOrder]:
         return example_orders.parse(post)
 
-    def validate(self, state: State, orders: Mapping[str, ParseResult[Any]],
+    def validate(self, state: State, orders: Mapping[str, ParseResult[DiggerOrder]],
                  rules: Params) -> dict[str, list[OrderError]]:
         return example_orders.validate(state, orders, rules)
 
@@ -84,8 +89,16 @@ class ThreeHills(Ruleset):
 
     def map_style(self, state: State, rules: Params) -> MapStyle:
         """No polygon map to style; the legend gives each digger's colour to charts and
-        reports (the board itself is drawn by :func:`~.drawing.board_svg`)."""
+        reports (the board itself is drawn from :meth:`scene`)."""
         return MapStyle({}, {}, legend=list(colours(state).items()))
+
+    def board(self) -> GraphBoard:
+        """The graph board shipped with the ruleset (``board.toml``)."""
+        return board()
+
+    def scene(self, state: State, rules: Params) -> Scene:
+        """The board for ``state``: hills by the gold left, a mark per digger."""
+        return board_scene(state)
 
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
@@ -96,5 +109,5 @@ class ThreeHills(Ruleset):
     def players_to_move(self, state: State) -> list[str]:
         return state["diggers"]["id"].to_list()
 
-    def describe_order(self, order: Any) -> str:
+    def describe_order(self, order: DiggerOrder) -> str:
         return example_orders.describe(order)

@@ -1,5 +1,6 @@
-"""The board of Three Hills drawn for a state, as SVG: hills by the gold left in them, a mark
-per digger in its colour."""
+"""The board of Three Hills drawn for a state: hills by the gold left in them, a mark per digger
+in its colour. :func:`board_scene` is what the ruleset's ``scene`` returns (so a game's map is
+this drawing); :func:`board_svg` draws it as SVG."""
 
 from __future__ import annotations
 
@@ -19,11 +20,11 @@ def colours(state: State) -> dict[str, str]:
             for i, pid in enumerate(state["diggers"]["id"].to_list())}
 
 
-def board_svg(state: State, title: str = "") -> str:
-    """The board for ``state``: what the public may see (no digger's gold)."""
+def board_scene(state: State, title: str = "") -> Scene:
+    """What the board shows for ``state``: what the public may see (no digger's gold)."""
     colour = colours(state)
     hills = state["hills"].to_dicts()
-    scene = Scene(
+    return Scene(
         kind_fills=KIND_FILLS,
         fills={h["place"]: DUG_OUT for h in hills if h["gold_left"] == 0},
         labels=tuple(Label(h["place"], f"{h['place']}\n{h['gold_left']} gold") for h in hills),
@@ -31,4 +32,8 @@ def board_svg(state: State, title: str = "") -> str:
                     for d in state["diggers"].iter_rows(named=True)),
         legend=tuple(LegendEntry(pid, c) for pid, c in colour.items()),
         title=title or f"Three Hills after turn {state.turn}")
-    return graph_svg(board(), scene)
+
+
+def board_svg(state: State, title: str = "") -> str:
+    """The board for ``state`` as SVG (see :func:`board_scene`)."""
+    return graph_svg(board(), board_scene(state, title))

@@ -1,0 +1,38 @@
+"""A :class:`~gmkit.core.drawing.scene.Scene` drawn on any board, with the renderer of the
+board's kind: :func:`~gmkit.core.drawing.graph_svg.graph_svg` for a graph board,
+:func:`~gmkit.core.drawing.hex_svg.hex_svg` for a hex grid,
+:func:`~gmkit.core.drawing.polygon_svg.polygon_svg` for a polygon board.
+
+    svg = scene_svg(ruleset.board(), ruleset.scene(state, rules))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gmkit.core.boards import Board
+from gmkit.core.boards.graph import GraphBoard
+from gmkit.core.boards.hexgrid import HexBoard
+from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.drawing.graph_svg import graph_svg
+from gmkit.core.drawing.hex_svg import hex_svg
+from gmkit.core.drawing.polygon_svg import polygon_svg
+from gmkit.core.drawing.scene import Scene
+
+__all__ = ["scene_svg"]
+
+
+def scene_svg(board: Board[Any], scene: Scene) -> str:
+    """``scene`` drawn on ``board`` as an SVG document, by the renderer of the board's kind.
+
+    Raises:
+        TypeError: for a board no renderer draws.
+    """
+    if isinstance(board, GraphBoard):
+        return graph_svg(board, scene)
+    if isinstance(board, HexBoard):
+        return hex_svg(board, scene)
+    if isinstance(board, PolygonBoard):
+        return polygon_svg(board, scene)
+    kind = getattr(board, "kind", "unknown")
+    raise TypeError(f"no drawing for a board of kind {kind!r} ({type(board).__name__})")
