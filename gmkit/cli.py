@@ -3,6 +3,7 @@ verify and export history. Every failure exits non-zero with a one-line reason."
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import difflib
 import errno
@@ -124,14 +125,39 @@ def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, tit
     from gmkit.fairdice import DiceSetting, dice_setting
 
     setting = dice_setting({"dice": DiceSetting(commit_ahead, beacon).to_config()})
-    players = _toml(players_file, "player list").get("players", [])
-    if not isinstance(players, list) or not all(isinstance(x, dict) for x in players):
-        raise GameError(f"{players_file}: 'players' must be a list of [[players]] tables")
+    players = _players(players_file, ruleset, map_path)
     rules = _toml(rules_file, "rules file") if rules_file else {}
     g = Game.new(game, ruleset, players, title=title, map_path=map_path, rules=rules,
                  dice=setting)
     click.echo(f"created {g.title} ({g.ruleset.title}) in {game}: turn 0 committed")
     click.echo(f"turn 1 dice commitment: {g.commitment(1)}")
+
+
+def _players(players_file: Path, ruleset: str, map_path: Path | None) -> list[dict[str, Any]]:
+    """The player list of ``players.toml``, checked by the ruleset: the first problem is one
+    line naming the file, the player and the field."""
+    from gmkit.core.boards.resources import board_file
+    from gmkit.core.maps import GameMap
+    from gmkit.core.ruleset import find_ruleset
+
+    listed = _toml(players_file, "player list")
+    players = listed.get("players")
+    if players is None:
+        other = [k for k, v in listed.items() if isinstance(v, list)]
+        raise GameError(f"{players_file}: no [[players]] table"
+                        + (f" (found [[{other[0]}]]: write [[players]])" if other else
+                           ": list each player as a [[players]] table"))
+    if not isinstance(players, list) or not all(isinstance(x, dict) for x in players):
+        raise GameError(f"{players_file}: 'players' must be a list of [[players]] tables")
+    rs = find_ruleset(ruleset)
+    with (board_file(rs) if map_path is None else contextlib.nullcontext(map_path)) as board:
+        game_map = GameMap.from_geojson(board) if board else None
+    problems = rs.check_players(Game.players_from_config({"players": players},
+                                                         str(players_file)), game_map)
+    if problems:
+        more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+        raise GameError(f"{players_file}: {problems[0]}{more}")
+    return players
 
 
 def _viewer(g: Game, view: str) -> Viewer:

@@ -1,0 +1,103 @@
+"""What a GM met in a first evening with gmkit: a player list with a mistake is refused in one
+line naming the file, the player and the field; a defused order line copied from a summary reads
+as the order it is; the site's luck table and the turn maps are readable; the map is written as a
+file to attach to a forum post."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from gmkit.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: object, input: str | None = None) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def one_line_failure(res: Result) -> str:
+    """Exit code 2, one line on standard error starting 'gmkit: ', no traceback."""
+    assert res.exit_code == 2, (res.output, res.exception)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith("gmkit: ") and "Traceback" not in res.output
+    return lines[0]
+
+
+CIEN_PLAYER = """\
+[[players]]
+id = "Red"
+name = "Alice"
+state = "Coyons"
+government = "duchy"
+
+[[{table}]]
+id = "{colour}"
+name = "Bob"
+state = "{state}"
+{government}
+"""
+
+
+def cien_players(tmp_path: Path, *, table: str = "players", colour: str = "Gold",
+                 state: str = "Sevoy", government: str = 'government = "city-state"') -> Path:
+    path = tmp_path / "players.toml"
+    path.write_text(CIEN_PLAYER.format(table=table, colour=colour, state=state,
+                                       government=government), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("mistake", "field", "word"), [
+    ({"colour": "Golden"}, "id", "Golden"),
+    ({"state": "Sevoie"}, "state", "Sevoie"),
+    ({"government": 'government = "kingdom"'}, "government", "kingdom"),
+    ({"government": ""}, "government", "no government"),
+])
+def test_a_cien_player_list_mistake_is_one_line_naming_file_player_and_field(
+        tmp_path: Path, mistake: dict[str, str], field: str, word: str) -> None:
+    """An unknown colour, a misspelt state, a government that is neither a duchy nor a
+    city-state, or none at all: one line naming the file, the player (Bob) and the field."""
+    players = cien_players(tmp_path, **mistake)
+    line = one_line_failure(run("new", tmp_path / "g", "--ruleset", "cien", "--players",
+                                players))
+    assert str(players) in line and "Bob" in line and field in line and word in line, line
+    assert not (tmp_path / "g").exists()
+
+
+def test_a_misspelt_players_table_is_refused_rather_than_a_game_without_players(
+        tmp_path: Path) -> None:
+    """``[[player]]`` instead of ``[[players]]``: no game of zero players, the file is named
+    with what to write."""
+    path = tmp_path / "players.toml"
+    path.write_text(CIEN_PLAYER.format(table="player", colour="Gold", state="Sevoy",
+                                       government="").replace("[[players]]", "[[player]]"),
+                    "utf-8")
+    line = one_line_failure(run("new", tmp_path / "g", "--ruleset", "cien", "--players", path))
+    assert str(path) in line and "[[players]]" in line
+
+
+def test_an_aztlan_player_with_no_empire_is_named_with_the_empires(tmp_path: Path) -> None:
+    """AZTLAN: a player whose id is no empire (rule 2.1) is named with the valid empires."""
+    path = tmp_path / "players.toml"
+    path.write_text('[[players]]\nid = "Aztecs"\nname = "A"\n\n[[players]]\nid = "Tlaxcala"\n'
+                    'name = "B"\n\n[[players]]\nid = "Chalcans"\nname = "C"\n', "utf-8")
+    line = one_line_failure(run("new", tmp_path / "g", "--ruleset", "aztlan", "--players",
+                                path))
+    assert str(path) in line and "'B'" in line and "Tlaxcala" in line and "Tlaxcalans" in line
+
+
+def test_the_readme_lists_the_valid_colours_governments_and_empires() -> None:
+    """The README's players.toml paragraph names every valid value a GM must type."""
+    from gmkit.rulesets.aztlan.board.geography import EMPIRES
+    from gmkit.rulesets.cien.constants import COLOURS
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    para = readme[readme.index("`players.toml` lists the players"):][:1500]
+    for word in (*COLOURS, "duchy", "city-state", *EMPIRES):
+        assert f"`{word}`" in para, word
+
