@@ -101,3 +101,20 @@ def test_the_readme_lists_the_valid_colours_governments_and_empires() -> None:
     for word in (*COLOURS, "duchy", "city-state", *EMPIRES):
         assert f"`{word}`" in para, word
 
+
+def test_a_defused_order_line_copied_from_a_summary_reads_as_its_order(tmp_path: Path) -> None:
+    """Cien: ``[\\u200bb]Gift 5 Grain to the Emperor[\\u200b/b]``, copied from a BBCode
+    summary (where gmkit puts a zero-width space after ``[`` so no tag opens), is the bold
+    order it shows, not a refusal."""
+    from gmkit.game import Game
+
+    game = Path(shutil.copytree(ROOT / "data" / "sample-cien", tmp_path / "g"))
+    g = Game.open(game)
+    pending = g.store.pending_posts(g.next_turn)
+    player, seq = pending["player"][0], pending["seq"][0]
+    assert run("withdraw", game, seq, "--why", "copied again").exit_code == 0
+    res = run("orders", game, "--player", player, "-",
+              input="Here you go:\n[\u200bb]Gift 5 Grain to the Emperor[\u200b/b]\n")
+    assert res.exit_code == 0, res.output
+    assert "1 order(s), 0 problem(s)" in res.output, res.output
+    assert "gift 5 grain" in res.output.split("stored")[0]
