@@ -118,3 +118,32 @@ def test_a_defused_order_line_copied_from_a_summary_reads_as_its_order(tmp_path:
     assert res.exit_code == 0, res.output
     assert "1 order(s), 0 problem(s)" in res.output, res.output
     assert "gift 5 grain" in res.output.split("stored")[0]
+
+
+def test_the_sites_luck_table_reads_as_figures_and_scrolls_in_its_box(tmp_path: Path) -> None:
+    """The history page's dice table: no raw float (two decimals at most, luck a percentage),
+    every table inside a box that scrolls sideways instead of overflowing the page."""
+    import re
+
+    game = Path(shutil.copytree(ROOT / "data" / "sample-cien", tmp_path / "g"))
+    assert run("publish", game, "--out", tmp_path / "site").exit_code == 0
+    page = (tmp_path / "site" / "history.html").read_text("utf-8")
+    dice = page[page.index("<h2>The dice</h2>"):]
+    dice = dice[dice.index("<table>"):dice.index("</table>")]
+    cells = re.findall(r"<td>([^<]*)</td>", dice)
+    assert cells and not [c for c in cells if re.fullmatch(r"-?[\d,]*\.\d{3,}%?", c)], cells
+    assert any(c.endswith("%") for c in cells), cells
+    assert '<div class="scroll"><table>' in page and ".scroll{overflow-x:auto" in page
+
+
+def test_the_turn_pages_draw_the_maps_at_full_width_with_their_own_scroll(tmp_path: Path
+                                                                          ) -> None:
+    """A turn's summary draws each map on its own row, no narrower than a readable width,
+    scrolling sideways inside its frame on a narrow screen."""
+    game = Path(shutil.copytree(ROOT / "data" / "sample-cien", tmp_path / "g"))
+    res = run("report", game)
+    assert res.exit_code == 0
+    css = res.stdout[res.stdout.index("<style>"):res.stdout.index("</style>")]
+    assert ".maps { display: grid; grid-template-columns: 1fr;" in css
+    assert ".maps figure { overflow-x: auto; }" in css
+    assert "min-width: 56rem; max-width: none;" in css
