@@ -435,22 +435,49 @@ def odds(game: Path) -> None:
                    "(their private report: their secret orders, results and figures too).")
 @click.option("--out", type=click.Path(path_type=Path), help="Output file (default: stdout).")
 @click.option("--max-chars", type=int, default=20000, help="Longest BBCode post.")
+@click.option("--map-file", metavar="NAME",
+              help="The map file to attach to the post (written by 'gmkit map'); the BBCode "
+                   "says 'Map: attach NAME'.")
 def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
-           max_chars: int) -> None:
+           max_chars: int, map_file: str | None) -> None:
     """Write a turn's summary as offline HTML or BBCode, for the public, the GM or a
     player."""
+    import dataclasses
+
     from gmkit.core.reports import render, write_report
     from gmkit.summary import turn_report
 
     g = Game.open(game)
     view = str(_viewer(g, view))
     rep = turn_report(g, turn, viewer=view)
+    if map_file:
+        rep = dataclasses.replace(rep, map_file=Path(map_file).name)
     if out is None:
         text = render(rep, view=view, fmt=fmt, max_chars=max_chars)
         click.echo(text if isinstance(text, str) else "\n\n".join(text))
         return
     for path in write_report(rep, out, view=view, fmt=fmt, max_chars=max_chars):
         click.echo(f"wrote {path}")
+
+
+@main.command("map")
+@GAME
+@click.option("--turn", type=int, help="The committed turn (default: the latest).")
+@click.option("--view", default="public", metavar="public|gm|player:ID",
+              help="Who the map is for: the public (default), the GM, or one player.")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="The file, .png or .svg (default: map-turn-NNNN.png here).")
+def map_command(game: Path, turn: int | None, view: str, out: Path | None) -> None:
+    """Write a turn's map as a PNG or SVG file to attach to a forum post ('gmkit report
+    --format bbcode --map-file NAME' says to attach it)."""
+    from gmkit.mapfile import default_name, write_map
+
+    g = Game.open(game)
+    viewer = str(_viewer(g, view))
+    t = g.latest_turn if turn is None else turn
+    path = write_map(g, out or Path(default_name(t)), t, viewer)
+    click.echo(f"wrote {path} (the map after turn {t}, {viewer} view); attach it with "
+               f"'gmkit report {game} --turn {t} --format bbcode --map-file {path.name}'")
 
 
 @main.command()

@@ -147,3 +147,30 @@ def test_the_turn_pages_draw_the_maps_at_full_width_with_their_own_scroll(tmp_pa
     assert ".maps { display: grid; grid-template-columns: 1fr;" in css
     assert ".maps figure { overflow-x: auto; }" in css
     assert "min-width: 56rem; max-width: none;" in css
+
+
+@pytest.mark.parametrize("view", ["public", "gm", "player:Red"])
+def test_the_map_is_written_as_a_png_or_svg_to_attach_to_a_forum_post(tmp_path: Path,
+                                                                       view: str) -> None:
+    """``gmkit map GAME --turn N --view V --out FILE``: an SVG of the viewed state's map, or a
+    PNG drawn from it; the BBCode summary written with ``--map-file`` says which file to
+    attach."""
+    game = Path(shutil.copytree(ROOT / "data" / "sample-cien", tmp_path / "g"))
+    svg, png = tmp_path / "map.svg", tmp_path / "map-turn-0003.png"
+    res = run("map", game, "--turn", 3, "--view", view, "--out", svg)
+    assert res.exit_code == 0, res.output
+    assert svg.read_text("utf-8").lstrip().startswith("<svg") and "After turn 3" in \
+        svg.read_text("utf-8")
+    assert run("map", game, "--turn", 3, "--view", view, "--out", png).exit_code == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    res = run("report", game, "--turn", 3, "--format", "bbcode", "--map-file", png.name)
+    assert res.exit_code == 0 and "[b]Map:[/b] attach map-turn-0003.png" in res.stdout
+
+
+def test_a_map_file_of_another_kind_or_an_uncommitted_turn_is_one_line(tmp_path: Path) -> None:
+    """A map asked as .jpg, or after a turn not committed yet: one line, nothing written."""
+    game = Path(shutil.copytree(ROOT / "data" / "sample-cien", tmp_path / "g"))
+    assert ".svg or .png" in one_line_failure(run("map", game, "--out", tmp_path / "m.jpg"))
+    assert "not committed" in one_line_failure(run("map", game, "--turn", 99, "--out",
+                                                   tmp_path / "m.png"))
+    assert not list(tmp_path.glob("m.*"))
