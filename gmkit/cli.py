@@ -3,6 +3,7 @@ verify and export history. Every failure exits non-zero with a one-line reason."
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import difflib
 import errno
@@ -124,14 +125,39 @@ def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, tit
     from gmkit.fairdice import DiceSetting, dice_setting
 
     setting = dice_setting({"dice": DiceSetting(commit_ahead, beacon).to_config()})
-    players = _toml(players_file, "player list").get("players", [])
-    if not isinstance(players, list) or not all(isinstance(x, dict) for x in players):
-        raise GameError(f"{players_file}: 'players' must be a list of [[players]] tables")
+    players = _players(players_file, ruleset, map_path)
     rules = _toml(rules_file, "rules file") if rules_file else {}
     g = Game.new(game, ruleset, players, title=title, map_path=map_path, rules=rules,
                  dice=setting)
     click.echo(f"created {g.title} ({g.ruleset.title}) in {game}: turn 0 committed")
     click.echo(f"turn 1 dice commitment: {g.commitment(1)}")
+
+
+def _players(players_file: Path, ruleset: str, map_path: Path | None) -> list[dict[str, Any]]:
+    """The player list of ``players.toml``, checked by the ruleset: the first problem is one
+    line naming the file, the player and the field."""
+    from gmkit.core.boards.resources import board_file
+    from gmkit.core.maps import GameMap
+    from gmkit.core.ruleset import find_ruleset
+
+    listed = _toml(players_file, "player list")
+    players = listed.get("players")
+    if players is None:
+        other = [k for k, v in listed.items() if isinstance(v, list)]
+        raise GameError(f"{players_file}: no [[players]] table"
+                        + (f" (found [[{other[0]}]]: write [[players]])" if other else
+                           ": list each player as a [[players]] table"))
+    if not isinstance(players, list) or not all(isinstance(x, dict) for x in players):
+        raise GameError(f"{players_file}: 'players' must be a list of [[players]] tables")
+    rs = find_ruleset(ruleset)
+    with (board_file(rs) if map_path is None else contextlib.nullcontext(map_path)) as board:
+        game_map = GameMap.from_geojson(board) if board else None
+    problems = rs.check_players(Game.players_from_config({"players": players},
+                                                         str(players_file)), game_map)
+    if problems:
+        more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+        raise GameError(f"{players_file}: {problems[0]}{more}")
+    return players
 
 
 def _viewer(g: Game, view: str) -> Viewer:
@@ -409,22 +435,49 @@ def odds(game: Path) -> None:
                    "(their private report: their secret orders, results and figures too).")
 @click.option("--out", type=click.Path(path_type=Path), help="Output file (default: stdout).")
 @click.option("--max-chars", type=int, default=20000, help="Longest BBCode post.")
+@click.option("--map-file", metavar="NAME",
+              help="The map file to attach to the post (written by 'gmkit map'); the BBCode "
+                   "says 'Map: attach NAME'.")
 def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
-           max_chars: int) -> None:
+           max_chars: int, map_file: str | None) -> None:
     """Write a turn's summary as offline HTML or BBCode, for the public, the GM or a
     player."""
+    import dataclasses
+
     from gmkit.core.reports import render, write_report
     from gmkit.summary import turn_report
 
     g = Game.open(game)
     view = str(_viewer(g, view))
     rep = turn_report(g, turn, viewer=view)
+    if map_file:
+        rep = dataclasses.replace(rep, map_file=Path(map_file).name)
     if out is None:
         text = render(rep, view=view, fmt=fmt, max_chars=max_chars)
         click.echo(text if isinstance(text, str) else "\n\n".join(text))
         return
     for path in write_report(rep, out, view=view, fmt=fmt, max_chars=max_chars):
         click.echo(f"wrote {path}")
+
+
+@main.command("map")
+@GAME
+@click.option("--turn", type=int, help="The committed turn (default: the latest).")
+@click.option("--view", default="public", metavar="public|gm|player:ID",
+              help="Who the map is for: the public (default), the GM, or one player.")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="The file, .png or .svg (default: map-turn-NNNN.png here).")
+def map_command(game: Path, turn: int | None, view: str, out: Path | None) -> None:
+    """Write a turn's map as a PNG or SVG file to attach to a forum post ('gmkit report
+    --format bbcode --map-file NAME' says to attach it)."""
+    from gmkit.mapfile import default_name, write_map
+
+    g = Game.open(game)
+    viewer = str(_viewer(g, view))
+    t = g.latest_turn if turn is None else turn
+    path = write_map(g, out or Path(default_name(t)), t, viewer)
+    click.echo(f"wrote {path} (the map after turn {t}, {viewer} view); attach it with "
+               f"'gmkit report {game} --turn {t} --format bbcode --map-file {path.name}'")
 
 
 @main.command()

@@ -40,7 +40,8 @@ padding:0 1em;color:#222;line-height:1.45}
 h1{margin-bottom:.2em} .sub{color:#666;margin-top:0}
 nav a{margin-right:1em} table{border-collapse:collapse;margin:1em 0}
 td,th{border-bottom:1px solid #ddd;padding:.3em .8em;text-align:left}
-.turns{columns:4 10em} .figure{margin:1.5em 0;overflow-x:auto}
+.turns{columns:4 10em} .figure{margin:1.5em 0;overflow-x:auto} .scroll{overflow-x:auto;max-width:100%}
+td{white-space:nowrap}
 .maps input{display:none} .maps label{display:inline-block;padding:.1em .45em;margin:.1em;
 border:1px solid #bbb;border-radius:4px;cursor:pointer;font-size:.9em}
 .maps .frame{display:none} .banner{background:#fff4d6;border:1px solid #e0b84a;padding:.6em 1em}
@@ -60,12 +61,26 @@ def _page(title: str, subtitle: str, body: str, map_turns: Sequence[int] = ()) -
                        map_turns=list(map_turns))
 
 
+def _cell(value: Any) -> Any:
+    """A table cell as a reader reads it: a float with two decimals (never ``0.30000000004``)."""
+    return f"{value:,.2f}" if isinstance(value, float) else value
+
+
 def _table(rows: list[dict[str, Any]]) -> str:
+    """Rows as an HTML table that scrolls sideways inside its box when wider than the page."""
     env = html_environment(undefined=jinja2.Undefined)
     return env.from_string(
-        "<table><tr>{% for k in rows[0] %}<th>{{ k }}</th>{% endfor %}</tr>"
-        "{% for r in rows %}<tr>{% for v in r.values() %}<td>{{ '—' if v is none else v }}</td>"
-        "{% endfor %}</tr>{% endfor %}</table>").render(rows=rows) if rows else "<p>—</p>"
+        '<div class="scroll"><table><tr>{% for k in rows[0] %}<th>{{ k }}</th>{% endfor %}</tr>'
+        "{% for r in rows %}<tr>{% for v in r.values() %}<td>{{ '—' if v is none else cell(v) }}"
+        "</td>{% endfor %}</tr>{% endfor %}</table></div>").render(rows=rows, cell=_cell) \
+        if rows else "<p>—</p>"
+
+
+def _dice_rows(report: Any) -> list[dict[str, Any]]:
+    """The luck table's rows for a page: luck as a percentile (``73.4%``, 50% = average), the
+    other figures with two decimals."""
+    return [{**r, "luck": None if r["luck"] is None else f"{r['luck']:.1f}%"}
+            for r in report.to_dicts()]
 
 
 def _subtitle(game: Game, viewer: Viewer, text: str) -> str:
@@ -110,7 +125,7 @@ def _history(game: Game, viewer: Viewer) -> str:
     parts.append("<h2>The dice</h2>")
     if report.height:
         parts.append(f'<div class="figure">{chart_svg(charts.dice_chart(report, colours=colours))}</div>')
-    parts.append(_table(report.to_dicts()))
+    parts.append(_table(_dice_rows(report)))
     turns = game.store.turns()
     frames = "".join(f'<div class="frame f{t}">{history.map_at(game, t, view=viewer)}</div>'
                      for t in turns)

@@ -296,9 +296,14 @@ def extract_lines(post: str) -> list[PostLine]:
     ``[*]``) are dropped.  Line numbers count the lines of the original post;
     ``\\r\\n``, ``\\r`` and ``\\n`` each end a line.
 
+    A tag defused by gmkit's own BBCode (a zero-width space after ``[`` or ``<``, as in
+    ``[\u200bb]``) reads as the tag it shows, so a line copied from a summary is read as the
+    order it is.
+
     Never raises on any string; a post without any order line gives ``[]``.
     """
     text = post.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("[\u200b", "[").replace("<\u200b", "<")
 
     # pieces[i] holds the (text, is_bold) chunks of line i+1 outside quotes.
     pieces: list[list[tuple[str, bool]]] = [[]]

@@ -180,6 +180,8 @@ class TurnReport:
     dice_warnings: tuple[str, ...] = ()
     beacon: str | None = None  # the public beacon mixed into the dice, in words
     seal: str | None = None  # the seal of the posts and entered dice, before the beacon
+    #: The map file the GM attaches to the forum post (written by ``gmkit map``), or None.
+    map_file: str | None = None
 
     def __post_init__(self) -> None:
         Viewer.parse(self.view)  # raises ValueError for an unknown view
@@ -663,6 +665,8 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
     doc.para(f"[size=150][b]{title}[/b][/size]", meta)
     if report.outcome:
         doc.para(f"[b]Outcome:[/b] {_bb_inline(report.outcome)}")
+    if report.map_file:
+        doc.para(f"[b]Map:[/b] attach {_bb_inline(report.map_file)}")
 
     for number, step in enumerate(report.steps, 1):
         head = f"[u][b]{number}. {_bb_inline(step.title)}[/b][/u]"

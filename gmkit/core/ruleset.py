@@ -215,6 +215,12 @@ class Ruleset(ABC, Generic[O]):
         post (no orders) unless the ruleset offers a bot."""
         return ""
 
+    def check_players(self, players: Sequence[PlayerInfo], game_map: GameMap | None
+                      ) -> list[str]:
+        """Every problem of a player list before set-up, each naming the player and the field
+        (e.g. ``player 2 'Alice': state 'Coyon' is no state of the map``); none by default."""
+        return []
+
     def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
         """A player list for sample games and conformance playouts."""
         return []

@@ -32,6 +32,7 @@ from gmkit.rulesets.aztlan import orders as az_orders
 from gmkit.rulesets.aztlan import state as az_state
 from gmkit.rulesets.aztlan.bot import random_post
 from gmkit.rulesets.aztlan.state import ACTIVE, SEASONS, board, position
+from gmkit.rulesets.aztlan.roster import check_players
 from gmkit.rulesets.aztlan.steps import STEPS
 from gmkit.rulesets.aztlan.board.geography import EMPIRES
 from gmkit.rulesets.aztlan.order_types import Order as AztlanOrder
@@ -176,6 +177,10 @@ class Aztlan(Ruleset[AztlanOrder]):
 
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
+
+    def check_players(self, players: Sequence[PlayerInfo], game_map: GameMap | None
+                      ) -> list[str]:
+        return check_players(players, game_map)
 
     def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
         """All ten empires, played in 2.1's order of importance."""

@@ -24,6 +24,7 @@ from gmkit.rulesets.cien import state as cien_state
 from gmkit.rulesets.cien.constants import CAPITAL, COLOUR_HEX, PARAMS
 from gmkit.rulesets.cien.bot import random_post
 from gmkit.rulesets.cien.odds import conquest_odds
+from gmkit.rulesets.cien.roster import check_players
 from gmkit.rulesets.cien.steps import STEPS
 from gmkit.rulesets.cien.orders import Order as CienOrder
 
@@ -140,6 +141,10 @@ class Cien(Ruleset[CienOrder]):
 
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
+
+    def check_players(self, players: Sequence[PlayerInfo], game_map: GameMap | None
+                      ) -> list[str]:
+        return check_players(players, game_map)
 
     def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
         """Six players on states spread over the map (the named states first)."""
