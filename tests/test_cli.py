@@ -39,7 +39,7 @@ government = "city-state"
 
 COMMANDS = {"new", "status", "orders", "commit-seed", "reveal", "resolve", "odds", "report",
             "verify", "history", "rollback", "rules", "withdraw", "carry", "sql",
-            "players", "deadline", "seal", "beacon"}
+            "players", "deadline", "seal", "beacon", "map"}
 
 ATTACK = "conquest:attack/Tróys/Red"
 
