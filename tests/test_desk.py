@@ -16,7 +16,7 @@ from gmkit.game import Game
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample-cien"
 SEED = hashlib.sha256(b"gmkit desk tests").hexdigest()
-RED_ATTACK = "conquest:attack/Vauclerc/Red"
+RED_ATTACK = "conquest:attack/Vauclerc/Red#0"
 
 
 def tree_digest(folder: Path) -> dict[str, str]:

@@ -124,6 +124,7 @@ def base_id(draw_id: str) -> str:
 
 
 _SINGLE_DIE = re.compile(r"^1d\d+$")
+_COMMENT = re.compile(r"(^|\s)#.*$")
 
 
 def dice_distribution(count: int, sides: int) -> dict[int, Fraction]:
@@ -292,11 +293,12 @@ def parse_entered(text: str) -> dict[str, Any]:
     """Read GM-entered dice from a file's text: one ``draw-id = value`` per line.
 
     Values: an integer (``7``), several dice (``3 5``), a number in [0, 1) (``0.42``) or a choice
-    label (``Red``). ``#`` starts a comment. Errors name the line.
+    label (``Red``). ``#`` at the start of a line or after a space starts a comment (inside an
+    id, as in ``war:attack#0``, it is part of the id). Errors name the line.
     """
     out: dict[str, Any] = {}
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
+        line = _COMMENT.sub("", raw).strip()
         if not line:
             continue
         if "=" not in line:
