@@ -1028,16 +1028,18 @@ class Desk:
         if not draw_id:
             raise DeskError("enter the draw id of the die (e.g. conquest:attack/Tróys/Red)")
         value = _parse_value(value)
-        known = {r.draw_id: r for r in self._all_rolls()}
-        known.update({r.draw_id: r for r in session.driver.rolls})
+        rolls = {r.draw_id: r for r in self._all_rolls()}
+        rolls.update({r.draw_id: r for r in session.driver.rolls})
+        # a single die answers to its logged "<id>#0" and to the bare "<id>" of older dice files
+        known = {k: r for r in rolls.values() for k in r.entry_ids}
         roll = known.get(draw_id)
         if roll is None:
-            close = difflib.get_close_matches(draw_id, list(known), n=3, cutoff=0.6)
+            close = difflib.get_close_matches(draw_id, list(rolls), n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(close)}?" if close else \
-                f" (draws: {', '.join(list(known)[:8])}{', ...' if len(known) > 8 else ''})"
+                f" (draws: {', '.join(list(rolls)[:8])}{', ...' if len(rolls) > 8 else ''})"
             raise DeskError(f"no draw '{draw_id}' in turn {self.turn}{hint}")
         _check_value(roll, value)
-        entered = dict(session.entered)
+        entered = {k: v for k, v in session.entered.items() if k not in roll.entry_ids}
         entered[draw_id] = value
         self._apply_entered(entered)
         return self.current()
@@ -1046,9 +1048,12 @@ class Desk:
         """Go back to the seeded die for ``draw_id``."""
         session = self._ensure()
         entered = dict(session.entered)
-        if draw_id not in entered:
+        roll = next((r for r in self._all_rolls() if draw_id in r.entry_ids), None)
+        ids = [k for k in (roll.entry_ids if roll is not None else (draw_id,)) if k in entered]
+        if not ids:
             raise DeskError(f"no die entered for '{draw_id}'")
-        del entered[draw_id]
+        for k in ids:
+            del entered[k]
         self._apply_entered(entered)
         return self.current()
 

@@ -154,7 +154,7 @@ class TurnSession:
     @property
     def unused_entered(self) -> list[str]:
         """Entered draw ids that no roll used so far (a typo in a dice file shows up here)."""
-        used = {r.draw_id for r in self.driver.rolls}
+        used = {k for r in self.driver.rolls for k in r.entry_ids}
         return sorted(k for k in self.driver.dice.entered if k not in used)
 
     def result(self, turn_no: int) -> State:

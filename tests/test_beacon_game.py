@@ -98,7 +98,7 @@ def test_a_game_mixed_with_real_beacons_verifies(beacon_game: Path) -> None:
     dice_seed = derive_seed(seed, Beacon.from_dict(rec["beacon"]))
     roll = g.turn(1).rolls.row(0, named=True)
     sides = int(roll["expression"].split("d")[1])
-    assert json.loads(roll["result"])[0] == seeded_int(dice_seed, 1, roll["draw_id"] + "#0",
+    assert json.loads(roll["result"])[0] == seeded_int(dice_seed, 1, roll["draw_id"],
                                                        sides) + 1
 
 

@@ -16,7 +16,7 @@ from gmkit.game import Game
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample-cien"
 SEED = hashlib.sha256(b"gmkit desk tests").hexdigest()
-RED_ATTACK = "conquest:attack/Vauclerc/Red"
+RED_ATTACK = "conquest:attack/Vauclerc/Red#0"
 
 
 def tree_digest(folder: Path) -> dict[str, str]:
@@ -240,6 +240,21 @@ def test_a_valid_die_changes_the_result_and_shows_source_entered(desk):
     desk.clear_die(defend)
     assert desk.entered() == {RED_ATTACK: value}
     assert desk.draws().filter(desk.draws()["draw_id"] == defend)["source"].item() == "seeded"
+
+
+def test_a_single_die_is_entered_under_its_bare_id_and_cleared_under_the_printed_one(desk):
+    """A single die is printed as '<id>#0'; a GM used to the bare '<id>' (dice files written
+    before) enters it that way, and entering it again under either id replaces the value."""
+    for _ in range(5):
+        desk.step()
+    bare = RED_ATTACK.removesuffix("#0")
+    desk.enter_die(bare, 3)
+    rows = {r["draw_id"]: r for r in desk.current().dice.iter_rows(named=True)}
+    assert rows[RED_ATTACK]["result"] == "3" and rows[RED_ATTACK]["source"] == "entered"
+    desk.enter_die(RED_ATTACK, 4)
+    assert desk.entered() == {RED_ATTACK: 4}
+    desk.clear_die(bare)
+    assert desk.entered() == {}
 
 
 def test_table_changes_lists_rows_added_and_one_row_tables():

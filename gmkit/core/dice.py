@@ -10,7 +10,12 @@ Draws are derived from a secret per-turn seed, so a turn can be verified once th
   ``x < 2**64 - (2**64 % n)`` (then the value is ``x % n``), else it tries ``attempt + 1``:
   rejection sampling, so every value is exactly equally likely;
 * a uniform number in ``[0, 1)`` is ``(first 8 bytes >> 11) / 2**53``;
-* a die ``NdK`` is N such integers, the i-th (0-based) from draw id ``"<id>#<i>"``, each plus one.
+* a die ``NdK`` is N such integers, the i-th (0-based) from draw id ``"<id>#<i>"``, each plus one;
+  a single die (``1dK``) is logged under the id it is derived from, ``"<id>#0"``, and a roll of
+  several dice under ``"<id>"`` (its faces in order are ``#0``, ``#1``, ...);
+* a shuffle of ``n`` items, logged as ``shuffle(<items in input order>)``, walks ``i`` from
+  ``n - 1`` down to 1 and swaps item ``i`` with item ``j``, ``j`` an integer in ``[0, i + 1)`` from
+  draw id ``"<id>#<i>"`` (Fisher-Yates).
 
 Any draw can instead be *entered* by the GM (rolled elsewhere: physical dice, a forum roller):
 the value is checked against the draw (an 11 on a d10 is an error) and the log says so.
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -92,11 +98,33 @@ class Roll:
     player: str | None = None
 
     @property
+    def entry_ids(self) -> tuple[str, ...]:
+        """The ids a GM may enter this draw under: a single die answers to its logged
+        ``"<id>#0"`` and to the bare ``"<id>"`` (how dice files and logs named it before)."""
+        bare = base_id(self.draw_id)
+        return (self.draw_id, bare) if is_single_die(self.expression) and bare != self.draw_id \
+            else (self.draw_id,)
+
+    @property
     def total(self) -> Any:
         """The sum for dice, the value itself otherwise."""
         if isinstance(self.result, list) and all(isinstance(v, int) for v in self.result):
             return sum(self.result)
         return self.result
+
+
+def is_single_die(expression: str) -> bool:
+    """True for a ``1dK`` expression (one die, logged under ``"<id>#0"``)."""
+    return _SINGLE_DIE.match(expression or "") is not None
+
+
+def base_id(draw_id: str) -> str:
+    """A draw id without a trailing ``#0`` (the id a single die's roll was asked for)."""
+    return draw_id[:-2] if draw_id.endswith("#0") else draw_id
+
+
+_SINGLE_DIE = re.compile(r"^1d\d+$")
+_COMMENT = re.compile(r"(^|\s)#.*$")
 
 
 def dice_distribution(count: int, sides: int) -> dict[int, Fraction]:
@@ -153,14 +181,19 @@ class Dice:
             raise DiceError(f"cannot roll {count}d{sides}")
         draw_id = self._id(key)
         expression = f"{count}d{sides}"
-        if draw_id in self.entered:
-            faces = _entered_faces(draw_id, self.entered[draw_id], count, sides)
+        # a single die is logged under the id it is derived from; it may be entered under either
+        logged = f"{draw_id}#0" if count == 1 else draw_id
+        keys = [k for k in dict.fromkeys((draw_id, logged)) if k in self.entered]
+        if len(keys) > 1:
+            raise DiceError(f"draw {logged} entered twice (as {draw_id} and as {logged})")
+        if keys:
+            faces = _entered_faces(logged, self.entered[keys[0]], count, sides)
             source = ENTERED
         else:
             faces = [seeded_int(self.seed, self.turn, f"{draw_id}#{i}", sides) + 1
                      for i in range(count)]
             source = SEEDED
-        self._log(draw_id, purpose, rule, expression, faces, source, public, player)
+        self._log(logged, purpose, rule, expression, faces, source, public, player)
         return sum(faces)
 
     def d(self, sides: int, **kw: Any) -> int:
@@ -214,7 +247,8 @@ class Dice:
 
     def shuffle(self, items: Sequence[T], *, purpose: str, rule: str, key: str | None = None,
                 public: bool = True, player: str | None = None) -> list[T]:
-        """A shuffled copy of ``items`` (Fisher-Yates over seeded integers)."""
+        """A shuffled copy of ``items`` (Fisher-Yates over seeded integers, from the last item
+        down); the log keeps the input order in the expression, ``shuffle(A, B, C)``."""
         draw_id = self._id(key)
         labels = [str(o) for o in items]
         if draw_id in self.entered:
@@ -238,8 +272,8 @@ class Dice:
                 j = seeded_int(self.seed, self.turn, f"{draw_id}#{i}", i + 1)
                 out[i], out[j] = out[j], out[i]
             source = SEEDED
-        self._log(draw_id, purpose, rule, f"shuffle({len(items)})", [str(o) for o in out],
-                  source, public, player)
+        self._log(draw_id, purpose, rule, "shuffle(" + ", ".join(labels) + ")",
+                  [str(o) for o in out], source, public, player)
         return out
 
 
@@ -259,11 +293,12 @@ def parse_entered(text: str) -> dict[str, Any]:
     """Read GM-entered dice from a file's text: one ``draw-id = value`` per line.
 
     Values: an integer (``7``), several dice (``3 5``), a number in [0, 1) (``0.42``) or a choice
-    label (``Red``). ``#`` starts a comment. Errors name the line.
+    label (``Red``). ``#`` at the start of a line or after a space starts a comment (inside an
+    id, as in ``war:attack#0``, it is part of the id). Errors name the line.
     """
     out: dict[str, Any] = {}
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
+        line = _COMMENT.sub("", raw).strip()
         if not line:
             continue
         if "=" not in line:

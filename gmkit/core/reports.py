@@ -79,13 +79,20 @@ MIN_BBCODE_CHARS = 200
 
 ZWSP = "\u200b"
 
-#: How to check the dice; ``{cmd}`` stands for the command.
+#: How a player checks the dice from this report alone; ``{cmd}`` stands for the message.
 VERIFY_SENTENCE = (
-    "To verify the dice, run {cmd} with the revealed seed: it checks that the seed hashes "
-    "(sha256) to the commitment posted before the turn and re-derives every seeded roll listed "
-    "here; rolls marked \u201centered by GM\u201d were rolled elsewhere and cannot be "
-    "re-derived."
+    "To check the dice yourself: the sha256 of the revealed seed's 64 hex characters is the "
+    "commitment posted before the turn; every seeded roll listed here is recomputed from "
+    "HMAC-SHA256 keyed with the seed's bytes over {cmd} (the draw id as printed, attempt 0 "
+    "first), as gmkit's README shows step by step with code (\u201cVerifiable dice\u201d: "
+    "dice, choices, shuffles); rolls marked \u201centered by GM\u201d were rolled elsewhere "
+    "and cannot be recomputed."
 )
+
+
+def verify_message(turn: int) -> str:
+    """The message a turn's draws are derived from, as the report prints it."""
+    return f"gmkit/1|{turn}|<draw id>|<attempt>"
 
 
 # --------------------------------------------------------------------------------------------
@@ -574,6 +581,7 @@ def render_html(report: TurnReport) -> str:
         "links": [(label, safe_link(url), url) for label, url in report.links],
         "seed_ok": _seed_check(report),
         "verify_sentence": VERIFY_SENTENCE.split("{cmd}", 1),
+        "verify_message": verify_message(report.turn),
         "source_label": _source_label,
     }
     return _environment().get_template("report.html.j2").render(context)
@@ -754,7 +762,7 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
     elif ok is False:
         lines.append("[b]The revealed seed does NOT match the commitment.[/b]")
     lines += _bb_fair_dice(report)
-    lines.append(VERIFY_SENTENCE.format(cmd="[b]gmkit verify[/b]"))
+    lines.append(VERIFY_SENTENCE.format(cmd=f"[b]{_bb_inline(verify_message(report.turn))}[/b]"))
     doc.para(*lines)
 
     if report.links:

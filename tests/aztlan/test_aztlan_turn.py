@@ -738,7 +738,7 @@ def test_7_0_the_chichimec_die(board: GameMap, roll: int, new: int) -> None:
     [die] = [e for e in events(driver, "chichimecs") if e.rule == "7.0"]
     assert die.data == {"roll": roll, "new": new}
     [logged] = driver.rolls
-    assert (logged.draw_id, logged.result, logged.source) == (HORDES, [roll], ENTERED)
+    assert (logged.draw_id, logged.result, logged.source) == (HORDES + "#0", [roll], ENTERED)
 
 
 def test_7_0_no_die_without_chichimecs_unless_the_gm_rolls_it(board: GameMap) -> None:
@@ -1062,7 +1062,7 @@ def test_the_same_seed_and_orders_give_the_same_turn(board: GameMap) -> None:
     assert first.state.equals(second.state)
     assert first.events == second.events
     assert first.rolls == second.rolls
-    assert [(r.draw_id, r.source) for r in first.rolls] == [(HORDES, SEEDED)]
+    assert [(r.draw_id, r.source) for r in first.rolls] == [(HORDES + "#0", SEEDED)]
     first.restart()
     first.run_all()
     assert first.state.equals(second.state)

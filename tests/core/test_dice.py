@@ -68,7 +68,7 @@ class TestDerivation:
         x = int.from_bytes(digest[:8], "big")
         assert x < 2**64 - (2**64 % 10)  # essentially always accepted for n = 10
         assert value == x % 10 + 1
-        assert dice.log[-1].draw_id == "conquest:attack/Tróys/Red"
+        assert dice.log[-1].draw_id == "conquest:attack/Tróys/Red#0"
         assert dice.log[-1].result == [value]
 
     def test_several_dice_use_one_draw_id_per_face(self) -> None:
@@ -78,13 +78,22 @@ class TestDerivation:
         faces = [by_hand_int(SEED, 2, f"war:k#{i}", 6) + 1 for i in range(3)]
         assert dice.log[-1].result == faces
         assert total == sum(faces)
+        assert dice.log[-1].draw_id == "war:k"  # the faces are war:k#0, war:k#1, war:k#2
+
+    def test_a_single_die_is_logged_under_the_id_it_is_derived_from(self) -> None:
+        """Module docstring: a single die (1dK) is logged under '<id>#0', the id its face is
+        derived from, so the logged id alone recomputes it."""
+        dice = Dice(SEED, 3, "war")
+        value = dice.d(6, purpose="one die", rule=RULE, key="k")
+        assert dice.log[-1].draw_id == "war:k#0"
+        assert value == by_hand_int(SEED, 3, dice.log[-1].draw_id, 6) + 1
 
     def test_default_key_is_the_draw_number_within_the_step(self) -> None:
         """Dice docstring: key defaults to the draw's number within the step."""
         dice = Dice(SEED, 1, "spend")
         dice.d(6, purpose="first", rule=RULE)
         dice.d(6, purpose="second", rule=RULE)
-        assert [r.draw_id for r in dice.log] == ["spend:1", "spend:2"]
+        assert [r.draw_id for r in dice.log] == ["spend:1#0", "spend:2#0"]
         assert dice.log[1].result == [by_hand_int(SEED, 1, "spend:2#0", 6) + 1]
 
     def test_uniform_is_top_53_bits_of_the_first_8_bytes(self) -> None:
@@ -285,10 +294,21 @@ class TestEntered:
         d = Dice(SEED, 1, "war", entered={"war:attack": 7})
         assert d.d(10, purpose="attack", rule=RULE, key="attack") == 7
         assert d.d(10, purpose="defence", rule=RULE, key="defence") in range(1, 11)
-        assert [(r.draw_id, r.source) for r in d.log] == [("war:attack", ENTERED),
-                                                          ("war:defence", SEEDED)]
+        assert [(r.draw_id, r.source) for r in d.log] == [("war:attack#0", ENTERED),
+                                                          ("war:defence#0", SEEDED)]
         assert d.log[0].result == [7] and d.log[0].total == 7
         assert d.log[0].expression == "1d10"
+
+    def test_a_single_die_is_entered_under_its_bare_id_or_its_logged_id(self) -> None:
+        """Module docstring: a single die is logged as '<id>#0'; the GM may enter it under that
+        id or under the bare '<id>' (dice files written before), never under both."""
+        d = Dice(SEED, 1, "war", entered={"war:attack#0": 4})
+        assert d.d(10, purpose="attack", rule=RULE, key="attack") == 4
+        assert (d.log[0].draw_id, d.log[0].source) == ("war:attack#0", ENTERED)
+        assert d.log[0].entry_ids == ("war:attack#0", "war:attack")
+        both = Dice(SEED, 1, "war", entered={"war:attack#0": 4, "war:attack": 5})
+        with pytest.raises(DiceError, match="entered twice"):
+            both.d(10, purpose="attack", rule=RULE, key="attack")
 
     def test_eleven_on_a_d10_names_the_draw(self) -> None:
         """Module docstring: an 11 on a d10 is an error, naming the draw."""
@@ -391,6 +411,13 @@ class TestParseEntered:
                 "conquest:winner/Arles = Gold\n")
         assert parse_entered(text) == {"conquest:attack/Tróys/Red": 7, "war:two": [3, 5],
                                        "missions:chance": 0.42, "conquest:winner/Arles": "Gold"}
+
+    def test_a_hash_inside_an_id_is_part_of_it(self) -> None:
+        """parse_entered: a single die is printed as '<id>#0'; pasted into a dice file, its '#'
+        is part of the id, while a '#' at the start of a line or after a space is a comment."""
+        text = ("#0 a comment\n"
+                "conquest:attack/Tróys/Red#0 = 7 #0 the forum roller\n")
+        assert parse_entered(text) == {"conquest:attack/Tróys/Red#0": 7}
 
     @pytest.mark.parametrize("text,line", [
         ("a = 1\nno equals sign here\n", 2),

@@ -85,7 +85,7 @@ def test_the_gm_steps_and_steps_back_action_by_action():
     d.next()
     assert d.next_actor == "Gualpa"
     first = d.next()
-    assert first.rolls[0].draw_id == "morning:Gualpa/luck"
+    assert first.rolls[0].draw_id == "morning:Gualpa/luck#0"
     assert first.title == "Morning actions: Gualpa"
     d.back()
     assert d.next_actor == "Gualpa"
@@ -97,8 +97,8 @@ def test_the_gm_steps_and_steps_back_action_by_action():
     assert d.done
     score = dict(d.state["characters"].select("id", "score").iter_rows())
     luck = {r.draw_id: r.result[0] for rec in d.records for r in rec.rolls}
-    assert score == {"Gualpa": 10 + luck["morning:Gualpa/luck"],
-                     "Xoco": 2 + luck["morning:Xoco/luck"]}
+    assert score == {"Gualpa": 10 + luck["morning:Gualpa/luck#0"],
+                     "Xoco": 2 + luck["morning:Xoco/luck#0"]}
     d.restart(entered={"morning:Xoco/luck": 6})
     d.run_all()
     assert dict(d.state["characters"].select("id", "score").iter_rows())["Xoco"] == 8

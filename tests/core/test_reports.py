@@ -367,7 +367,7 @@ def test_html_sections(gm_html: str, public_html: str) -> None:
         assert html.count("<svg") == 3  # two maps and the chart
         assert "Movement" in html and "Rules 4.1" in html and "Battles" in html
         assert "entered by GM" in html
-        assert "gmkit verify" in html
+        assert "gmkit/1|3|&lt;draw id&gt;|&lt;attempt&gt;" in html  # how a player recomputes
         assert SEED in html and commitment(SEED) in html
         assert "matches the commitment" in html
     # the problems found in a post are the GM's to quote back privately (they may carry

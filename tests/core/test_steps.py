@@ -67,7 +67,7 @@ class TestNextAndBack:
         assert rec.before.equals(start_state())
         assert rec.after.equals(d.state)
         assert not rec.after.equals(rec.before)
-        assert [r.draw_id for r in rec.rolls] == ["roll:Red", "roll:Gold"]
+        assert [r.draw_id for r in rec.rolls] == ["roll:Red#0", "roll:Gold#0"]
         assert [e.kind for e in rec.events] == ["score", "score"]
         assert d.next_step is STEPS[1]
         rec2 = d.next()
@@ -123,7 +123,7 @@ class TestNextAndBack:
         with pytest.raises(RuntimeError):
             d.next()
         assert [e.kind for e in d.events] == ["score", "score", "leader", "bonus"]
-        assert [r.draw_id for r in d.rolls] == ["roll:Red", "roll:Gold", "leader:leader"]
+        assert [r.draw_id for r in d.rolls] == ["roll:Red#0", "roll:Gold#0", "leader:leader"]
         # the last step adds the rule's bonus to each score of the step before
         before = d.records[-1].before["score"]["score"].to_list()
         assert d.state["score"]["score"].to_list() == [s + 3 for s in before]
@@ -168,19 +168,19 @@ class TestRestart:
         d = driver()
         d.run_all()
         seeded = {r.draw_id: r for r in d.rolls}
-        new_red = seeded["roll:Red"].total % 10 + 1
+        new_red = seeded["roll:Red#0"].total % 10 + 1
         d.restart(entered={"roll:Red": new_red, "leader:leader": "Gold"})
         d.run_all()
         again = {r.draw_id: r for r in d.rolls}
-        assert again["roll:Red"].result == [new_red] and again["roll:Red"].source == ENTERED
-        assert again["roll:Gold"] == seeded["roll:Gold"]
-        assert again["roll:Gold"].source == SEEDED
+        assert again["roll:Red#0"].result == [new_red] and again["roll:Red#0"].source == ENTERED
+        assert again["roll:Gold#0"] == seeded["roll:Gold#0"]
+        assert again["roll:Gold#0"].source == SEEDED
         assert d.state["leader"]["id"].to_list() == ["Gold"]
         assert d.dice.seed == SEED and d.dice.turn == 2
         # restart without entered keeps what was entered
         d.restart()
         d.run_all()
-        assert {r.draw_id: r for r in d.rolls}["roll:Red"].source == ENTERED
+        assert {r.draw_id: r for r in d.rolls}["roll:Red#0"].source == ENTERED
         # an empty mapping clears it
         d.restart(entered={})
         d.run_all()
@@ -240,10 +240,10 @@ class TestCienSteps:
         """A GM-entered war die is used in the battle and logged as entered."""
         d = cien_driver()
         d.run_all()
-        attack = next(r for r in d.rolls if r.draw_id == "conquest:attack/Tróys/Red")
+        attack = next(r for r in d.rolls if r.draw_id == "conquest:attack/Tróys/Red#0")
         d.restart(entered={"conquest:attack/Tróys/Red": attack.total % 10 + 1})
         d.run_all()
-        again = next(r for r in d.rolls if r.draw_id == "conquest:attack/Tróys/Red")
+        again = next(r for r in d.rolls if r.draw_id == "conquest:attack/Tróys/Red#0")
         assert again.source == ENTERED and again.total == attack.total % 10 + 1
         battle = next(e for e in d.events if e.kind == "battle" and e.region == "Tróys")
         assert battle.data["attack_roll"] == again.total

@@ -160,7 +160,7 @@ def test_victory_the_first_digger_in_order_to_hold_the_gold_wins_and_nobody_digs
     state, params = scenario({"Amber": ("West Hill", 1, 10), "Birch": ("East Hill", 2, 11)})
     driver = resolve(state, params, {"Amber": "Dig", "Birch": "Dig"},
                      dice={"dig:Amber/dig": 2})
-    assert [r.draw_id for r in driver.rolls] == ["dig:Amber/dig"]
+    assert [r.draw_id for r in driver.rolls] == ["dig:Amber/dig#0"]
     assert digger(driver.state, "Birch")["gold"] == 11
     outcome = RULESET.outcome(driver.state, params)
     assert outcome is not None and outcome.termination is Termination.VICTORY
