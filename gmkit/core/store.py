@@ -794,15 +794,16 @@ class GameStore:
         """Move the posts a committed turn consumed to ``pending/used`` (housekeeping: the
         manifest already says which were consumed, so a crash here loses nothing)."""
         used = self.root / "pending" / "used"
-        moved = False
+        consumed: dict[int, set[int]] = {}
         for p, rec in self._post_records_lenient():
-            if rec["seq"] in self.consumed(rec["turn"]):
+            turn = rec["turn"]
+            if turn not in consumed:
+                consumed[turn] = self.consumed(turn)
+            if rec["seq"] in consumed[turn]:
                 _mkdir(used)
-                os.rename(p, used / f"{rec['turn']:04d}-{p.name}")
-                moved = True
-        if moved:
-            fsync_dir(used)
-            fsync_dir(self.root / "pending" / "posts")
+                os.rename(p, used / f"{turn:04d}-{p.name}")
+        # no sync here: the manifest already records which posts were consumed, and a move lost
+        # at a power cut is made again by the next commit
 
     def _post_records_lenient(self) -> list[tuple[Path, dict[str, Any]]]:
         out = []
