@@ -237,7 +237,6 @@ def _diff(want: Mapping[str, Any], got: Mapping[str, Any]) -> str:
 
 def _orphans(game: Game, turns: list[int]) -> list[str]:
     """Traces of turns that are not there: a revealed seed, a consumed post."""
-    store = game.store
     latest = max(turns, default=-1)
     out = []
     for seed in sorted((game.root / "revealed").glob("*.seed")):
@@ -249,7 +248,6 @@ def _orphans(game: Game, turns: list[int]) -> list[str]:
         if head.isdigit() and int(head) > latest:
             out.append(f"{post}: a post consumed by turn {int(head)}, which is not committed "
                        "(a deleted turn?)")
-    del store
     return out
 
 

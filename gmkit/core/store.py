@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import io
 import json
@@ -794,12 +795,10 @@ class GameStore:
         """Move the posts a committed turn consumed to ``pending/used`` (housekeeping: the
         manifest already says which were consumed, so a crash here loses nothing)."""
         used = self.root / "pending" / "used"
-        consumed: dict[int, set[int]] = {}
+        consumed = functools.cache(self.consumed)  # each turn's manifest read once
         for p, rec in self._post_records_lenient():
             turn = rec["turn"]
-            if turn not in consumed:
-                consumed[turn] = self.consumed(turn)
-            if rec["seq"] in consumed[turn]:
+            if rec["seq"] in consumed(turn):
                 _mkdir(used)
                 os.rename(p, used / f"{turn:04d}-{p.name}")
         # no sync here: the manifest already records which posts were consumed, and a move lost
@@ -854,9 +853,10 @@ class GameStore:
         turn until the GM re-resolves it to include them or carries them to the coming turn.
         An orders table with a ``turn`` column."""
         committed = self._turn_dirs()
+        consumed = functools.cache(self.consumed)  # each turn's manifest read once
         rows = [{"turn": rec["turn"], **{k: rec[k] for k in ORDERS_SCHEMA}}
                 for _, rec in self._post_records()
-                if rec["turn"] in committed and rec["seq"] not in self.consumed(rec["turn"])]
+                if rec["turn"] in committed and rec["seq"] not in consumed(rec["turn"])]
         return pl.DataFrame(rows, schema={"turn": pl.Int64, **ORDERS_SCHEMA})
 
     def carry_post(self, seq: int) -> int:
