@@ -3,7 +3,6 @@ verify and export history. Every failure exits non-zero with a one-line reason."
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import difflib
 import errno
@@ -136,9 +135,9 @@ def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, tit
 def _players(players_file: Path, ruleset: str, map_path: Path | None) -> list[dict[str, Any]]:
     """The player list of ``players.toml``, checked by the ruleset: the first problem is one
     line naming the file, the player and the field."""
-    from gmkit.core.boards.resources import board_file
-    from gmkit.core.maps import GameMap
+    from gmkit.core.boards import BoardError
     from gmkit.core.ruleset import find_ruleset
+    from gmkit.game import starting_board
 
     listed = _toml(players_file, "player list")
     players = listed.get("players")
@@ -150,10 +149,12 @@ def _players(players_file: Path, ruleset: str, map_path: Path | None) -> list[di
     if not isinstance(players, list) or not all(isinstance(x, dict) for x in players):
         raise GameError(f"{players_file}: 'players' must be a list of [[players]] tables")
     rs = find_ruleset(ruleset)
-    with (board_file(rs) if map_path is None else contextlib.nullcontext(map_path)) as board:
-        game_map = GameMap.from_geojson(board) if board else None
+    try:
+        board = starting_board(rs, map_path)[0]
+    except BoardError as e:
+        raise GameError(str(e)) from None
     problems = rs.check_players(Game.players_from_config({"players": players},
-                                                         str(players_file)), game_map)
+                                                         str(players_file)), board)
     if problems:
         more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
         raise GameError(f"{players_file}: {problems[0]}{more}")

@@ -13,7 +13,6 @@ The workflow of a turn::
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import json
@@ -30,6 +29,8 @@ import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 from gmkit import fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.beacon import Beacon
+from gmkit.core.boards import Board, BoardError
+from gmkit.core.boards.files import SUFFIXES, load_board, read_board
 from gmkit.core.boards.resources import board_file, package_resource, ruleset_package
 from gmkit.core.dice import Dice, Roll
 from gmkit.core.drawing import scene as sc
@@ -61,22 +62,50 @@ RECORD_KEYS = ("ruleset", "rules", "players", "board")
 MAP_FILE = "map.geojson"
 
 
-def board_copy_name(ruleset: Ruleset[Any]) -> str | None:
-    """The name, in a game folder, of the copy of the non-polygon board the ruleset ships
-    (``board.toml`` for a ``packaged_board`` in TOML), or None when it ships none."""
-    if not ruleset.packaged_board:
+def board_copy_name(ruleset: Ruleset[Any], source: str | None = None) -> str | None:
+    """The name, in a game folder, of the copy of a board that is not a polygon map: ``board``
+    plus the suffix of ``source`` (the file the board came from), else of the board the
+    ruleset ships (``board.toml``); None when there is neither."""
+    name = source or ruleset.packaged_board
+    if not name:
         return None
-    return "board" + PurePosixPath(ruleset.packaged_board).suffix
+    return "board" + PurePosixPath(name).suffix.lower()
 
 
 def board_path(root: Path, ruleset: Ruleset[Any]) -> Path | None:
     """The file of a game folder holding the board the game is played on: its ``map.geojson``,
-    else its copy of the ruleset's packaged board; None when there is neither."""
-    candidates = [MAP_FILE, board_copy_name(ruleset)]
+    else its copy of the board (``board.toml``, ``board.parquet``...); None when there is
+    neither."""
+    candidates = [MAP_FILE, *(f"board{suffix}" for suffix in
+                              dict.fromkeys(SUFFIXES.get(ruleset.board_kind, ())))]
     for name in candidates:
-        if name and (root / name).exists():
+        if (root / name).exists():
             return root / name
     return None
+
+
+def starting_board(ruleset: Ruleset[Any], board_file_path: str | Path | None = None
+                   ) -> tuple[Board[Any] | None, bytes | None, str | None]:
+    """The board a new game of ``ruleset`` is played on, its bytes, and the name its copy
+    takes in the game folder: the file a GM names (of the ruleset's board kind), else the board
+    the ruleset ships; ``(None, None, None)`` for a ruleset that needs no board file, or when
+    ``board_file_path`` is ``""`` (a game without a board)."""
+    if board_file_path is not None and not str(board_file_path):
+        return None, None, None
+    if board_file_path is not None:
+        path = Path(board_file_path)
+        board = load_board(ruleset.board_kind, path)
+        name = MAP_FILE if ruleset.board_kind == "polygon" else board_copy_name(ruleset, path.name)
+        return board, path.read_bytes(), name
+    if ruleset.board_kind == "polygon" or not ruleset.packaged_board:
+        with board_file(ruleset) as found:
+            if found is None:
+                return None, None, None
+            return load_board("polygon", found), found.read_bytes(), MAP_FILE
+    data = package_resource(ruleset_package(ruleset), ruleset.packaged_board).read_bytes()
+    source = f"{ruleset_package(ruleset).replace('.', '/')}/{ruleset.packaged_board}"
+    board = read_board(ruleset.board_kind, data, ruleset.packaged_board, source)
+    return board, data, board_copy_name(ruleset)
 
 
 def resolved_with(config: Mapping[str, Any], board: bytes | None) -> dict[str, Any]:
@@ -195,6 +224,7 @@ class Game:
         self._recent: dict[tuple[Any, ...], TurnData] = {}
         self._lock = threading.Lock()
         self._map: GameMap | None = None
+        self._board: Board[Any] | None = None
         #: How a turn's secret seed is made (a playout derives it from its master seed).
         self.seed_maker: Callable[[int], str] = lambda turn: gdice.new_seed()
         self.dice_setting = fairdice.dice_setting(self.config)
@@ -206,6 +236,21 @@ class Game:
             path = self.root / "map.geojson"
             self._map = GameMap.from_geojson(path) if path.exists() else None
         return self._map
+
+    @property
+    def board(self) -> Board[Any] | None:
+        """The board the game is played on, of its ruleset's kind: the folder's own copy
+        (``map.geojson``, ``board.toml``...), else the board the ruleset gives
+        (:meth:`~gmkit.core.ruleset.Ruleset.board`, an unbounded hex grid say); loaded on first
+        use."""
+        if self._board is None:
+            if self.ruleset.board_kind == "polygon":
+                self._board = self.map
+            else:
+                path = self.board_path
+                self._board = load_board(self.ruleset.board_kind, path) if path is not None \
+                    else self.ruleset.board()
+        return self._board
 
     @property
     def board_path(self) -> Path | None:
@@ -248,19 +293,15 @@ class Game:
         """Create a game folder and commit its set-up as turn 0; ``dice`` says how the game
         guards its dice (with ``ahead``, turn 1's commitment is made at once)."""
         rs = find_ruleset(ruleset)
-        # no map given: the board the ruleset ships in its package, if any
-        source = board_file(rs) if map_path is None else \
-            contextlib.nullcontext(Path(map_path) if map_path else None)
-        with source as board:
-            map_bytes = board.read_bytes() if board else None
-            game_map = GameMap.from_geojson(board) if board else None
-        # a board that is not a polygon map: a copy is kept in the folder and recorded
+        try:
+            board, board_bytes, copy_name = starting_board(rs, map_path)
+        except BoardError as e:
+            raise GameError(str(e)) from None
+        # the board is kept in the folder (map.geojson, or board.toml...), recorded by each turn
+        map_bytes = board_bytes if copy_name == MAP_FILE else None
         files: dict[str, bytes] = {}
-        copy_name = board_copy_name(rs)
-        if copy_name is not None and rs.packaged_board and map_bytes is None:
-            files[copy_name] = package_resource(ruleset_package(rs),
-                                                rs.packaged_board).read_bytes()
-        board_bytes = map_bytes if map_bytes is not None else files.get(copy_name or "")
+        if copy_name is not None and copy_name != MAP_FILE and board_bytes is not None:
+            files[copy_name] = board_bytes
         config: dict[str, Any] = {"title": title or f"A game of {rs.title}", "ruleset": rs.name,
                                   "rules": dict(rules or {}),
                                   "players": [dict(p) for p in players]}
@@ -268,7 +309,7 @@ class Game:
             config["dice"] = dice.to_config()
         fairdice.dice_setting(config)
         params = rs.rules(rules)
-        state = rs.setup(cls.players_from_config(config), game_map, params)
+        state = rs.setup(cls.players_from_config(config), board, params)
         turn0 = TurnData(0, state, pl.DataFrame(schema=dict(ORDERS_SCHEMA)), rolls_frame([]),
                          events_frame([]))
         GameStore.create(root, config, rs.schemas, turn0, map_bytes,
@@ -715,7 +756,7 @@ class Game:
                                arrows=[*style.arrows, *arrows], highlight=highlight)
 
     def _scene_svg(self, scene: sc.Scene, title: str | None, arrows: Sequence[Arrow]) -> str:
-        board = self.ruleset.board()
+        board = self.board
         if board is None:
             raise GameError(f"ruleset '{self.ruleset.name}' draws a scene but names no board "
                             "to draw it on (Ruleset.board)")

@@ -16,11 +16,11 @@ from gmkit.playout import play
 
 def transcript(ruleset: str, turns: int = 6, master: str = "golden") -> str:
     """The text of a seeded playout of ``turns`` turns on the ruleset's own map and players."""
-    from gmkit.core.boards.resources import default_board_map
     from gmkit.core.ruleset import find_ruleset
+    from gmkit.game import starting_board
 
     rs = find_ruleset(ruleset)
-    game_map = default_board_map(rs)
+    game_map = starting_board(rs)[0]
     lines: list[str] = []
     with tempfile.TemporaryDirectory() as d:
         game = Game.new(Path(d) / "g", ruleset, rs.example_players(game_map),

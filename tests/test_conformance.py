@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from gmkit.core.boards.resources import default_board_map
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.store import parquet_bytes
-from gmkit.game import Game
+from gmkit.game import Game, starting_board
 from gmkit.playout import play
 
 RULESETS = registered()
@@ -17,7 +16,7 @@ RULESETS = registered()
 
 def _new(tmp_path, name: str, folder: str) -> Game:
     rs = find_ruleset(name)
-    game_map = default_board_map(rs)
+    game_map = starting_board(rs)[0]
     return Game.new(tmp_path / folder, name, rs.example_players(game_map))
 
 

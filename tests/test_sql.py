@@ -14,10 +14,9 @@ import polars as pl
 import pytest
 
 from gmkit import sql
-from gmkit.core.boards.resources import default_board_map
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.store import StoreError, TamperError
-from gmkit.game import Game, GameError
+from gmkit.game import Game, GameError, starting_board
 from gmkit.playout import play, receive_bot_posts
 
 CANARY = "CANARY-SECRET-5be2"
@@ -148,7 +147,7 @@ def test_every_ruleset_gets_a_view_per_table(tmp_path: Path, name: str) -> None:
     """Every registered ruleset: one view per state table and log, plus ``revisions``, and the
     public state tables are the ruleset's ``public_state``."""
     rs = find_ruleset(name)
-    game_map = default_board_map(rs)
+    game_map = starting_board(rs)[0]
     game = play(Game.new(tmp_path / "g", name, rs.example_players(game_map)), 1, master="sql")
     con = sql.views(game)
     views = {r[0] for r in con.sql("SELECT table_name FROM information_schema.tables "

@@ -23,8 +23,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.reports import render_bbcode, render_html
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.views import Viewer
-from gmkit.core.boards.resources import default_board_map
-from gmkit.game import Game
+from gmkit.game import Game, starting_board
 from gmkit.playout import derived_seed
 from gmkit.site import publish
 from gmkit.summary import turn_report
@@ -42,7 +41,7 @@ def _play(root: Path, name: str) -> tuple[Game, dict[str, set[str]]]:
     """A seeded game in which each player posts in secret every other turn, each secret post
     ending with its canary line; returns the game and each player's canaries."""
     rs = find_ruleset(name)
-    game_map = default_board_map(rs)
+    game_map = starting_board(rs)[0]
     game = Game.new(root, name, rs.example_players(game_map))
     ids = [p.id for p in game.players_from_config(game.config)]
     planted: dict[str, set[str]] = {pid: set() for pid in ids}

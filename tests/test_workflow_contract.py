@@ -45,14 +45,13 @@ def test_no_workflow_module_names_a_rulesets_column(module: str) -> None:
 def test_standings_name_their_subject_and_colours_come_from_the_ruleset(name: str) -> None:
     """Standings may rank players, houses, characters or factions, and say which; every
     subject's colour comes from the ruleset."""
-    from gmkit.core.boards.resources import default_board_map
-    from gmkit.game import Game
+    from gmkit.game import Game, starting_board
     from gmkit.playout import play
     import tempfile
 
     rs = find_ruleset(name)
     with tempfile.TemporaryDirectory() as d:
-        game = play(Game.new(Path(d) / "g", name, rs.example_players(default_board_map(rs))), 1,
+        game = play(Game.new(Path(d) / "g", name, rs.example_players(starting_board(rs)[0])), 1,
                     master="contract")
         standings = rs.standings(game.state(), game.rules)
         assert rs.standings_subject in standings.columns

@@ -50,6 +50,7 @@ __all__ = [
     "Region",
     "Stack",
     "check_colour",
+    "polygon_map",
     "write_geojson",
 ]
 
@@ -284,3 +285,15 @@ class GameMap(PolygonBoard):
         """The map as an Altair chart (see
         :func:`gmkit.core.drawing.polygon_chart.polygon_chart`)."""
         return polygon_chart(self, fills, tooltip, title)
+
+
+def polygon_map(board: object) -> GameMap | None:
+    """``board`` as the polygon map a polygon ruleset's set-up needs (None stays None).
+
+    Raises:
+        MapError: when ``board`` is a board of another kind.
+    """
+    if board is None or isinstance(board, GameMap):
+        return board
+    raise MapError(f"this ruleset plays on a polygon map (GeoJSON), not on a "
+                   f"{getattr(board, 'kind', type(board).__name__)} board")

@@ -92,9 +92,13 @@ class Ruleset(ABC, Generic[O]):
         return Params(self.params, overrides)
 
     @abstractmethod
-    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+    def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
-        """The state of turn 0."""
+        """The state of turn 0 on ``board``, the game's board of :attr:`board_kind` (the GM's
+        own or the one the ruleset ships; a polygon board is a
+        :class:`~gmkit.core.maps.GameMap`, see :func:`~gmkit.core.maps.polygon_map`). What of
+        the board the rules need later belongs in the state, so a GM's own board plays as
+        well as the shipped one."""
 
     @abstractmethod
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
@@ -215,13 +219,13 @@ class Ruleset(ABC, Generic[O]):
         post (no orders) unless the ruleset offers a bot."""
         return ""
 
-    def check_players(self, players: Sequence[PlayerInfo], game_map: GameMap | None
+    def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
         """Every problem of a player list before set-up, each naming the player and the field
         (e.g. ``player 2 'Alice': state 'Coyon' is no state of the map``); none by default."""
         return []
 
-    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+    def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """A player list for sample games and conformance playouts."""
         return []
 

@@ -21,7 +21,8 @@ import polars as pl
 
 from gmkit.core.dice import Dice
 from gmkit.core.envelope import Orders
-from gmkit.core.maps import GameMap
+from gmkit.core.boards import Board
+from gmkit.core.maps import polygon_map
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
 from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
@@ -80,9 +81,9 @@ class Aztlan(Ruleset[AztlanOrder]):
     schemas = az_state.SCHEMAS
     default_map = "board/aztlan.geojson"
 
-    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+    def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
-        return az_state.setup(players, game_map, rules)
+        return az_state.setup(players, polygon_map(board), rules)
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[AztlanOrder]:
@@ -178,11 +179,11 @@ class Aztlan(Ruleset[AztlanOrder]):
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
 
-    def check_players(self, players: Sequence[PlayerInfo], game_map: GameMap | None
+    def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
-        return check_players(players, game_map)
+        return check_players(players, polygon_map(board))
 
-    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+    def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """All ten empires, played in 2.1's order of importance."""
         names = ["Itzcoatl", "Xicotencatl", "Cacama", "Tariacuri", "Ixtlil", "Yopi Tecuhtli",
                  "Tlatoani", "Xolotl", "Ah Kin", "Cempoal"]

@@ -12,7 +12,8 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Dice
-from gmkit.core.maps import GameMap
+from gmkit.core.boards import Board
+from gmkit.core.maps import polygon_map
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
 from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
@@ -53,9 +54,9 @@ class Cien(Ruleset[CienOrder]):
     schemas = cien_state.SCHEMAS
     default_map = "board/cien.geojson"
 
-    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+    def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
-        return cien_state.setup(players, game_map, rules)
+        return cien_state.setup(players, polygon_map(board), rules)
 
     def headline(self) -> Headline:
         return Headline("provinces", "provinces held", ("income",))
@@ -142,12 +143,13 @@ class Cien(Ruleset[CienOrder]):
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
 
-    def check_players(self, players: Sequence[PlayerInfo], game_map: GameMap | None
+    def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
-        return check_players(players, game_map)
+        return check_players(players, polygon_map(board))
 
-    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+    def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """Six players on states spread over the map (the named states first)."""
+        game_map = polygon_map(board)
         if game_map is None:
             return []
         named = ["Solsauvre", "Coyons", "Guicardie", "Tróys", "Sevoy"]

@@ -19,7 +19,7 @@ import polars as pl
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
-from gmkit.core.maps import GameMap
+from gmkit.core.boards import Board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
 from gmkit.core.ruleset import MapStyle, PlayerInfo, Ruleset, register
@@ -47,7 +47,7 @@ class ThreeHills(Ruleset[DiggerOrder]):
     board_kind = "graph"
     packaged_board = "board.toml"  # a new game keeps a copy, recorded by every turn
 
-    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+    def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
         return example_state.setup(players, rules)
 
@@ -103,7 +103,7 @@ class ThreeHills(Ruleset[DiggerOrder]):
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
 
-    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+    def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         return [{"id": pid, "name": f"{pid} the digger"} for pid in ("Amber", "Birch", "Cedar")]
 
     def players_to_move(self, state: State) -> list[str]:

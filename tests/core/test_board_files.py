@@ -1,0 +1,107 @@
+"""Boards of every kind read from files: the hex board from a table, the graph board from TOML,
+the polygon map from GeoJSON, and a game played on a board the GM brings (the contract's
+"a GM can still point a game at a board of their own")."""
+
+from __future__ import annotations
+
+import io
+
+import polars as pl
+import pytest
+
+from gmkit.core.boards import BoardError
+from gmkit.core.boards.files import load_board, read_board
+from gmkit.core.boards.graph import GraphBoard
+from gmkit.core.boards.hexgrid import Hex, HexBoard
+from gmkit.core.boards.resources import package_resource
+from gmkit.game import Game, GameError, board_path
+
+HEXES = pl.DataFrame({"q": [0, 1, 0, -1], "r": [0, 0, 1, 1], "kind": ["land", "sea", "land", "hill"]})
+
+
+def _parquet(frame: pl.DataFrame) -> bytes:
+    out = io.BytesIO()
+    frame.write_parquet(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name,data", [
+    ("world.parquet", _parquet(HEXES)),
+    ("world.csv", HEXES.write_csv().encode()),
+    ("world.toml", b"".join(f"[[hexes]]\nq = {q}\nr = {r}\nkind = \"{k}\"\n".encode()
+                            for q, r, k in HEXES.iter_rows())),
+])
+def test_hex_board_file_holds_exactly_its_hexes_with_their_kinds(name, data):
+    """A bounded hex board read from Parquet, CSV or TOML has its hexes, their kinds, and only
+    neighbours on the board."""
+    board = read_board("hex", data, name)
+    assert isinstance(board, HexBoard) and board.bounded and len(board) == 4
+    assert board.place_kind(Hex(1, 0)) == "sea" and board.place_kind(Hex(-1, 1)) == "hill"
+    assert not board.contains(Hex(5, 5))
+    assert board.neighbours(Hex(0, 0)) == frozenset({Hex(1, 0), Hex(0, 1), Hex(-1, 1)})
+
+
+def test_hex_board_toml_unbounded_is_every_hex_of_the_default_kind():
+    """``unbounded = true`` is the infinite grid: any hex is on it, of the kind the file names."""
+    board = read_board("hex", b'unbounded = true\ndefault_kind = "indeterminate"\n', "w.toml")
+    assert isinstance(board, HexBoard) and not board.bounded
+    assert board.contains(Hex(1000, -4000)) and board.place_kind(Hex(7, 7)) == "indeterminate"
+
+
+@pytest.mark.parametrize("kind,name,data,words", [
+    ("hex", "w.csv", b"q,r\n0,0\n0,0\n", "0"),                 # a hex listed twice
+    ("hex", "w.csv", b"x,y\n0,0\n", "q"),                      # no q/r columns
+    ("hex", "w.parquet", b"not parquet", "cannot read"),
+    ("hex", "w.toml", b"[[hexes]]\nq = 'a'\n", "w.toml"),
+    ("graph", "b.toml", b"[places.A]\nkind = 'land'\nadjacent = ['B']\n", "B"),  # a neighbour not on the board
+    ("graph", "b.geojson", b"{}", "a .toml file"),
+    ("polygon", "m.geojson", b"{nope", "not valid JSON"),
+    ("ring", "m.toml", b"", "unknown board kind"),
+])
+def test_bad_board_file_is_refused_naming_the_file_and_the_problem(kind, name, data, words):
+    """A malformed board is reported with the file's name and what is wrong, never half-read."""
+    with pytest.raises(BoardError) as e:
+        read_board(kind, data, name)
+    assert name in str(e.value) and words in str(e.value)
+
+
+def test_missing_board_file_names_the_path(tmp_path):
+    with pytest.raises(BoardError, match="nothing.toml"):
+        load_board("graph", tmp_path / "nothing.toml")
+
+
+def _redrawn_three_hills(tmp_path):
+    """The Three Hills board with the places laid out anew, as a GM might redraw it."""
+    text = package_resource("gmkit.rulesets.example", "board.toml").read_text("utf-8")
+    text = text.replace("pos = [0, 100]", "pos = [0, 400]")
+    path = tmp_path / "my-hills.toml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_game_on_a_board_the_gm_brings_keeps_and_draws_that_board(tmp_path):
+    """``Game.new(map_path=...)`` on a graph ruleset keeps the GM's board in the folder; the game
+    plays and draws on it, and each turn records its hash."""
+    mine = _redrawn_three_hills(tmp_path)
+    game = Game.new(tmp_path / "g", "example", [{"id": "Amber"}, {"id": "Birch"}],
+                    map_path=mine)
+    assert board_path(game.root, game.ruleset) == game.root / "board.toml"
+    assert (game.root / "board.toml").read_bytes() == mine.read_bytes()
+    board = game.board
+    assert isinstance(board, GraphBoard) and board.places["Camp"].pos == (0, 400)
+    svg = game.map_svg(game.state())
+    assert svg is not None and "400" in svg
+    assert game.store.manifest(0)["board"] == game.record()["board"]
+
+
+def test_board_of_the_wrong_kind_is_refused_at_new(tmp_path):
+    """A polygon ruleset given a graph board, or a graph ruleset given GeoJSON, is refused
+    with a one-line reason naming the file; no folder is left behind."""
+    mine = _redrawn_three_hills(tmp_path)
+    with pytest.raises(GameError, match="my-hills.toml"):
+        Game.new(tmp_path / "c", "cien", [{"id": "Red", "state": "Tróys"}], map_path=mine)
+    assert not (tmp_path / "c").exists()
+    geo = tmp_path / "m.geojson"
+    geo.write_text('{"type": "FeatureCollection", "features": []}', "utf-8")
+    with pytest.raises(GameError, match="m.geojson"):
+        Game.new(tmp_path / "e", "example", [{"id": "Amber"}], map_path=geo)
