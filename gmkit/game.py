@@ -206,6 +206,7 @@ class Game:
             raise GameError(f"{self.root / 'game.toml'}: {e.args[0]}") from None
         self.store = GameStore(self.root, self.ruleset.schemas)
         self._complete_change()
+        self._complete_enacted()
         rules = self.config.get("rules", {})
         if not isinstance(rules, dict):
             raise GameError(f"{self.root / 'game.toml'}: [rules] must be a table")
@@ -495,13 +496,31 @@ class Game:
     # -- resolving -------------------------------------------------------------------------------
     def _session(self, state: State, posts: pl.DataFrame, seed: str, turn: int,
                  entered: Mapping[str, Any] | None, rules: Params | None = None,
-                 beacon: Beacon | None = None) -> TurnSession:
+                 beacon: Beacon | None = None,
+                 roster: tuple[Any, Any] | None = None) -> TurnSession:
+        """A turn resolving from ``state``; ``roster`` is the players the turn before was
+        played with and this turn's (as ``game.toml`` or a manifest lists them): when they
+        differ, the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.joined` brings the state in
+        line first."""
         rules = self.rules if rules is None else rules
+        if roster is not None and roster[0] is not None and roster[1] is not None \
+                and roster[0] != roster[1]:
+            state = self.ruleset.joined(state, self.players_from_config({"players": roster[0]}),
+                                        self.players_from_config({"players": roster[1]}), rules)
         parsed, problems, orders = self.read_orders(state, posts, rules)
         dice_seed = seed if beacon is None else fairdice.derive_seed(seed, beacon)
         dice = Dice(dice_seed, turn, entered=dict(entered or {}))
         driver = Driver(self.ruleset.steps(rules), state, orders, dice, rules)
         return TurnSession(turn, seed, posts, parsed, problems, orders, driver, beacon)
+
+    def roster(self, turn: int) -> tuple[Any, Any]:
+        """The players turn ``turn - 1`` was played with and those of ``turn`` (its manifest's
+        once committed, ``game.toml``'s for the coming turn); None for a turn that recorded
+        none (a game written before turns recorded their players)."""
+        before = self.store.manifest(turn - 1).get("players")
+        if turn <= self.latest_turn:
+            return before, self.store.manifest(turn).get("players")
+        return before, [dict(p) for p in self.config.get("players", [])]
 
     def start(self, entered: Mapping[str, Any] | None = None, *,
               preview: bool = False) -> TurnSession:
@@ -514,11 +533,13 @@ class Game:
         seed = self.store.read_seed(turn)
         assert seed is not None
         posts = self.store.pending_posts(turn)
+        roster = self.roster(turn)
         if self.dice_setting.beacon is None or preview:
-            return self._session(self.state(), posts, seed, turn, entered)
+            return self._session(self.state(), posts, seed, turn, entered, roster=roster)
         posts, sealed, beacon = fairdice.sealed_input(self.store, turn, self.dice_setting, posts,
                                                       entered)
-        return self._session(self.state(), posts, seed, turn, sealed, beacon=beacon)
+        return self._session(self.state(), posts, seed, turn, sealed, beacon=beacon,
+                             roster=roster)
 
     def odds(self, session: TurnSession) -> pl.DataFrame:
         """Exact odds of the contested actions of a session's orders."""
@@ -549,6 +570,9 @@ class Game:
         if self.dice_setting.ahead:
             record.update(fairdice.manifest_part(self.root, session.turn,
                                                  gdice.commitment(session.seed)))
+        enacted = self.ruleset.enacted(session.driver.start, data.state, session.driver.rules)
+        if enacted:
+            record["enacted"] = [dataclasses.asdict(c) for c in enacted]
         if self.dice_setting.beacon is not None and (
                 session.beacon is None or record.get("beacon") != session.beacon.to_dict()):
             raise GameError(f"turn {session.turn} needs a beacon ([dice] beacon = "
@@ -556,6 +580,7 @@ class Game:
                             "resolve with it")
         with self.store.lock():
             folder = self.store.commit(data, posts=session.seqs, record=record)
+            self._record_enacted(session.turn, record.get("enacted", []))
             if self.dice_setting.ahead:
                 self.commitment(session.turn + 1)
         return self._committed(data, folder)
@@ -600,14 +625,23 @@ class Game:
                 manifest.get("seal", {}).get("digest"):
             raise GameError(f"turn {turn} was sealed before its beacon: it can be resolved again "
                             "only on the sealed posts and dice (roll it back to change them)")
-        session = self._session(self.state(turn - 1), posts, seed, turn, entered, beacon=beacon)
+        rules = self.ruleset.rules(manifest["rules"]) if isinstance(manifest.get("rules"), dict) \
+            else self.rules  # the rules the turn was resolved with, not those of the next
+        session = self._session(self.state(turn - 1), posts, seed, turn, entered, rules,
+                                beacon=beacon, roster=self.roster(turn))
         data = self._turn_data(session)
         record = {**manifest}
         record = {k: record[k] for k in (*RECORD_KEYS, *fairdice.MANIFEST_KEYS, "changes")
                   if k in record} or self.record()
         record["reason"] = reason or "not given"
-        return self._committed(data, self.store.commit(data, new_revision=True,
-                                                       posts=session.seqs, record=record))
+        enacted = self.ruleset.enacted(session.driver.start, data.state, session.driver.rules)
+        record.pop("enacted", None)
+        if enacted:
+            record["enacted"] = [dataclasses.asdict(c) for c in enacted]
+        with self.store.lock():
+            folder = self.store.commit(data, new_revision=True, posts=session.seqs, record=record)
+            self._record_enacted(turn, record.get("enacted", []))
+        return self._committed(data, folder)
 
     def rollback(self, to_turn: int, reason: str = "") -> list[Path]:
         """Set aside every turn after ``to_turn`` (kept in the folder's attic); a game that
@@ -631,9 +665,10 @@ class Game:
     def resolve_again(self, before: State, posts: pl.DataFrame, seed: str, turn: int,
                       entered: Mapping[str, Any], rules: Params,
                       beacon: Beacon | None = None) -> TurnData:
-        """A committed turn resolved again from what it stored, with the rules it recorded (and
-        the beacon its dice were mixed with)."""
-        return self._turn_data(self._session(before, posts, seed, turn, entered, rules, beacon))
+        """A committed turn resolved again from what it stored, with the rules and players it
+        recorded (and the beacon its dice were mixed with)."""
+        return self._turn_data(self._session(before, posts, seed, turn, entered, rules, beacon,
+                                             roster=self.roster(turn)))
 
     # -- recorded changes --------------------------------------------------------------------------
     def recorded_changes(self) -> list[dict[str, Any]]:
@@ -660,6 +695,59 @@ class Game:
                 with self.store.lock():
                     self.store.write_config({**self.config, key: last[f"{key}_after"]})
                 self.config = GameStore.read_config(self.root)
+
+    def _complete_enacted(self) -> None:
+        """Record the rule changes the last turn enacted when the command that committed it
+        stopped before recording them (its manifest is the intent)."""
+        try:
+            latest = self.store.latest()
+            enacted = self.store.manifest(latest).get("enacted") if latest > 0 else None
+        except (StoreError, OSError):
+            return  # reported by whatever reads the turn next
+        if enacted and not any(c.get("by") == "rules" and c.get("from_turn") == latest + 1
+                               for c in self.recorded_changes()):
+            with self.store.lock():
+                self._record_enacted(latest, enacted)
+
+    def _record_enacted(self, turn: int, enacted: Sequence[Mapping[str, Any]]) -> None:
+        """Record the rule changes turn ``turn`` enacted for the turns after it (replacing
+        those a former revision of the turn enacted), as ``gmkit rules --set`` records a GM's;
+        the caller holds the lock."""
+        config = GameStore.read_config(self.root)
+        rules = dict(config.get("rules", {}))
+        kept: list[dict[str, Any]] = []
+        undone = False
+        for c in self.recorded_changes():
+            if c.get("by") == "rules" and c.get("from_turn") == turn + 1:
+                if not undone and isinstance(c.get("rules_before"), dict):
+                    rules, undone = dict(c["rules_before"]), True  # as before the first
+            elif c.get("from_turn", 0) > turn:
+                kept.append(c)
+                if undone and c.get("kind") == "rules":  # a GM's change made after it stays
+                    if c.get("value") is None:
+                        rules.pop(str(c.get("name")), None)
+                    else:
+                        rules[str(c.get("name"))] = c.get("value")
+        changes = list(kept)
+        at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        for e in enacted:
+            before = dict(rules)
+            name, value = str(e["name"]), e.get("value")
+            if value is None:
+                rules.pop(name, None)
+            else:
+                rules[name] = value
+            changes.append({"kind": "rules", "name": name, "value": value,
+                            "old": before.get(name), "from_turn": turn + 1,
+                            "why": str(e.get("why", "")), "by": "rules", "at": at,
+                            "rules_before": before, "rules_after": dict(rules)})
+        if changes == self.recorded_changes() and rules == dict(config.get("rules", {})):
+            return
+        atomic_write(self.root / "pending" / CHANGES_FILE,
+                     json.dumps(changes, indent=1, ensure_ascii=False).encode())
+        self.store.write_config({**config, "rules": rules})
+        self.config = GameStore.read_config(self.root)
+        self.rules = self.ruleset.rules(self.config.get("rules", {}))
 
     def _record_change(self, change: dict[str, Any], config: Mapping[str, Any]) -> None:
         """Record a change for the coming turn, then write ``game.toml`` (under the lock)."""

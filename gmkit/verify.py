@@ -18,6 +18,8 @@ the history a player saw.
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -28,7 +30,6 @@ import polars as pl
 
 from gmkit import fairdice
 from gmkit.core import dice as gdice
-from gmkit.core.maps import GameMap
 from gmkit.core.store import StoreError, TurnData
 from gmkit.core.tables import State
 
@@ -130,6 +131,11 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
         problems.append(f"{where}: re-resolving failed: {e}")
         return data
     problems.extend(_compare(where, data, again))
+    enacted = [dataclasses.asdict(c) for c in game.ruleset.enacted(prev, again.state, rules)]
+    if manifest.get("enacted", []) != enacted:
+        problems.append(f"{where}: the rule changes recorded as enacted "
+                        f"({manifest.get('enacted', [])}) are not what the turn enacts "
+                        f"({enacted})")
     if (data.outcome or None) != (again.outcome or None):
         problems.append(f"{where}: the recorded outcome ({data.outcome or 'none'}) is not what "
                         f"the turn resolves to ({again.outcome or 'none'})")
@@ -151,11 +157,9 @@ def _check_setup(game: Game, data: TurnData, manifest: Mapping[str, Any]) -> lis
     board = board_path.read_bytes() if board_path is not None else None
     if manifest.get("board") != (hashlib.sha256(board).hexdigest() if board else None):
         return []  # the board has changed: reported once, by the configuration check
-    map_path = game.root / "map.geojson"
     try:
-        game_map = GameMap.from_geojson(map_path) if map_path.exists() else None
         players = game.players_from_config({"players": manifest["players"]})
-        again = game.ruleset.setup(players, game_map, game.ruleset.rules(manifest.get("rules")))
+        again = game.ruleset.setup(players, game.board, game.ruleset.rules(manifest.get("rules")))
     except (ValueError, KeyError) as e:
         return [f"turn 0: setting the game up again failed: {e}"]
     return [f"turn 0: table '{name}' is not what the recorded players, rules and board set up"

@@ -36,6 +36,16 @@ class Headline:
 
 
 @dataclass(frozen=True)
+class RuleChange:
+    """A rule value a turn's own resolution changes (a proposal the players passed), in force
+    from the next turn on: ``value`` None restores the ruleset's default."""
+
+    name: str
+    value: Any
+    why: str
+
+
+@dataclass(frozen=True)
 class PlayerInfo:
     """A player as ``game.toml`` lists them; ``extra`` holds ruleset-specific fields."""
 
@@ -227,6 +237,20 @@ class Ruleset(ABC, Generic[O]):
 
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """A player list for sample games and conformance playouts."""
+        return []
+
+    def joined(self, state: State, before: Sequence[PlayerInfo], after: Sequence[PlayerInfo],
+               rules: Params) -> State:
+        """The state at the start of the first turn played with the players ``after`` when the
+        turn before was played with ``before`` (a player added, replaced or removed with
+        ``gmkit players``): a newcomer's first holdings, a leaver's pieces. Unchanged by
+        default (Cien's newcomers join with an order instead)."""
+        return state
+
+    def enacted(self, before: State, after: State, rules: Params) -> list[RuleChange]:
+        """The rule values this turn's resolution changed, from ``before`` to ``after`` (a
+        nomic's passed proposal): recorded with the turn and in force from the next one, like
+        a GM's ``gmkit rules --set``. None by default."""
         return []
 
     def players_to_move(self, state: State) -> list[str]:
