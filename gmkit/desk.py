@@ -668,8 +668,8 @@ class Desk:
 
     def _orders_svg(self, state: State, orders: Orders[Any], events: Sequence[Event],
                     title: str) -> str | None:
-        if self.game.map is None:
-            return None
+        if self.game.map is None and self.game.ruleset.scene(state, self.game.rules) is None:
+            return None  # nothing to draw the orders on
         arrows = self.game.ruleset.order_arrows(state, orders, events, self.game.rules)
         return self.map_svg(state, title=title, arrows=arrows) if arrows else None
 

@@ -193,3 +193,17 @@ def test_the_board_drawing_shows_every_digger_and_the_gold_left():
                         hills={"West Hill": 6})
     svg = board_svg(state)
     assert svg.count('data-piece="digger"') == 2 and "6 gold" in svg
+
+
+def test_orders_are_drawn_as_arrows_on_a_graph_board(tmp_path):
+    """The desk draws a turn's orders on a board that is not a polygon map: each move of
+    Three Hills an arrow from the digger's place to where it walks."""
+    from gmkit.desk import Desk
+    from gmkit.game import Game
+
+    game = Game.new(tmp_path / "g", "example", [{"id": "Amber"}, {"id": "Birch"}])
+    game.receive("Amber", "Move to the Ford")
+    desk = Desk(game)
+    desk.begin()
+    svg = desk.orders_svg()
+    assert svg is not None and "Amber: move to Ford" in svg

@@ -19,11 +19,13 @@ import polars as pl
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
+from gmkit.core.envelope import Orders
+from gmkit.core.maps import Arrow
 from gmkit.core.boards import Board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
 from gmkit.core.ruleset import MapStyle, PlayerInfo, Ruleset, register
-from gmkit.core.steps import Outcome, Step, Termination
+from gmkit.core.steps import Event, Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.rulesets.example import orders as example_orders
 from gmkit.rulesets.example import state as example_state
@@ -31,7 +33,7 @@ from gmkit.rulesets.example.bot import random_post
 from gmkit.rulesets.example.drawing import board_scene, colours
 from gmkit.rulesets.example.rules import PARAMS, board
 from gmkit.rulesets.example.steps import STEPS
-from gmkit.rulesets.example.orders import Order as DiggerOrder
+from gmkit.rulesets.example.orders import Move, Order as DiggerOrder
 
 
 @register
@@ -99,6 +101,16 @@ class ThreeHills(Ruleset[DiggerOrder]):
     def scene(self, state: State, rules: Params) -> Scene:
         """The board for ``state``: hills by the gold left, a mark per digger."""
         return board_scene(state)
+
+    def order_arrows(self, state: State, orders: Orders[DiggerOrder],
+                     events: Sequence[Event], rules: Params) -> list[Arrow]:
+        """Each move as an arrow from where the digger stands to where it walks."""
+        colour = colours(state)
+        here = dict(state["diggers"].select("id", "place").iter_rows())
+        moves = [(e.player, e.order) for e in orders.of_kind(Move) if e.player in here]
+        return [Arrow(here[who], order.place, colour[who], "move",
+                      title=f"{who}: move to {order.place}")
+                for who, order in moves if isinstance(order, Move)]
 
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)

@@ -5,7 +5,7 @@ this drawing); :func:`board_svg` draws it as SVG."""
 from __future__ import annotations
 
 from gmkit.core.drawing.graph_svg import graph_svg
-from gmkit.core.drawing.scene import Label, LegendEntry, Mark, Scene
+from gmkit.core.drawing.scene import ArrowKind, Label, LegendEntry, Mark, Scene
 from gmkit.core.tables import State
 from gmkit.rulesets.example.rules import board
 
@@ -31,6 +31,7 @@ def board_scene(state: State, title: str = "") -> Scene:
         marks=tuple(Mark(d["place"], "digger", colour[d["id"]], title=d["id"])
                     for d in state["diggers"].iter_rows(named=True)),
         legend=tuple(LegendEntry(pid, c) for pid, c in colour.items()),
+        arrow_kinds=(ArrowKind("move"),),
         title=title or f"Three Hills after turn {state.turn}")
 
 
