@@ -39,10 +39,15 @@ def _ordering_event(rule: str, what: str, actors: list[str], values: dict[str, A
 
 
 def by_column(table: str, column: str, *, id_column: str = "id", descending: bool = True,
-              rule: str, who: Who = None, what: str = "Order of play") -> ActorsFn:
+              rule: str, who: Who = None, what: str = "Order of play",
+              show_values: bool = True) -> ActorsFn:
     """Actors (rows of ``table``, named by ``id_column``) ordered by ``column`` as the state
     stands when the step begins, highest first (``descending``) or lowest first; each group of
-    actors tied on the column is ordered by a logged shuffle (draw key ``ties/<value>``)."""
+    actors tied on the column is ordered by a logged shuffle (draw key ``ties/<value>``).
+
+    The order of play is a public event; ``show_values=False`` leaves the column's values out
+    of it, for a column the players may not see (the order itself still shows who outranks
+    whom, as the table would at the table)."""
 
     def actors(state: State, orders: Orders[Any], dice: Dice,
                rules: Params) -> tuple[list[str], list[Event]]:
@@ -53,13 +58,15 @@ def by_column(table: str, column: str, *, id_column: str = "id", descending: boo
                        frame.select(id_column, column).iter_rows(named=True)),
                       key=lambda r: (-r[1] if descending else r[1], str(r[0])))
         out: list[str] = []
-        for value, group in groupby(rows, key=lambda r: r[1]):
+        for n, (value, group) in enumerate(groupby(rows, key=lambda r: r[1]), 1):
             ids = [str(r[0]) for r in group]
             if len(ids) > 1:
-                ids = dice.shuffle(ids, purpose=f"the order among {', '.join(ids)}, tied at "
-                                   f"{column} {value}", rule=rule, key=f"ties/{value}")
+                tied, key = (f"tied at {column} {value}", f"ties/{value}") if show_values \
+                    else (f"tied on {column}", f"ties/rank-{n}")
+                ids = dice.shuffle(ids, purpose=f"the order among {', '.join(ids)}, {tied}",
+                                   rule=rule, key=key)
             out += ids
-        values = {str(r[0]): r[1] for r in rows}
+        values = {str(r[0]): r[1] for r in rows} if show_values else {}
         return out, [_ordering_event(rule, f"{what}, by {column} "
                                      f"{'highest' if descending else 'lowest'} first", out,
                                      values)]

@@ -125,3 +125,15 @@ def test_a_per_actor_step_needs_both_functions():
     """A step is either a function or a pair of actors and act."""
     with pytest.raises(ValueError, match="both"):
         Step("x", "X", "1", actors=by_time_posted(rule="1"))
+
+
+def test_an_order_by_a_hidden_column_names_the_order_not_the_values():
+    """The order of play is public; by a column players may not see (Fame kept on private
+    sheets), neither the event nor the tie-break draw tells the values."""
+    hidden = [Step("morning", "Morning actions", "2.1", phase="Morning", act=act,
+                   actors=by_column("characters", "fame", rule="2.1", show_values=False))]
+    first = Driver(hidden, state({"A": 17, "B": 17, "C": 4}), {}, Dice(SEED, 1), RULES).next()
+    text = first.events[0].text + " ".join(r.purpose + r.draw_id for r in first.rolls)
+    assert "17" not in text and " 4" not in text
+    assert set(first.actors[:2]) == {"A", "B"} and first.actors[2] == "C"
+    assert first.rolls[0].draw_id == "morning:ties/rank-1"
