@@ -108,12 +108,16 @@ def main() -> None:
 @click.option("--players", "players_file", required=True, type=click.Path(path_type=Path),
               help="TOML file with a [[players]] list (id, name and ruleset fields).")
 @click.option("--map", "map_path", type=click.Path(path_type=Path),
-              help="GeoJSON map of your own (default: the board the ruleset ships).")
+              help="A board of your own, of the ruleset's kind: a GeoJSON map, a graph in TOML, "
+                   "a hex table in Parquet, CSV or TOML (default: the board the ruleset "
+                   "ships).")
 @click.option("--title", default="", help="The game's title.")
 @click.option("--rules", "rules_file", type=click.Path(path_type=Path),
               help="TOML file of rule overrides (house rules).")
-@click.option("--commit-ahead", is_flag=True,
-              help="Make each turn's dice commitment when the turn before is committed.")
+@click.option("--commit-ahead/--no-commit-ahead", default=True, show_default=True,
+              help="Make each turn's dice commitment when the turn before is committed, so "
+                   "it goes out with the turn before's summary, before any order of its "
+                   "turn (--no-commit-ahead: when the GM first asks for it).")
 @click.option("--beacon", metavar="KIND",
               help="Mix every turn's dice with a public beacon: drand-quicknet, or named (a "
                    "source entered by hand, such as a lottery draw); implies --commit-ahead.")
@@ -200,19 +204,17 @@ def status(game: Path, gm: bool) -> None:
 
 def _coming_dice(g: Game) -> None:
     """The coming turn's commitment, deadline, seal and beacon, as status shows them."""
-    from gmkit.fairdice import announced, current, read_record
-
-    turn = g.next_turn
-    rec = read_record(g.root, turn)
-    shown = announced(g.store, turn)
-    click.echo(f"turn {turn} dice commitment: {shown or 'not made yet (gmkit commit-seed)'}")
-    deadline = current(rec, "deadlines")
+    got = g.coming_dice()
+    turn = got["turn"]
+    click.echo(f"turn {turn} dice commitment: "
+               f"{got['commitment'] or 'not made yet (gmkit commit-seed)'}")
+    deadline = got["deadline"]
     click.echo(f"turn {turn} order deadline: "
                f"{deadline['deadline'] if deadline else 'not set (gmkit deadline)'}")
-    if g.dice_setting.beacon is not None:
-        sealed, beacon = current(rec, "seals"), current(rec, "beacons")
+    if got["beacon_kind"] is not None:
+        sealed, beacon = got["seal"], got["beacon"]
         click.echo(f"turn {turn} seal: {sealed['digest'] if sealed else 'not sealed yet'}; "
-                   f"beacon ({g.dice_setting.beacon}): "
+                   f"beacon ({got['beacon_kind']}): "
                    + (f"{beacon['beacon']['source']} round {beacon['beacon']['round']}"
                       if beacon else "not entered yet"))
 
@@ -223,10 +225,8 @@ def _coming_dice(g: Game) -> None:
 def deadline(game: Path, time: str) -> None:
     """Set the coming turn's order deadline (ISO 8601 with its zone, e.g.
     2026-11-30T20:00:00+00:00); the summary of the turn before announces it."""
-    from gmkit.fairdice import parse_time, set_deadline
-
     g = Game.open(game)
-    entry = set_deadline(g.store, g.next_turn, parse_time(time, "deadline"))
+    entry = g.set_deadline(time)
     click.echo(f"turn {g.next_turn} order deadline: {entry['deadline']}")
 
 
@@ -237,14 +237,9 @@ def deadline(game: Path, time: str) -> None:
 def seal(game: Path, dice_file: Path | None) -> None:
     """Seal the coming turn before its beacon round: record and print the sha256 of its posts
     (their numbers, players and texts) and the GM-entered dice; only these count."""
-    from gmkit import fairdice
-
     g = Game.open(game)
-    turn = g.next_turn
-    commitment = g.commitment(turn)
-    entry = fairdice.seal(g.store, turn, commitment, g.store.pending_posts(turn),
-                          _entered(dice_file))
-    click.echo(f"turn {turn} sealed on {len(entry['posts'])} post(s) and "
+    entry = g.seal(_entered(dice_file))
+    click.echo(f"turn {g.next_turn} sealed on {len(entry['posts'])} post(s) and "
                f"{len(entry['entered'])} entered die/dice: seal {entry['digest']}")
 
 
@@ -260,20 +255,14 @@ def beacon_command(game: Path, turn: int | None, round_: str | None, randomness:
                    signature: str | None, source: str | None, value: str | None) -> None:
     """Enter the sealed turn's public beacon (a drand round, its signature checked offline and
     its round the first after the deadline; or a named source), mixed into its dice seed."""
-    from gmkit import fairdice
-    from gmkit.core.beacon import Beacon
-
     g = Game.open(game)
     turn = g.next_turn if turn is None else turn
-    if source is not None:
-        if value is None:
-            raise GameError("a named beacon needs --value (the value as published)")
-        beacon = Beacon(source=source, value=value, round=round_ or "")
-    else:
-        if signature is None or round_ is None or not round_.isdigit():
-            raise GameError("a drand beacon needs --round R (a number) and --signature HEX")
-        beacon = fairdice.drand_beacon(g.dice_setting, int(round_), randomness, signature)
-    entry = fairdice.take_beacon(g.store, turn, g.dice_setting, beacon)
+    if source is not None and value is None:
+        raise GameError("a named beacon needs --value (the value as published)")
+    if source is None and (signature is None or round_ is None or not round_.isdigit()):
+        raise GameError("a drand beacon needs --round R (a number) and --signature HEX")
+    entry = g.enter_beacon(round=round_, randomness=randomness, signature=signature,
+                           source=source, value=value, turn=turn)
     got = entry["beacon"]
     click.echo(f"turn {turn} beacon: {got['source']} round {got['round']} value {got['value']} "
                f"({'signature checked' if got['check'] != 'entered' else 'entered'})")

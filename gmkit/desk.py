@@ -814,6 +814,59 @@ class Desk:
         except (GameError, StoreError, OSError) as e:
             raise DeskError(f"no commitment: {e}") from None
 
+    # -- guarding the dice: deadline, seal, beacon ------------------------------------------------
+    def dice_guard(self) -> list[str]:
+        """What guards this turn's dice, a line each: its commitment, order deadline and, in a
+        game mixing its dice with a beacon, its seal and beacon (or what is still to do)."""
+        got = self.game.coming_dice()
+        lines = [f"Commitment: {got['commitment'] or 'not made yet'}",
+                 "Order deadline: " + (got["deadline"]["deadline"] if got["deadline"] else
+                                       "not set")]
+        if got["beacon_kind"] is not None:
+            lines.append("Seal: " + (f"{got['seal']['digest']} ({len(got['seal']['posts'])} "
+                                     "post(s))" if got["seal"] else
+                                     "not sealed yet (seal after the deadline, before the "
+                                     "beacon round)"))
+            lines.append(f"Beacon ({got['beacon_kind']}): " + (
+                f"{got['beacon']['beacon']['source']} round {got['beacon']['beacon']['round']}"
+                if got["beacon"] else "not entered yet"))
+        return lines
+
+    def set_deadline(self, time: str) -> str:
+        """Set this turn's order deadline (ISO 8601 with its zone); what was set, in words."""
+        try:
+            entry = self.game.set_deadline(str(time or "").strip())
+        except (GameError, StoreError, OSError, ValueError) as e:
+            raise DeskError(f"deadline not set: {e}") from None
+        return f"Turn {self.turn}'s order deadline is {entry['deadline']}."
+
+    def seal(self) -> str:
+        """Seal this turn on the posts in and the dice entered so far (before the beacon
+        round); the seal's digest, to post."""
+        try:
+            entry = self.game.seal(self._saved_dice())
+        except (GameError, StoreError, OSError, ValueError) as e:
+            raise DeskError(f"not sealed: {e}") from None
+        return (f"Turn {self.turn} sealed on {len(entry['posts'])} post(s) and "
+                f"{len(entry['entered'])} entered dice: post the seal {entry['digest']}.")
+
+    def enter_beacon(self, *, round: str = "", randomness: str = "", signature: str = "",
+                     source: str = "", value: str = "") -> str:
+        """Enter this turn's beacon: a drand round and its signature (checked offline), or a
+        named source and its value."""
+        try:
+            entry = self.game.enter_beacon(
+                round=round.strip() or None, randomness=randomness.strip() or None,
+                signature=signature.strip() or None, source=source.strip() or None,
+                value=value if source.strip() else None)
+        except (GameError, StoreError, OSError, ValueError) as e:
+            raise DeskError(f"beacon refused: {e}") from None
+        self.session = None  # the turn now resolves with the beacon-mixed seed
+        self._forget()
+        got = entry["beacon"]
+        return (f"Turn {self.turn}'s beacon: {got['source']} round {got['round']} "
+                f"({'signature checked' if got['check'] != 'entered' else 'entered'}).")
+
     # -- resolving -------------------------------------------------------------------------------
     def _dice_file(self, turn: int | None = None) -> Path:
         return self.root / "pending" / f"dice-{(turn or self.turn):04d}.txt"

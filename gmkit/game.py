@@ -541,6 +541,48 @@ class Game:
         return self._session(self.state(), posts, seed, turn, sealed, beacon=beacon,
                              roster=roster)
 
+    # -- guarding the dice: deadline, seal, beacon (gmkit.fairdice) ----------------------------------
+    def coming_dice(self) -> dict[str, Any]:
+        """The coming turn's commitment (None before it is made), order deadline, seal and
+        beacon (None until set), as ``status`` and the desk show them."""
+        turn = self.next_turn
+        rec = fairdice.read_record(self.root, turn)
+        return {"turn": turn, "commitment": fairdice.announced(self.store, turn),
+                "deadline": fairdice.current(rec, "deadlines"),
+                "beacon_kind": self.dice_setting.beacon,
+                "seal": fairdice.current(rec, "seals"),
+                "beacon": fairdice.current(rec, "beacons")}
+
+    def set_deadline(self, time: str) -> dict[str, Any]:
+        """Set the coming turn's order deadline (ISO 8601 with its zone)."""
+        return fairdice.set_deadline(self.store, self.next_turn,
+                                     fairdice.parse_time(time, "deadline"))
+
+    def seal(self, entered: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Seal the coming turn on the posts received so far and the GM-entered dice, before
+        its beacon round: only these count."""
+        turn = self.next_turn
+        return fairdice.seal(self.store, turn, self.commitment(turn),
+                             self.store.pending_posts(turn), dict(entered or {}))
+
+    def enter_beacon(self, *, round: str | None = None, randomness: str | None = None,
+                     signature: str | None = None, source: str | None = None,
+                     value: str | None = None, turn: int | None = None) -> dict[str, Any]:
+        """Enter the sealed turn's public beacon: a drand round (``round`` and ``signature``,
+        checked offline, the first round after the deadline) or a named ``source`` with the
+        ``value`` it published."""
+        turn = self.next_turn if turn is None else turn
+        if source is not None:
+            if value is None:
+                raise GameError("a named beacon needs its value, as published")
+            beacon = Beacon(source=source, value=value, round=round or "")
+        else:
+            if not signature or round is None or not str(round).strip().isdigit():
+                raise GameError("a drand beacon needs its round (a number) and its signature")
+            beacon = fairdice.drand_beacon(self.dice_setting, int(str(round).strip()),
+                                           randomness or None, signature.strip())
+        return fairdice.take_beacon(self.store, turn, self.dice_setting, beacon)
+
     def odds(self, session: TurnSession) -> pl.DataFrame:
         """Exact odds of the contested actions of a session's orders."""
         return self.ruleset.odds(session.driver.start, session.orders, self.rules)

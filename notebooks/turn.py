@@ -65,12 +65,13 @@ def _(mo):
     get_steps_tick, set_steps_tick = mo.state(0)  # a step run or undone, a die entered
     get_dice_tick, set_dice_tick = mo.state(0)  # a die entered or cleared
     get_turn_tick, set_turn_tick = mo.state(0)  # a turn committed, a seed revealed
+    get_guard_tick, set_guard_tick = mo.state(0)  # a deadline set, a seal, a beacon
     # What each section's last action said, shown beside its buttons: section -> (kind, text)
     get_said, set_said = mo.state({})
     get_published, set_published = mo.state(None)
-    return (get_dice_tick, get_posts_tick, get_published, get_said, get_steps_tick,
-            get_turn_tick, set_dice_tick, set_posts_tick, set_published, set_said,
-            set_steps_tick, set_turn_tick)
+    return (get_dice_tick, get_guard_tick, get_posts_tick, get_published, get_said,
+            get_steps_tick, get_turn_tick, set_dice_tick, set_guard_tick, set_posts_tick,
+            set_published, set_said, set_steps_tick, set_turn_tick)
 
 
 @app.cell
@@ -238,10 +239,10 @@ def _(desk, frame_html, get_said, mo, phase, posts, said_html, withdraw_button,
 
 
 @app.cell
-def _(DeskError, callout_html, desk, frame_html, get_posts_tick, get_turn_tick, html, mo,
-      phase):
+def _(DeskError, callout_html, desk, frame_html, get_guard_tick, get_posts_tick,
+      get_turn_tick, html, mo, phase):
     mo.stop(desk is None or phase.value != "Odds and commitment")
-    get_posts_tick(), get_turn_tick()
+    get_posts_tick(), get_turn_tick(), get_guard_tick()
     try:
         _commitment = mo.md(f"**Dice commitment for turn {desk.turn}** (post it before "
                             f"resolving): `{html.escape(desk.commitment())}`")
@@ -249,6 +250,55 @@ def _(DeskError, callout_html, desk, frame_html, get_posts_tick, get_turn_tick, 
         _commitment = mo.Html(callout_html(str(_e), "danger"))
     mo.vstack([mo.md(f"### 2. Odds before rolling, turn {desk.turn}"),
                mo.Html(frame_html(desk.odds(), empty="no contested action")), _commitment])
+    return
+
+
+@app.cell
+def _(mo):
+    # The fields of the dice guard: the order deadline, then the beacon as published
+    deadline_text = mo.ui.text(placeholder="2026-11-30T20:00:00+00:00", label="Order deadline")
+    beacon_round = mo.ui.text(placeholder="drand round, or the draw's date", label="Round")
+    beacon_signature = mo.ui.text(placeholder="drand: the round's signature (hex)",
+                                  label="Signature", full_width=True)
+    beacon_source = mo.ui.text(placeholder="or a named source: lottery:EuroMillions",
+                               label="Source")
+    beacon_value = mo.ui.text(placeholder="the named source's value, as published",
+                              label="Value")
+    return beacon_round, beacon_signature, beacon_source, beacon_value, deadline_text
+
+
+@app.cell
+def _(act, beacon_round, beacon_signature, beacon_source, beacon_value, deadline_text, desk,
+      mo, set_guard_tick, set_steps_tick):
+    deadline_button = mo.ui.button(label="Set the deadline", on_click=act(
+        "guard", lambda: desk.set_deadline(deadline_text.value), set_guard_tick))
+    seal_button = mo.ui.button(label="Seal the posts", on_click=act(
+        "guard", lambda: desk.seal(), set_guard_tick))
+    beacon_button = mo.ui.button(label="Enter the beacon", kind="success", on_click=act(
+        "guard", lambda: desk.enter_beacon(
+            round=beacon_round.value, signature=beacon_signature.value,
+            source=beacon_source.value, value=beacon_value.value),
+        set_guard_tick, set_steps_tick))
+    return beacon_button, deadline_button, seal_button
+
+
+@app.cell
+def _(beacon_button, beacon_round, beacon_signature, beacon_source, beacon_value,
+      deadline_button, deadline_text, desk, get_guard_tick, get_posts_tick, get_said,
+      get_turn_tick, html, mo, phase, said_html, seal_button):
+    mo.stop(desk is None or phase.value != "Odds and commitment")
+    get_guard_tick(), get_posts_tick(), get_turn_tick()
+    _lines = desk.dice_guard()
+    _rows = [mo.md("#### What guards this turn's dice"),
+             mo.md("\n".join(f"- {html.escape(_l)}" for _l in _lines)),
+             mo.hstack([deadline_text, deadline_button], justify="start")]
+    if len(_lines) > 2:  # a game that mixes its dice with a public beacon
+        _rows += [mo.md("After the deadline, seal the posts (post the seal), then enter the "
+                        "beacon round published after it."),
+                  mo.hstack([seal_button], justify="start"),
+                  mo.hstack([beacon_round, beacon_source, beacon_value], justify="start"),
+                  mo.hstack([beacon_signature, beacon_button], justify="start")]
+    mo.vstack([*_rows, said_html(get_said(), "guard")])
     return
 
 

@@ -77,9 +77,10 @@ def files(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def game(files: Path) -> Path:
-    """A new game made with ``gmkit new``."""
+    """A new game made with ``gmkit new``, its dice committed when the GM asks (the
+    commit-ahead default has its own tests, with the beacon's)."""
     res = run("new", files / "g", "--ruleset", "cien", "--players", files / "players.toml",
-              "--map", files / "map.geojson", "--title", "Test Crown")
+              "--map", files / "map.geojson", "--title", "Test Crown", "--no-commit-ahead")
     assert res.exit_code == 0, res.output
     assert "turn 0 committed" in res.stdout
     return files / "g"

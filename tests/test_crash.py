@@ -50,7 +50,7 @@ def bases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (base / "post.txt").write_text(ATTACK_POST, "utf-8")
     fresh = base / "fresh"
     assert cli("new", fresh, "--ruleset", "cien", "--players", base / "players.toml",
-               "--map", base / "map.geojson")[0] == 0
+               "--map", base / "map.geojson", "--no-commit-ahead")[0] == 0
     ready = base / "ready"
     shutil.copytree(fresh, ready)
     assert cli("orders", ready, "--player", "Red", base / "post.txt")[0] == 0
