@@ -38,7 +38,8 @@ td,th{border-bottom:1px solid #ddd;padding:.3em .8em;text-align:left;white-space
 {{ seed }}; game k of every variant plays from the same seed.</p>
 <h2>Variants</h2>{{ table(variants) }}
 <h2>Who wins, by seat</h2>
-<p>{{ win_note }}</p>
+<p>A win is a game its outcome gives to the seat (a shared win counts for each); a lead,
+a game that stopped at the round limit with the seat first in the standings.</p>
 <div class="figure">{{ win_chart|safe }}</div>{{ table(wins) }}
 <h2>How long the games last</h2>
 <div class="figure">{{ length_chart|safe }}</div>{{ table(lengths) }}
@@ -60,22 +61,20 @@ def _table(rows: list[dict[str, Any]]) -> Any:
     return markupsafe.Markup(TABLE.render(rows=rows)) if rows else "—"
 
 
-def win_rates(games: pl.DataFrame) -> tuple[pl.DataFrame, str]:
-    """Per variant and seat: games, wins and win rate; and what counts as a win (the outcome's
-    winners, or, when no game reached an outcome, the leader of the standings at the end)."""
-    decided = games["winner"].drop_nulls().len() > 0
-    won = pl.col("won") if decided else pl.col("rank") == 1
-    note = ("A win is a game the outcome gives to the seat (shared wins count for each)."
-            if decided else "No game reached an outcome within the round limit: a 'win' here is "
-            "leading the standings after the last round.")
+def win_rates(games: pl.DataFrame) -> pl.DataFrame:
+    """Per variant and seat: games, wins (the outcome's winners; a shared win counts for each)
+    and leads (leading the standings when a game stopped at the round limit), with their
+    rates."""
     who = "player" if "player" in games.columns else "seat"
-    rates = (games.group_by(["variant", "seat"], maintain_order=True)
-             .agg(pl.col(who).first().cast(pl.String).alias("player"), pl.len().alias("games"),
-                  won.sum().cast(pl.Int64).alias("wins"))
-             .with_columns((pl.col("wins") / pl.col("games")).round(3).alias("win_rate"),
-                           pl.format("{}: {}", pl.col("seat"), pl.col("player")).alias("seat_label"))
-             .sort(["variant", "seat"], maintain_order=True))
-    return rates, note
+    limit = pl.col("winner").is_null()
+    return (games.group_by(["variant", "seat"], maintain_order=True)
+            .agg(pl.col(who).first().cast(pl.String).alias("player"), pl.len().alias("games"),
+                 pl.col("won").sum().cast(pl.Int64).alias("wins"),
+                 (limit & (pl.col("rank") == 1)).sum().cast(pl.Int64).alias("leads"))
+            .with_columns((pl.col("wins") / pl.col("games")).round(3).alias("win_rate"),
+                          (pl.col("leads") / pl.col("games")).round(3).alias("lead_rate"),
+                          pl.format("{}: {}", pl.col("seat"), pl.col("player")).alias("seat_label"))
+            .sort(["variant", "seat"], maintain_order=True))
 
 
 def lengths(games: pl.DataFrame) -> pl.DataFrame:
@@ -99,14 +98,25 @@ def _variant_order(games: pl.DataFrame) -> list[str]:
 
 
 def win_chart(rates: pl.DataFrame, order: list[str]) -> alt.Chart:
-    """Win rate by seat (bars side by side per variant)."""
+    """Win rate by seat, bars side by side per variant; on top, paler, the share of games the
+    seat led when they stopped at the round limit."""
     seats = rates["seat_label"].unique(maintain_order=True).to_list()
-    return alt.Chart(rates, title="Win rate by seat and variant").mark_bar().encode(
+    kinds = ["won", "led at the round limit"]
+    data = pl.concat([
+        rates.select("variant", "seat_label", "games", pl.lit(kinds[0]).alias("kind"),
+                     pl.lit(0).alias("stacked"), pl.col("win_rate").alias("rate")),
+        rates.select("variant", "seat_label", "games", pl.lit(kinds[1]).alias("kind"),
+                     pl.lit(1).alias("stacked"), pl.col("lead_rate").alias("rate"))])
+    return alt.Chart(data, title="Win rate by seat and variant").mark_bar().encode(
         x=alt.X("seat_label:N", title="seat", sort=seats, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("variant:N", sort=order),
-        y=alt.Y("win_rate:Q", title="win rate", scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("rate:Q", title="share of games", stack="zero"),
         color=alt.Color("variant:N", sort=order),
-        tooltip=["variant:N", "seat_label:N", "games:Q", "wins:Q", "win_rate:Q"],
+        opacity=alt.Opacity("kind:N", sort=kinds, scale=alt.Scale(domain=kinds,
+                                                                   range=[1.0, 0.4]),
+                            legend=alt.Legend(title=None)),
+        order=alt.Order("stacked:Q", sort="ascending"),
+        tooltip=["variant:N", "seat_label:N", "kind:N", "rate:Q", "games:Q"],
     ).properties(width=max(360, 90 * len(seats)), height=240)
 
 
@@ -138,7 +148,7 @@ def render_page(sweep: Sweep) -> str:
 
     spec = sweep.spec
     order = [v.label for v in spec.variants]
-    rates, note = win_rates(sweep.games)
+    rates = win_rates(sweep.games)
     length_table = lengths(sweep.games)
     margin_table = mean_margins(sweep.margins)
     figures = sweep.margins["figure"].drop_nulls().unique(maintain_order=True).to_list()
@@ -148,9 +158,10 @@ def render_page(sweep: Sweep) -> str:
                  "the ruleset's defaults"} for v in spec.variants]
     return str(PAGE.render(
         csp=CSP, title=f"Balance sweep: {find_ruleset(spec.ruleset).title}", games=spec.games,
-        rounds=spec.rounds, seed=spec.seed, table=_table, variants=variants, win_note=note,
+        rounds=spec.rounds, seed=spec.seed, table=_table, variants=variants,
         win_chart=chart_svg(win_chart(rates, order)),
-        wins=rates.select("variant", "seat", "player", "games", "wins", "win_rate").to_dicts(),
+        wins=rates.select("variant", "seat", "player", "games", "wins", "win_rate", "leads",
+                          "lead_rate").to_dicts(),
         length_chart=chart_svg(length_chart(length_table, order)),
         lengths=length_table.to_dicts(), figure=figure,
         margin_chart=chart_svg(margin_chart(margin_table, order, figure))
