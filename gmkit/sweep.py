@@ -411,6 +411,8 @@ def write(sweep: Sweep, out: str | Path) -> list[Path]:
     from gmkit.sweep_page import render_page
 
     out = Path(out)
+    if (out / "game.toml").exists():
+        raise SweepError(f"{out} is a game folder: write the sweep elsewhere (--out)")
     out.mkdir(parents=True, exist_ok=True)
     files = {"games.parquet": parquet_bytes(sweep.games),
              "margins.parquet": parquet_bytes(sweep.margins),

@@ -74,14 +74,19 @@ def win_rates(games: pl.DataFrame) -> pl.DataFrame:
             .with_columns((pl.col("wins") / pl.col("games")).round(3).alias("win_rate"),
                           (pl.col("leads") / pl.col("games")).round(3).alias("lead_rate"),
                           pl.format("{}: {}", pl.col("seat"), pl.col("player")).alias("seat_label"))
-            .sort(["variant", "seat"], maintain_order=True))
+            .sort([_in_order(games), "seat"], maintain_order=True))
+
+
+def _in_order(games: pl.DataFrame) -> pl.Expr:
+    """The variant column ordered as the sweep's blocks of games are."""
+    return pl.col("variant").cast(pl.Enum(_variant_order(games)))
 
 
 def lengths(games: pl.DataFrame) -> pl.DataFrame:
     """Per variant and number of rounds: how many games lasted that long, and how they ended."""
     one = games.unique("game", keep="first", maintain_order=True)
     return (one.group_by(["variant", "rounds", "ended"], maintain_order=True)
-            .agg(pl.len().alias("games")).sort(["variant", "rounds", "ended"],
+            .agg(pl.len().alias("games")).sort([_in_order(one), "rounds", "ended"],
                                                maintain_order=True))
 
 
@@ -90,7 +95,7 @@ def mean_margins(margins: pl.DataFrame) -> pl.DataFrame:
     return (margins.group_by(["variant", "round"], maintain_order=True)
             .agg(pl.col("margin").mean().round(3).alias("mean_margin"),
                  pl.len().alias("games_going"))
-            .sort(["variant", "round"], maintain_order=True))
+            .sort([_in_order(margins), "round"], maintain_order=True))
 
 
 def _variant_order(games: pl.DataFrame) -> list[str]:
