@@ -1180,7 +1180,8 @@ class Desk:
                 for fmt in ("html", "bbcode"):
                     paths += write_report(report, out / f"turn-{turn:04d}-{view}.html"
                                           if fmt == "html" else out / f"turn-{turn:04d}-{view}",
-                                          view=view, fmt=fmt)
+                                          view=view, fmt=fmt, rendered=pages[view]
+                                          if fmt == "html" else posts[view])
         except Exception as e:  # noqa: BLE001
             raise DeskError(f"writing the summaries failed: {e}") from e
         bbcode = {view: "\n\n".join(parts) for view, parts in posts.items()}
@@ -1190,15 +1191,14 @@ class Desk:
         return self.published
 
     def warm_up(self) -> threading.Thread:
-        """Load what writing the summaries needs (the charting libraries, the chart converter)
+        """Load what writing the summaries needs (the page template, the chart converter)
         in a background thread, so that the GM's first Write the summaries does not wait for
         it; returns the thread."""
         def load() -> None:
             with contextlib.suppress(Exception):
-                import gmkit.summary  # noqa: F401 - imports altair
-                from gmkit.core.reports import chart_svg
-                chart_svg({"data": {"values": [{"a": 1}]}, "mark": "point",
-                           "encoding": {"x": {"field": "a", "type": "quantitative"}}})
+                import gmkit.summary  # noqa: F401
+                from gmkit.core.reports import warm_up
+                warm_up()
 
         thread = threading.Thread(target=load, name="gmkit-desk-warm-up", daemon=True)
         thread.start()
