@@ -135,17 +135,19 @@ _SVG_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 
 
 def svg_image(svg: str) -> str:
-    """An SVG map as one ``<img>`` (a data URL, its title as the alternative text).
+    """An SVG map as one ``<img>`` (a data URL, its title as the alternative text and as a
+    caption, so that the page's text still names it).
 
     A browser draws it as a picture instead of a thousand elements in the page, which is what
     makes a notebook's click show its result at once: marimo turns every element of its HTML
     outputs into a React node, and AZTLAN's two maps alone hold some two thousand. The regions'
     hover titles are lost; their labels stay."""
     found = _SVG_TITLE.search(svg)
-    alt = html.unescape(found.group(1)) if found else "map"
+    title = html.escape(html.unescape(found.group(1)) if found else "map", quote=True)
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    return (f"<img style='width:100%;height:auto' alt='{html.escape(alt, quote=True)}' "
-            f"src='data:image/svg+xml;base64,{data}'>")
+    return (f"<figure style='margin:0'><img style='width:100%;height:auto' alt='{title}' "
+            f"src='data:image/svg+xml;base64,{data}'><figcaption style='font-size:smaller;"
+            f"color:#555'>{title}</figcaption></figure>")
 
 
 def _map_html(svg: str, as_image: bool) -> str:
