@@ -456,16 +456,21 @@ def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
 @click.option("--view", default="public", metavar="public|gm|player:ID",
               help="Who the map is for: the public (default), the GM, or one player.")
 @click.option("--out", type=click.Path(path_type=Path),
-              help="The file, .png or .svg (default: map-turn-NNNN.png here).")
+              help="The file, .png, .svg or .geojson (default: map-turn-NNNN.png here).")
 def map_command(game: Path, turn: int | None, view: str, out: Path | None) -> None:
     """Write a turn's map as a PNG or SVG file to attach to a forum post ('gmkit report
-    --format bbcode --map-file NAME' says to attach it)."""
+    --format bbcode --map-file NAME' says to attach it), or as GeoJSON in longitude and
+    latitude for GIS tools and web maps."""
     from gmkit.mapfile import default_name, write_map
 
     g = Game.open(game)
     viewer = str(_viewer(g, view))
     t = g.latest_turn if turn is None else turn
     path = write_map(g, out or Path(default_name(t)), t, viewer)
+    if path.suffix.lower() == ".geojson":
+        click.echo(f"wrote {path} (the map after turn {t}, {viewer} view, in longitude and "
+                   "latitude, RFC 7946)")
+        return
     click.echo(f"wrote {path} (the map after turn {t}, {viewer} view); attach it with "
                f"'gmkit report {game} --turn {t} --format bbcode --map-file {path.name}'")
 

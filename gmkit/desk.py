@@ -25,6 +25,7 @@ of the notebook.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import difflib
 import html
@@ -62,6 +63,7 @@ __all__ = [
     "iframe_html",
     "repo_root",
     "sample_working_copy",
+    "svg_image",
     "table_changes",
 ]
 
@@ -127,6 +129,29 @@ def callout_html(message: str, kind: str = "neutral") -> str:
     bg, fg = _CALLOUT_COLOURS.get(kind, _CALLOUT_COLOURS["neutral"])
     return (f"<div style='background:{bg};color:{fg};border-left:4px solid {fg};"
             f"padding:6px 10px;margin:4px 0;white-space:pre-wrap'>{html.escape(message)}</div>")
+
+
+_SVG_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+
+
+def svg_image(svg: str) -> str:
+    """An SVG map as one ``<img>`` (a data URL, its title as the alternative text and as a
+    caption, so that the page's text still names it).
+
+    A browser draws it as a picture instead of a thousand elements in the page, which is what
+    makes a notebook's click show its result at once: marimo turns every element of its HTML
+    outputs into a React node, and AZTLAN's two maps alone hold some two thousand. The regions'
+    hover titles are lost; their labels stay."""
+    found = _SVG_TITLE.search(svg)
+    title = html.escape(html.unescape(found.group(1)) if found else "map", quote=True)
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return (f"<figure style='margin:0'><img style='width:100%;height:auto' alt='{title}' "
+            f"src='data:image/svg+xml;base64,{data}'><figcaption style='font-size:smaller;"
+            f"color:#555'>{title}</figcaption></figure>")
+
+
+def _map_html(svg: str, as_image: bool) -> str:
+    return svg_image(svg) if as_image else svg
 
 
 @dataclass(frozen=True)
@@ -264,7 +289,9 @@ class StepView:
         out.append(f"  next: {self.next_title}" if self.next_title else "  every step has run")
         return "\n".join(out)
 
-    def to_html(self, *, with_map: bool = True) -> str:
+    def to_html(self, *, with_map: bool = True, maps_as_images: bool = False) -> str:
+        """The step as HTML; its maps inline SVG, or pictures with ``maps_as_images`` (see
+        :func:`svg_image`)."""
         parts = [f"<h4 style='margin:4px 0'>{html.escape(self.heading())}</h4>",
                  f"<p><i>Rule: {html.escape(self.rule)}</i></p>",
                  frame_html(self.events, caption="Events", empty="no event"),
@@ -275,9 +302,11 @@ class StepView:
         else:
             parts.append("<p><b>Changes</b>: <i>no table changed</i></p>")
         if with_map and self.orders_svg:
-            parts.append(f"<div style='max-width:900px'>{self.orders_svg}</div>")
+            parts.append("<div style='max-width:900px'>"
+                         f"{_map_html(self.orders_svg, maps_as_images)}</div>")
         if with_map and self.map_svg:
-            parts.append(f"<div style='max-width:900px'>{self.map_svg}</div>")
+            parts.append("<div style='max-width:900px'>"
+                         f"{_map_html(self.map_svg, maps_as_images)}</div>")
         parts.append(f"<p>Next: {html.escape(self.next_title)}</p>" if self.next_title
                      else "<p>Every step has run: the turn can be committed.</p>")
         return "".join(parts)
@@ -307,12 +336,15 @@ class TurnSoFar:
     def to_text(self) -> str:
         return "\n".join([self.heading(), *(v.to_text() for v in self.steps)])
 
-    def to_html(self) -> str:
+    def to_html(self, *, maps_as_images: bool = False) -> str:
+        """The turn so far as HTML; its maps inline SVG, or pictures with ``maps_as_images``
+        (see :func:`svg_image`)."""
         parts = [f"<h4 style='margin:4px 0'>{html.escape(self.heading())}</h4>"]
         maps = [m for m in (self.map_before, self.map_after) if m]
         if maps:
             parts.append("<div style='display:flex;flex-wrap:wrap;gap:8px'>" + "".join(
-                f"<div style='flex:1 1 420px;max-width:640px'>{m}</div>" for m in maps)
+                f"<div style='flex:1 1 420px;max-width:640px'>{_map_html(m, maps_as_images)}"
+                "</div>" for m in maps)
                 + "</div>")
         for view in self.steps:
             parts.append(f"<h5 style='margin:8px 0 2px'>{html.escape(view.heading())}</h5>")
@@ -1233,7 +1265,8 @@ class Desk:
                 for fmt in ("html", "bbcode"):
                     paths += write_report(report, out / f"turn-{turn:04d}-{view}.html"
                                           if fmt == "html" else out / f"turn-{turn:04d}-{view}",
-                                          view=view, fmt=fmt)
+                                          view=view, fmt=fmt, rendered=pages[view]
+                                          if fmt == "html" else posts[view])
         except Exception as e:  # noqa: BLE001
             raise DeskError(f"writing the summaries failed: {e}") from e
         bbcode = {view: "\n\n".join(parts) for view, parts in posts.items()}
@@ -1243,15 +1276,14 @@ class Desk:
         return self.published
 
     def warm_up(self) -> threading.Thread:
-        """Load what writing the summaries needs (the charting libraries, the chart converter)
+        """Load what writing the summaries needs (the page template, the chart converter)
         in a background thread, so that the GM's first Write the summaries does not wait for
         it; returns the thread."""
         def load() -> None:
             with contextlib.suppress(Exception):
-                import gmkit.summary  # noqa: F401 - imports altair
-                from gmkit.core.reports import chart_svg
-                chart_svg({"data": {"values": [{"a": 1}]}, "mark": "point",
-                           "encoding": {"x": {"field": "a", "type": "quantitative"}}})
+                import gmkit.summary  # noqa: F401
+                from gmkit.core.reports import warm_up
+                warm_up()
 
         thread = threading.Thread(target=load, name="gmkit-desk-warm-up", daemon=True)
         thread.start()

@@ -10,16 +10,24 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gmkit.desk import Desk, DeskError, callout_html, frame_html, iframe_html
+from gmkit.desk import Desk, DeskError, Published, callout_html, frame_html, iframe_html
 
-__all__ = ["DeskPanel"]
+__all__ = ["DeskPanel", "SECTIONS"]
+
+
+#: The sections whose buttons say what they did beside them, and each button's section.
+SECTIONS = {"store": "orders", "withdraw": "withdraw", "next": "resolve", "back": "resolve",
+            "run_all": "resolve", "restart": "resolve", "enter": "dice", "clear": "dice",
+            "commit": "publish", "reveal": "publish", "publish": "publish"}
 
 
 class DeskPanel:
     """The GM's turn workflow as ipywidgets over a :class:`Desk` (``panel.widget`` to show it).
 
-    Every button calls the desk; a :class:`DeskError` becomes a red message above the panel and
-    the desk is left as it was. ``panel["next"].click()`` drives it from code."""
+    Every button calls the desk and says what it did beside the buttons of its section
+    (``panel["said_resolve"]``...; :attr:`message` holds the last one): a :class:`DeskError`
+    in red, the desk left as it was and what the GM typed left in its field.
+    ``panel["next"].click()`` drives it from code."""
 
     def __init__(self, desk: Desk, out_dir: str | Path | None = None):
         import ipywidgets as W
@@ -27,10 +35,11 @@ class DeskPanel:
         self.desk = desk
         self.out_dir = Path(out_dir) if out_dir is not None else None
         self.message: tuple[str, str] = ("neutral", "")
+        #: What each section's last action said: section -> (kind, text).
+        self.said: dict[str, tuple[str, str]] = {}
         self._w: dict[str, Any] = {}
         d, w = self.desk, self._w
         full = W.Layout(width="100%")
-        w["message"] = W.HTML()
         w["overview"] = W.HTML()
         w["map"] = W.HTML()
         w["player"] = W.Dropdown(options=d.players(), description="Player")
@@ -40,7 +49,9 @@ class DeskPanel:
         w["store"] = W.Button(description="Store post", button_style="primary")
         w["posts"] = W.HTML()
         w["orders_map"] = W.HTML()
-        w["seq"] = W.IntText(description="Post #")
+        # the pending posts, chosen by number (``panel["seq"].value = 37``); refreshed after
+        # every change, so a withdrawn post is no longer offered
+        w["seq"] = W.Dropdown(options=[], value=None, description="Post")
         w["withdraw"] = W.Button(description="Withdraw post", button_style="warning")
         w["odds"] = W.HTML()
         w["commitment"] = W.HTML()
@@ -60,6 +71,8 @@ class DeskPanel:
         w["published"] = W.HTML()
         w["bb_public"] = W.Textarea(rows=8, layout=full, description="public")
         w["bb_gm"] = W.Textarea(rows=8, layout=full, description="GM")
+        for name in sorted(set(SECTIONS.values())):
+            w[f"said_{name}"] = W.HTML()
         for name in ("player", "secret", "text"):
             w[name].observe(lambda _change: self._show_preview(), names="value")
         actions: dict[str, Callable[[], str]] = {
@@ -68,23 +81,24 @@ class DeskPanel:
             "enter": self._enter, "clear": self._clear, "commit": self._commit,
             "reveal": self._reveal, "publish": self._publish}
         for name, fn in actions.items():
-            w[name].on_click(lambda _b, fn=fn: self.act(fn))
+            w[name].on_click(lambda _b, fn=fn, where=SECTIONS[name]: self.act(fn, where))
 
         def section(title: str, *children: Any) -> Any:
             return W.VBox([W.HTML(f"<h3>{html.escape(title)}</h3>"), *children])
 
         self.widget = W.VBox([
-            w["message"],
             section("1. The turn", w["overview"], w["map"]),
             section("2. Orders", W.HBox([w["player"], w["secret"]]), w["text"], w["preview"],
-                    w["store"], w["posts"], W.HBox([w["seq"], w["withdraw"]]),
-                    w["orders_map"]),
+                    W.HBox([w["store"], w["said_orders"]]), w["posts"],
+                    W.HBox([w["seq"], w["withdraw"], w["said_withdraw"]]), w["orders_map"]),
             section("3. Odds before rolling", w["odds"]),
             section("4. Resolve step by step", w["commitment"],
-                    W.HBox([w["next"], w["back"], w["run_all"], w["restart"]]), w["step"],
-                    W.HBox([w["draw"], w["value"], w["enter"], w["clear"]]), w["draws"]),
+                    W.HBox([w["next"], w["back"], w["run_all"], w["restart"],
+                            w["said_resolve"]]), w["step"],
+                    W.HBox([w["draw"], w["value"], w["enter"], w["clear"]]), w["said_dice"],
+                    w["draws"]),
             section("5. Commit, reveal, publish", W.HBox([w["commit"], w["reveal"],
-                                                          w["publish"]]),
+                                                          w["publish"]]), w["said_publish"],
                     w["published"], W.HTML("<b>BBCode, ready to copy</b>"), w["bb_public"],
                     w["bb_gm"]),
         ])
@@ -94,25 +108,32 @@ class DeskPanel:
     def __getitem__(self, name: str) -> Any:
         return self._w[name]
 
-    def act(self, fn: Callable[[], str]) -> None:
-        """Run an action, show its outcome (a DeskError in red) and refresh the panel."""
+    def act(self, fn: Callable[[], str], section: str = "resolve") -> None:
+        """Run an action, show its outcome beside the buttons of ``section`` (a DeskError in
+        red) and refresh the panel."""
         try:
             self.message = ("success", fn())
         except DeskError as e:
             self.message = ("danger", str(e))
+        self.said = {**self.said, section: self.message}
         self.refresh()
 
     def refresh(self) -> None:
         """Redraw every view from the desk."""
         d, w = self.desk, self._w
-        kind, text = self.message
-        w["message"].value = callout_html(text, kind) if text else ""
+        for section in set(SECTIONS.values()):
+            kind, text = self.said.get(section, ("", ""))
+            w[f"said_{section}"].value = callout_html(text, kind) if text else ""
         ov = d.overview()
         w["overview"].value = ov.to_html()
         w["map"].value = d.map_svg() or "<i>this game has no map</i>"
         self._show_preview()
-        w["posts"].value = frame_html(d.posts(), caption=f"Posts for turn {d.turn}",
+        posts = d.posts()
+        w["posts"].value = frame_html(posts, caption=f"Posts for turn {d.turn}",
                                       empty="no post yet")
+        w["seq"].options = [(f"#{seq} {player}", seq)
+                            for seq, player in posts.select("seq", "player").iter_rows()]
+        w["seq"].value = None
         try:
             orders_map = d.orders_svg()
         except (DeskError, ValueError) as e:
@@ -158,8 +179,11 @@ class DeskPanel:
             (f"; quote back:\n{got.report()}" if got.report() else "")
 
     def _withdraw(self) -> str:
-        self.desk.withdraw(self._w["seq"].value)
-        return f"post #{self._w['seq'].value} withdrawn"
+        seq = self._w["seq"].value
+        if seq is None:
+            raise DeskError("choose the post to withdraw")
+        self.desk.withdraw(seq)
+        return f"post #{seq} withdrawn"
 
     def _next(self) -> str:
         return self.desk.step().heading()
@@ -177,25 +201,41 @@ class DeskPanel:
 
     def _enter(self) -> str:
         w = self._w
-        self.desk.enter_die(w["draw"].value, w["value"].value)
-        return f"die {w['draw'].value.strip()} = {w['value'].value.strip()} entered"
+        value = w["value"].value
+        self.desk.enter_die(w["draw"].value, value)  # a refused value stays in its field
+        w["value"].value = ""
+        return f"die {w['draw'].value.strip()} = {value.strip()} entered"
 
     def _clear(self) -> str:
         self.desk.clear_die(self._w["draw"].value.strip())
         return f"die {self._w['draw'].value.strip()} back to the seeded roll"
 
     def _commit(self) -> str:
-        return f"turn {self.desk.commit()} committed"
+        return f"turn {self.desk.commit()} committed; next: Reveal the seed, then Write the " \
+            "summaries"
 
     def _reveal(self) -> str:
-        return f"seed revealed: {self.desk.reveal()}"
+        text = f"seed revealed: {self.desk.reveal()}"
+        pub = self.desk.published
+        if pub is not None and pub.turn == self.desk.game.latest_turn and pub.revealed:
+            # the summaries written before the reveal were written again with the seed
+            self._show_published(pub)
+            text += f"\nthe summaries were written again with it into {pub.folder}"
+        return text
 
     def _publish(self) -> str:
         pub = self.desk.publish_reports(self.out_dir)
+        self._show_published(pub)
+        return pub.summary()
+
+    def _show_published(self, pub: Published) -> None:
         w = self._w
-        w["published"].value = ("<p><b>Public summary</b></p>" + iframe_html(pub.html["public"])
-                                + "<p><b>GM summary</b></p>" + iframe_html(pub.html["gm"]))
+        note = "" if pub.revealed else " (the seed is not revealed yet: they say so)"
+        w["published"].value = (
+            f"<p><b>Summaries of turn {pub.turn}</b>, in <code>{html.escape(str(pub.folder))}"
+            f"</code>{html.escape(note)}</p><p><b>Public summary</b></p>"
+            + iframe_html(pub.html["public"]) + "<p><b>GM summary</b></p>"
+            + iframe_html(pub.html["gm"]))
         w["bb_public"].value = pub.bbcode["public"]
         w["bb_gm"].value = pub.bbcode["gm"]
-        return "wrote " + ", ".join(p.name for p in pub.paths)
 

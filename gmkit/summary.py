@@ -8,9 +8,7 @@ of the state (:meth:`Ruleset.view`), its steps, rolls and posts from those that 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-import functools
 import json
 from typing import Any
 
@@ -35,21 +33,31 @@ def _result_text(result: str, expression: str) -> str:
     return str(value)
 
 
-@functools.lru_cache(maxsize=8)
+#: The Vega-Lite schema the standings chart is written against.
+VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+
+
 def _standings_template(column: str, label: str, subject: str,
                         tooltip: tuple[str, ...]) -> dict[str, Any]:
-    """The standings bar chart as a Vega-Lite spec, built with altair once per headline (building
-    altair objects costs more than drawing them; each turn only swaps in its data)."""
-    import altair as alt
-
-    blank = {subject: "", column: 0, **{c: 0 for c in tooltip}}
-    return alt.Chart(alt.Data(values=[blank])).mark_bar(stroke="#333").encode(
-        x=alt.X(f"{column}:Q", title=label),
-        y=alt.Y(f"{subject}:N", sort="-x", title=None),
-        color=alt.Color(f"{subject}:N", legend=None,
-                        scale=alt.Scale(domain=[""], range=["#000"])),
-        tooltip=[f"{subject}:N", f"{column}:Q", *(f"{c}:Q" for c in tooltip)],
-    ).properties(width=420, title="").to_dict(validate=False)
+    """The standings bar chart as a Vega-Lite spec, written as the plain data it is (importing
+    altair to build it would cost a GM more than drawing it); each turn swaps in its data."""
+    return {
+        "$schema": VEGA_LITE_SCHEMA,
+        "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}},
+        "data": {"values": [{subject: "", column: 0, **{c: 0 for c in tooltip}}]},
+        "mark": {"type": "bar", "stroke": "#333"},
+        "encoding": {
+            "color": {"field": subject, "type": "nominal", "legend": None,
+                      "scale": {"domain": [""], "range": ["#000"]}},
+            "tooltip": [{"field": subject, "type": "nominal"},
+                        {"field": column, "type": "quantitative"},
+                        *({"field": c, "type": "quantitative"} for c in tooltip)],
+            "x": {"field": column, "type": "quantitative", "title": label},
+            "y": {"field": subject, "type": "nominal", "sort": "-x", "title": None},
+        },
+        "title": "",
+        "width": 420,
+    }
 
 
 def standings_chart(standings: pl.DataFrame, title: str,
@@ -64,7 +72,7 @@ def standings_chart(standings: pl.DataFrame, title: str,
     data = standings.select(subject, headline.column, *tooltip).to_dicts()
     colours = colours or {}
     players = [row[subject] for row in data]
-    spec = copy.deepcopy(_standings_template(headline.column, headline.label, subject, tooltip))
+    spec = _standings_template(headline.column, headline.label, subject, tooltip)
     spec["data"] = {"values": data}
     spec["title"] = title
     spec["height"] = 24 * max(3, len(data))

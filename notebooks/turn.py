@@ -336,9 +336,9 @@ def _(all_button, back_button, desk, get_posts_tick, get_said, get_steps_tick, g
     if _view is None:
         _shown = mo.md(f"_No step run yet. Next: **{desk.next_title}**._")
     elif _view.done:  # the whole turn at a glance
-        _shown = mo.Html(desk.turn_so_far().to_html())
+        _shown = mo.Html(desk.turn_so_far().to_html(maps_as_images=True))
     else:
-        _shown = mo.Html(_view.to_html())
+        _shown = mo.Html(_view.to_html(maps_as_images=True))
     mo.vstack([mo.md(f"### 3. Resolve turn {desk.turn} step by step "
                      f"({desk.position} of {desk.step_count} run)"),
                mo.hstack([next_button, back_button, all_button, restart_button,
@@ -452,7 +452,7 @@ def _(commit_button, desk, get_said, get_steps_tick, get_turn_tick, mo, phase, p
     mo.vstack([mo.md(f"### 4. Commit, reveal, publish\n\n{_state}"),
                mo.hstack([commit_button, reveal_button, publish_button,
                           said_html(get_said(), "publish")], justify="start", align="start"),
-               mo.Html(desk.turn_so_far().to_html()) if desk.position else
+               mo.Html(desk.turn_so_far().to_html(maps_as_images=True)) if desk.position else
                mo.md("_Run the steps (the Resolution tab) to see the whole turn here before "
                      "committing it._")])
     return

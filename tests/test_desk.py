@@ -366,6 +366,26 @@ def test_the_whole_turn_so_far_shows_every_step_its_dice_and_the_maps_before_and
     assert RED_ATTACK in page
 
 
+def test_maps_shown_as_pictures_are_the_same_maps_each_in_one_element(desk):
+    """A notebook shows a step's maps as pictures (one element each, titled as the map is), so
+    that a click's result is drawn at once; the pictures are the very maps of the step."""
+    import base64
+    import re
+
+    view = desk.step()
+    whole = desk.turn_so_far()
+    for page, maps in ((view.to_html(maps_as_images=True), [view.orders_svg, view.map_svg]),
+                       (whole.to_html(maps_as_images=True), [whole.map_before, whole.map_after])):
+        maps = [m for m in maps if m]
+        assert maps and "<svg" not in page and page.count("<img") == len(maps)
+        shown = [base64.b64decode(d).decode("utf-8")
+                 for d in re.findall(r"src='data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)'", page)]
+        assert shown == maps
+        titles = re.findall(r"alt='([^']*)'", page)
+        assert titles == [re.search(r"<title>(.*?)</title>", m).group(1) for m in maps]
+    assert whole.to_html().count("<svg") == 2, "inline maps stay the default"
+
+
 def test_summaries_written_before_the_reveal_say_so_and_the_reveal_writes_them_again(desk,
                                                                                     tmp_path):
     """Summaries written before the seed is revealed say so, naming their folder; Reveal the

@@ -67,6 +67,7 @@ __all__ = [
     "safe_link",
     "sanitize_svg",
     "view_report",
+    "warm_up",
     "write_report",
 ]
 
@@ -505,7 +506,6 @@ def _seed_check(report: TurnReport) -> bool | None:
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
-@lru_cache(maxsize=1)
 def _no_controls(value: Any) -> Any:
     """What a template shows, without control characters (NUL, ESC...): they make a page
     invalid HTML. Trusted markup stays markup."""
@@ -528,7 +528,9 @@ def html_environment(**kw: Any) -> Any:
     return jinja2.Environment(**options)
 
 
+@lru_cache(maxsize=1)
 def _environment() -> Any:
+    """The reports' Jinja environment, made once (it caches its compiled templates)."""
     import jinja2
 
     return jinja2.Environment(
@@ -543,6 +545,14 @@ def _environment() -> Any:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+def warm_up() -> None:
+    """Load what rendering a report needs (the compiled page template, the chart converter), so
+    that the first report a GM writes does not wait for it."""
+    _environment().get_template("report.html.j2")
+    chart_svg({"data": {"values": [{"a": 1}]}, "mark": "point",
+               "encoding": {"x": {"field": "a", "type": "quantitative"}}})
 
 
 def _badge(viewer: Viewer) -> str:
@@ -1040,8 +1050,12 @@ def write_report(
     view: str,
     fmt: str,
     max_chars: int = 20000,
+    rendered: str | Sequence[str] | None = None,
 ) -> list[Path]:
     """Render ``report`` and write it atomically; return the paths written.
+
+    ``rendered`` is the text :func:`render` already made of ``report`` in ``view`` and ``fmt``
+    (an HTML string, or the BBCode parts): it is written as it is instead of rendering again.
 
     HTML goes to ``path`` (``.html`` is added when it has no ``.html``/``.htm`` suffix). BBCode
     goes to ``NAME.bbcode`` for a single part or ``NAME.part1.bbcode``, ``NAME.part2.bbcode``,
@@ -1050,7 +1064,14 @@ def write_report(
     file when parts are written, and the reverse), so the directory never mixes two renderings.
     Each file is written to a temporary file in the same directory, then moved into place.
     """
-    rendered = render(report, view=view, fmt=fmt, max_chars=max_chars)
+    if fmt not in FORMATS:
+        raise ValueError(f"fmt must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if rendered is None:
+        rendered = render(report, view=view, fmt=fmt, max_chars=max_chars)
+    elif fmt == "html" and not isinstance(rendered, str):
+        raise TypeError("rendered HTML is one string")
+    elif fmt != "html" and isinstance(rendered, str):
+        raise TypeError("rendered BBCode is a list of parts")
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "html":
@@ -1059,7 +1080,7 @@ def write_report(
             target = target.with_name(target.name + ".html")
         _atomic_write(target, rendered)
         return [target]
-    assert isinstance(rendered, list)
+    assert not isinstance(rendered, str)
     base = target.name
     if target.suffix.lower() in _KNOWN_SUFFIXES:
         base = target.name[: -len(target.suffix)]

@@ -495,6 +495,42 @@ def test_write_report_bbcode_parts(tmp_path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["turn3.bbcode"]
 
 
+def test_write_report_writes_text_already_rendered(tmp_path, report: TurnReport,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report rendered once is written as it is: the summaries are not drawn twice."""
+    page = render(report, view="public")
+    parts = render(_many_events_report(), view="public", fmt="bbcode", max_chars=400)
+
+    def no_render(*args: object, **kw: object) -> None:
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(reports, "render", no_render)
+    html_path, = write_report(report, tmp_path / "turn3", view="public", fmt="html",
+                              rendered=page)
+    assert html_path.read_text(encoding="utf-8") == page
+    paths = write_report(report, tmp_path / "turn3", view="public", fmt="bbcode",
+                         rendered=parts)
+    assert [p.read_text(encoding="utf-8").rstrip("\n") for p in paths] == parts
+    with pytest.raises(TypeError):
+        write_report(report, tmp_path / "x", view="public", fmt="bbcode", rendered=page)
+    with pytest.raises(TypeError):
+        write_report(report, tmp_path / "x", view="public", fmt="html", rendered=parts)
+
+
+def test_trusted_markup_and_equal_plain_text_are_told_apart() -> None:
+    """Control characters are stripped from what a page shows, trusted markup stays markup and
+    player text equal to it stays text to escape, whichever came first."""
+    import markupsafe
+
+    from gmkit.core.reports import _no_controls
+
+    assert type(_no_controls(markupsafe.Markup("<b>x</b>"))) is markupsafe.Markup
+    assert type(_no_controls("<b>x</b>")) is str
+    assert type(_no_controls(markupsafe.Markup("<b>x</b>"))) is markupsafe.Markup
+    assert _no_controls("a\x00b\x1bc") == "abc"
+    assert _no_controls(["a list"]) == ["a list"]
+
+
 # ---------------------------------------------------------------------------- more hidden data
 
 

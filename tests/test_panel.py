@@ -1,0 +1,110 @@
+"""The Jupyter panel (gmkit.panel) over a copy of the sample game, as a GM uses it: each button
+says what it did beside the buttons the GM pressed, a refused die stays in its field, a
+withdrawn post is no longer offered, and summaries written before the reveal say so, name their
+folder and are shown again once the seed is revealed."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from gmkit.desk import Desk
+from gmkit.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "data" / "sample-cien"
+SEED = hashlib.sha256(b"gmkit panel tests").hexdigest()
+RED_ATTACK = "conquest:attack/Vauclerc/Red#0"
+
+pytest.importorskip("ipywidgets")
+
+
+@pytest.fixture
+def panel(tmp_path: Path):
+    from gmkit.panel import DeskPanel
+
+    game = Desk.working_copy(SAMPLE, tmp_path / "sample-cien")
+    Game.open(game).store.write_seed(7, SEED)
+    return DeskPanel(Desk.open(game), out_dir=tmp_path / "reports")
+
+
+def test_each_message_shows_beside_the_buttons_the_gm_pressed(panel) -> None:
+    """A step's outcome shows in the resolution section, a refused die in the dice section, a
+    refused post in the orders section: where the GM acted, not at the top of the page."""
+    panel["next"].click()
+    assert "Step 1 of" in panel["said_resolve"].value
+    assert panel["said_dice"].value == "" and panel["said_orders"].value == ""
+    panel["draw"].value = RED_ATTACK
+    panel["value"].value = "11"
+    panel["enter"].click()
+    assert "does not fit" in panel["said_dice"].value
+    assert "#b3261e" in panel["said_dice"].value, "a refusal is red"
+    assert panel.message[0] == "danger"
+    panel["player"].value = "Gold"
+    panel["text"].value = "Hello all, no orders from me this turn."
+    panel["store"].click()
+    assert panel["said_orders"].value and panel.message[0] == "danger"
+    assert "does not fit" in panel["said_dice"].value, "each section keeps its own message"
+
+
+def test_a_refused_die_stays_in_its_field_and_an_entered_one_clears_it(panel) -> None:
+    """A value the desk refuses is left in the field for the GM to correct; a value taken is
+    cleared, ready for the next die."""
+    panel["next"].click()
+    panel["draw"].value = RED_ATTACK
+    panel["value"].value = "11"
+    panel["enter"].click()
+    assert panel["value"].value == "11"
+    panel["value"].value = "10"
+    panel["enter"].click()
+    assert panel.message == ("success", f"die {RED_ATTACK} = 10 entered")
+    assert panel["value"].value == ""
+    assert 10 in panel.desk.entered().values()
+
+
+def test_a_withdrawn_post_is_no_longer_offered(panel) -> None:
+    """After Withdraw, the posts table and the list of posts to withdraw no longer hold the
+    post; nothing chosen is a plain message, not an error from the store."""
+    offered = [seq for _, seq in panel["seq"].options]
+    assert 37 in offered and ">37<" in panel["posts"].value
+    panel["seq"].value = 37
+    panel["withdraw"].click()
+    assert panel.message == ("success", "post #37 withdrawn")
+    assert "post #37 withdrawn" in panel["said_withdraw"].value
+    assert 37 not in [seq for _, seq in panel["seq"].options]
+    assert ">37<" not in panel["posts"].value
+    panel["withdraw"].click()
+    assert panel.message == ("danger", "choose the post to withdraw")
+
+
+def test_summaries_written_before_the_reveal_say_so_name_their_folder_and_are_refreshed(
+        panel, tmp_path: Path) -> None:
+    """Write the summaries before Reveal says the seed is not revealed yet and where the files
+    went; Reveal writes them again with the seed and the panel shows the new ones."""
+    panel["run_all"].click()
+    panel["commit"].click()
+    assert "committed" in panel["said_publish"].value
+    panel["publish"].click()
+    kind, text = panel.message
+    folder = (tmp_path / "reports").resolve()
+    assert kind == "success" and str(folder) in text and "not revealed yet" in text
+    assert str(folder) in panel["published"].value
+    assert "not revealed yet" in panel["published"].value
+    before = panel["published"].value
+    panel["reveal"].click()
+    kind, text = panel.message
+    assert kind == "success" and f"written again with it into {folder}" in text
+    assert panel["published"].value != before
+    assert "not revealed yet" not in panel["published"].value
+    assert SEED in (folder / "turn-0007-public.html").read_text(encoding="utf-8")
+
+
+def test_the_preview_updates_while_typing(panel) -> None:
+    """The preview of a pasted post follows the text as it is typed (no need to leave the
+    field)."""
+    assert panel["text"].continuous_update
+    panel["player"].value = "Red"
+    panel["text"].value = "[b]10 Grain for Conquest of Troies[/b]"
+    assert "did you mean" in panel["preview"].value
