@@ -31,7 +31,7 @@ from gmkit.rulesets.pyramid.constants import (CONFLICT, CONSTRUCTION, CONTEST, F
                                               LAND, MOVEMENT, NOBLES, PRIESTS, SERFS,
                                               STAFFING, size_glory, size_stone)
 from gmkit.rulesets.pyramid.contest import Side, resolve
-from gmkit.rulesets.pyramid.economy import feed, land_output
+from gmkit.rulesets.pyramid.economy import Tables, land_output
 from gmkit.rulesets.pyramid.movement import path_problem, scout_move
 from gmkit.rulesets.pyramid.orders import (AssignSerfs, Births, Build, Claim, Lead, Move, Order,
                                            StaffPyramid, Starve)
@@ -424,10 +424,11 @@ def upkeep(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     """Every food keeps two population from vanishing, the player choosing which; excess food
     becomes new population of the kinds ordered (RESOURCES: Food)."""
     events: list[Event] = []
-    for pid in [p for p, r in _players(state).items() if r["status"] == ACTIVE]:
-        state, text, data = feed(state, pid, rules)
+    tables = Tables.of(state)
+    for pid in [r["id"] for r in tables.players if r["status"] == ACTIVE]:
+        text, data = tables.feed(pid, rules)
         events.append(Event("upkeep", FOOD, text, pid, public=False, data=data))
-    return state, events
+    return tables.state(state), events
 
 
 # -- 7. new nobles ----------------------------------------------------------------------------
