@@ -22,6 +22,7 @@ from gmkit.core.steps import Event
 from gmkit.core.tables import State
 from gmkit.rulesets.pyramid.constants import COLOUR_HEX, FOOD_LAND, SIZES, STONE_LAND
 from gmkit.rulesets.pyramid.orders import Lead, Move, Order
+from gmkit.rulesets.pyramid.state import ACTIVE
 
 KIND_FILLS = {FOOD_LAND: "#cfe3a4", STONE_LAND: "#d8cdb4"}
 PALETTE = ("#c0392b", "#2e86c1", "#d4ac0d", "#27ae60", "#8e44ad", "#117a65", "#e67e22",
@@ -99,7 +100,8 @@ def board_scene(state: State, title: str = "") -> Scene:
         lands = tuple(s["name"] for s in spaces if s["holder"] == pid)
         if lands:
             outlines.append(Outline(lands, c, width=3.0, title=f"lands of {pid}"))
-    legend = [LegendEntry(pid, c) for pid, c in colour.items()]
+    in_play = set(state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list())
+    legend = [LegendEntry(pid, c) for pid, c in colour.items() if pid in in_play]
     legend += [LegendEntry(f"{kind} land", fill) for kind, fill in KIND_FILLS.items()]
     return Scene(kind_fills=KIND_FILLS, fills=fills, labels=tuple(labels), marks=tuple(marks),
                  mark_kinds=MARK_KINDS, arrow_kinds=ARROW_KINDS, outlines=tuple(outlines),
