@@ -3,7 +3,7 @@
 Parquet read and write of the same tables.
 
     python bench/pyramid_round.py           # a readable table
-    python bench/pyramid_round.py --json    # one JSON object per line: name, value, unit, target, ok
+    python bench/pyramid_round.py --json    # one JSON object per line (name, value, unit, ...)
 
 Eight houses play four rounds on the largest board the ruleset ships (seeded bots through the
 real workflow); then round 5 is timed: each repetition copies that game, receives the bots'
