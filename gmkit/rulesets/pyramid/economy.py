@@ -12,12 +12,13 @@ into new POPULATION of any type desired."
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.pyramid.constants import FOOD_LAND, POPULATION, size_stone
-from gmkit.rulesets.pyramid.state import frame, parse_births, rows
+from gmkit.rulesets.pyramid.state import Rows, frame, parse_births, rows
 
 
 def land_output(kind: str, serfs: int, rules: Params) -> int:
@@ -46,10 +47,46 @@ def _starve_order(text: str, rules: Params) -> list[str]:
 
 def feed(state: State, pid: str, rules: Params) -> tuple[State, str, dict[str, Any]]:
     """One player's upkeep: the state after it, a sentence and the figures."""
-    players = rows(state, "players")
+    tables = Tables.of(state)
+    text, data = tables.feed(pid, rules)
+    return tables.state(state), text, data
+
+
+@dataclass
+class Tables:
+    """The tables upkeep changes, as rows, so a round's upkeep reads and writes the frames once
+    for all players."""
+
+    players: Rows
+    spaces: Rows
+    pyramids: Rows
+    troops: Rows
+    nobles: Rows
+
+    @classmethod
+    def of(cls, state: State) -> Tables:
+        """The rows of ``state``."""
+        return cls(rows(state, "players"), rows(state, "spaces"), rows(state, "pyramids"),
+                   rows(state, "troops"), rows(state, "nobles"))
+
+    def state(self, state: State) -> State:
+        """``state`` with these rows as its tables."""
+        return state.replace(players=frame(self.players, "players"),
+                             spaces=frame(self.spaces, "spaces"),
+                             pyramids=frame(self.pyramids, "pyramids"),
+                             troops=frame(self.troops, "troops"))
+
+    def feed(self, pid: str, rules: Params) -> tuple[str, dict[str, Any]]:
+        """One player's upkeep on these rows: a sentence and the figures."""
+        text, data, self.troops = _feed(self.players, self.spaces, self.pyramids, self.troops,
+                                        self.nobles, pid, rules)
+        return text, data
+
+
+def _feed(players: Rows, spaces: Rows, pyramids: Rows, troops: Rows, nobles: Rows, pid: str,
+          rules: Params) -> tuple[str, dict[str, Any], Rows]:
     me = next(r for r in players if r["id"] == pid)
-    spaces, pyramids, troops = rows(state, "spaces"), rows(state, "pyramids"), rows(state, "troops")
-    nobles_at = {n["space"] for n in rows(state, "nobles") if n["player"] == pid}
+    nobles_at = {n["space"] for n in nobles if n["player"] == pid}
     pop = {"serfs": me["serfs"], "priests": me["priests"],
            "troops": sum(t["count"] for t in troops if t["player"] == pid)}
     total = sum(pop.values())
@@ -113,6 +150,4 @@ def feed(state: State, pid: str, rules: Params) -> tuple[State, str, dict[str, A
         text += ("; " + ", ".join(f"{n} new {k}" for k, n in born.items() if n) + "."
                  if sum(born.values()) else ".")
     data = {"food": food, "population": total, "kept": kept, "lost": lost, "born": born}
-    return state.replace(players=frame(players, "players"), spaces=frame(spaces, "spaces"),
-                         pyramids=frame(pyramids, "pyramids"),
-                         troops=frame(troops, "troops")), text, data
+    return text, data, troops

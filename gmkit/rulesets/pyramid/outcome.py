@@ -17,6 +17,8 @@ Alternatives: ``last_noble`` (the game ends when one player alone has a living n
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from gmkit.core.params import Params
@@ -26,31 +28,47 @@ from gmkit.rulesets.pyramid.constants import size_stone
 from gmkit.rulesets.pyramid.state import ACTIVE
 
 RANKING = ("pyramid_power", "lands", "glory", "population")
+STANDINGS_SCHEMA = {"player": pl.String, "name": pl.String, "status": pl.String,
+                    "pyramid_power": pl.Int64, "pyramids": pl.Int64, "lands": pl.Int64,
+                    "nobles": pl.Int64, "glory": pl.Int64, "population": pl.Int64,
+                    "serfs": pl.Int64, "troops": pl.Int64, "food": pl.Int64, "stone": pl.Int64,
+                    "dead_held": pl.Int64}
+
+
+def _known(value: Any) -> int | None:
+    """A figure of the state, or None where the viewer's state hides it."""
+    return None if value is None else int(value)
 
 
 def standings(state: State, rules: Params) -> pl.DataFrame:
-    """One row per player, ranked: pyramid power, lands, glory, population (then id)."""
+    """One row per player, ranked: pyramid power, lands, glory, population (then id).
+
+    Drawn from a viewer's state (:meth:`~gmkit.core.ruleset.Ruleset.view`), the figures that
+    state hides (another player's stores and population) are null."""
     out = []
     for me in state["players"].iter_rows(named=True):
         pid = me["id"]
         built = state["pyramids"].filter((pl.col("player") == pid) & pl.col("built"))
         nobles = state["nobles"].filter(pl.col("player") == pid)
         troops = int(state["troops"].filter(pl.col("player") == pid)["count"].sum())
+        serfs, priests = _known(me["serfs"]), _known(me["priests"])
         out.append({
             "player": pid, "name": me["name"], "status": me["status"],
             "pyramid_power": sum(size_stone(s, rules) for s in built["size"].to_list()),
             "pyramids": built.height,
             "lands": state["spaces"].filter(pl.col("holder") == pid).height,
             "nobles": nobles.height, "glory": int(nobles["glory"].sum()),
-            "population": int(me["serfs"]) + int(me["priests"]) + troops,
-            "serfs": int(me["serfs"]), "priests": int(me["priests"]), "troops": troops,
-            "food": int(me["food"]), "stone": int(me["stone"]),
-            "dead": state["dead"].filter(pl.col("held_by") == pid).height,
+            "population": None if serfs is None or priests is None else serfs + priests + troops,
+            "serfs": serfs, "troops": troops,
+            "food": _known(me["food"]), "stone": _known(me["stone"]),
+            "dead_held": (state["dead"].filter(pl.col("held_by") == pid).height
+                     if serfs is not None else None),
         })
-    frame = pl.DataFrame(out, orient="row") if out else pl.DataFrame()
-    if frame.is_empty():
-        return frame
-    return frame.sort([*RANKING, "player"], descending=[True] * len(RANKING) + [False])
+    if not out:
+        return pl.DataFrame(schema=STANDINGS_SCHEMA)
+    frame = pl.DataFrame(out, schema=STANDINGS_SCHEMA, orient="row")
+    return frame.sort([*RANKING, "player"], descending=[True] * len(RANKING) + [False],
+                      nulls_last=True)
 
 
 def outcome(state: State, rules: Params) -> Outcome | None:

@@ -31,7 +31,7 @@ from gmkit.rulesets.pyramid.constants import (CONFLICT, CONSTRUCTION, CONTEST, F
                                               LAND, MOVEMENT, NOBLES, PRIESTS, SERFS,
                                               STAFFING, size_glory, size_stone)
 from gmkit.rulesets.pyramid.contest import Side, resolve
-from gmkit.rulesets.pyramid.economy import feed, land_output
+from gmkit.rulesets.pyramid.economy import Tables, land_output
 from gmkit.rulesets.pyramid.movement import path_problem, scout_move
 from gmkit.rulesets.pyramid.orders import (AssignSerfs, Births, Build, Claim, Lead, Move, Order,
                                            StaffPyramid, Starve)
@@ -66,11 +66,11 @@ def assign(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
         others = sum(s["serfs"] for s in spaces if s["holder"] == pid and s is not space)
         if space["holder"] != pid or others + o.count > me["serfs"]:
             events.append(Event("skipped", SERFS, f"{pid}: {o.count} serfs to {o.space} cannot "
-                                "be done.", pid, o.space))
+                                "be done.", pid, o.space, public=False))
             continue
         space["serfs"] = o.count
         events.append(Event("serfs", SERFS, f"{pid} sets {o.count} serfs to work {o.space}.",
-                            pid, o.space, data={"serfs": o.count}))
+                            pid, o.space, public=False, data={"serfs": o.count}))
     for pid, o in _of(orders, StaffPyramid):
         me = players[pid]
         try:
@@ -367,7 +367,7 @@ def build(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
                                       held_by.get(pid, set()))
         except OrderError as err:
             events.append(Event("skipped", CONSTRUCTION, f"{pid}: {o.size} pyramid not built "
-                                f"({err.reason}).", pid))
+                                f"({err.reason}).", pid, public=False))
             continue
         if row is None:
             me["pyramids_made"] += 1
@@ -388,8 +388,9 @@ def build(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
                                                  if given else "")
                 + f" to {o.size} pyramid {row['number']} at {space}: stone {row['stone']}/{cost},"
                 f" glory {row['glory']}/{need}" + ("; it is built." if done else "."))
+        # pending construction is the builder's own business; a finished pyramid stands
         events.append(Event("built" if done else "build", CONSTRUCTION, text, pid, space,
-                            data={"round": round_, "stone": row["stone"],
+                            public=done, data={"round": round_, "stone": row["stone"],
                                   "glory": row["glory"]}))
     return state.replace(players=frame(list(players.values()), "players"),
                          pyramids=frame(pyramids, "pyramids"), dead=frame(dead, "dead")), events
@@ -423,10 +424,11 @@ def upkeep(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     """Every food keeps two population from vanishing, the player choosing which; excess food
     becomes new population of the kinds ordered (RESOURCES: Food)."""
     events: list[Event] = []
-    for pid in [p for p, r in _players(state).items() if r["status"] == ACTIVE]:
-        state, text, data = feed(state, pid, rules)
-        events.append(Event("upkeep", FOOD, text, pid, data=data))
-    return state, events
+    tables = Tables.of(state)
+    for pid in [r["id"] for r in tables.players if r["status"] == ACTIVE]:
+        text, data = tables.feed(pid, rules)
+        events.append(Event("upkeep", FOOD, text, pid, public=False, data=data))
+    return tables.state(state), events
 
 
 # -- 7. new nobles ----------------------------------------------------------------------------

@@ -1,0 +1,78 @@
+"""Pyramid Power Wars in the notebooks: the turn notebook opens the bundled sample (``--sample
+pyramid``) with its board drawn (land by kind and holder, nobles, troops, pyramids), and the
+history notebook follows each house's land, population, glory and pyramids over the rounds."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gmkit import history
+from gmkit.desk import Desk, sample_working_copy
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SAMPLE = ROOT / "data" / "sample-pyramid"
+TURN = ROOT / "notebooks" / "turn.py"
+HISTORY = ROOT / "notebooks" / "history.py"
+
+
+def _tree() -> dict[str, str]:
+    return {str(p.relative_to(SAMPLE)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(SAMPLE.rglob("*")) if p.is_file() and p.name != ".lock"}
+
+
+def test_sample_working_copy_of_the_pyramid_sample(tmp_path: Path) -> None:
+    """``sample='pyramid'`` copies ``data/sample-pyramid``: at least five houses, several
+    rounds in, the next round's posts pending."""
+    copy = sample_working_copy(ROOT, sample="pyramid", into=tmp_path / "pyr")
+    desk = Desk.open(copy)
+    game = desk.game
+    assert game.ruleset.name == "pyramid"
+    assert len(game.players_from_config(game.config)) >= 5
+    assert game.latest_turn >= 3
+    assert game.store.pending_posts(game.next_turn).height >= 1
+
+
+def test_turn_notebook_exports_the_pyramid_sample_with_its_board(tmp_path: Path) -> None:
+    """The turn notebook on the Pyramid Power Wars sample: the board with land by holder and
+    nobles, troops and pyramids as marks, the standings ranked by pyramid power and land; the
+    bundled sample is left untouched."""
+    before = _tree()
+    out = tmp_path / "turn.html"
+    game = sample_working_copy(ROOT, sample="pyramid", into=tmp_path / "sample-pyramid")
+    res = subprocess.run([str(Path(sys.executable).with_name("marimo")), "export", "html",
+                          str(TURN), "-o", str(out), "--", "--game", str(game)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=240)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    page = out.read_text("utf-8")
+    assert "svg xmlns" in page and "Redsand" in page, "the board"
+    for piece in ("noble", "troops"):
+        assert f"data-piece=\\&quot;{piece}" in page or f'data-piece="{piece}' in page \
+            or f"data-piece=\\\"{piece}" in page, piece
+    assert "pyramid_power" in page, "the standings"
+    assert _tree() == before, "the bundled sample was modified"
+
+
+@pytest.mark.parametrize("metric", ["lands", "population", "glory", "pyramids"])
+def test_history_notebook_follows_land_population_glory_and_pyramids(
+        monkeypatch: pytest.MonkeyPatch, metric: str) -> None:
+    """The history notebook's metrics include each house's land, population, glory and
+    pyramids, round by round, in the GM's view (``--view gm``: a house's population is its
+    own business, so the public view charts what stands on the map)."""
+    monkeypatch.setattr(sys, "argv", [str(HISTORY), "--game", str(SAMPLE), "--view", "gm"])
+    spec = importlib.util.spec_from_file_location("history_notebook_pyramid", HISTORY)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    _, defs = module.app.run()
+    series = defs["series"]
+    assert metric in history.metrics(series)
+    red = series.filter((series["metric"] == metric) & (series["player"] == "Red"))
+    assert red["turn"].to_list() == list(range(0, 7))
+    if metric == "lands":
+        assert red["value"][0] == 2  # a home and a stone land next to it
