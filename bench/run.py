@@ -29,6 +29,8 @@ from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
 from bench.notebook_clicks import bench_notebook_clicks  # noqa: E402
+from bench.pyramid_round import bench_pyramid_round  # noqa: E402
+from bench.sweep import bench_sweep  # noqa: E402
 from gmkit.core.boards.resources import load_package_map  # noqa: E402
 from gmkit.core.maps import GameMap  # noqa: E402
 from gmkit.game import Game  # noqa: E402
@@ -197,11 +199,11 @@ def main() -> int:
         tmp = Path(d)
         for fn in (bench_map, bench_hex_draw, bench_beacon, bench_turn, bench_verify,
                    bench_notebook, bench_notebook_clicks, bench_adjudicate,
-                   bench_aztlan_verify):
+                   bench_aztlan_verify, bench_pyramid_round, bench_sweep):
             if args.only and args.only not in fn.__name__:
                 continue
             results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_beacon,
-                                          bench_notebook_clicks) else fn(tmp))
+                                          bench_notebook_clicks, bench_sweep) else fn(tmp))
     for r in results:
         if args.json:
             print(json.dumps(r, ensure_ascii=False))

@@ -517,8 +517,11 @@ class Game:
         """The players turn ``turn - 1`` was played with and those of ``turn`` (its manifest's
         once committed, ``game.toml``'s for the coming turn); None for a turn that recorded
         none (a game written before turns recorded their players)."""
+        latest = self.latest_turn
+        if turn - 1 > latest:  # resolved in memory beyond the folder (a sweep's games)
+            return None, None
         before = self.store.manifest(turn - 1).get("players")
-        if turn <= self.latest_turn:
+        if turn <= latest:
             return before, self.store.manifest(turn).get("players")
         return before, [dict(p) for p in self.config.get("players", [])]
 
@@ -755,6 +758,8 @@ class Game:
         """Record the rule changes turn ``turn`` enacted for the turns after it (replacing
         those a former revision of the turn enacted), as ``gmkit rules --set`` records a GM's;
         the caller holds the lock."""
+        if not enacted and not (self.root / "pending" / CHANGES_FILE).exists():
+            return  # nothing enacted now or before: the common case costs one stat
         config = GameStore.read_config(self.root)
         rules = dict(config.get("rules", {}))
         kept: list[dict[str, Any]] = []

@@ -64,7 +64,7 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
     try:
         return to_rfc7946(json.loads(path.read_text(encoding="utf-8")), props,
                           adjacency=game.map.adjacency,
-                          frame=getattr(game.ruleset, "map_frame", None))
+                          frame=game.ruleset.map_frame)
     except FrameError as e:
         raise GameError(f"{path}: {e}") from None
 

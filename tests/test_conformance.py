@@ -46,7 +46,8 @@ def test_seeded_playout_is_reproducible_and_verifies(tmp_path, name):
             assert parquet_bytes(sa[table]) == parquet_bytes(sb[table]), (turn, table)
         assert a.turn(turn).rolls.equals(b.turn(turn).rolls)
     assert a.verify() == []
-    assert a.turn().rolls.height > 0
+    # a game of chance rolls in an ordinary turn (a game of pure orders may not)
+    assert a.turn().rolls.height > 0 or not a.ruleset.chance
 
 
 @pytest.mark.parametrize("name", RULESETS)

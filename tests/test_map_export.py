@@ -212,18 +212,15 @@ def test_a_map_names_its_frame_or_is_refused_plainly() -> None:
         to_rfc7946(far)
 
 
-def test_a_ruleset_frame_places_a_game_folder_whose_map_names_none(tmp_path: Path,
-                                                                  monkeypatch) -> None:
+def test_a_ruleset_frame_places_a_game_folder_whose_map_names_none(tmp_path: Path) -> None:
     """A game folder's copy of the map may name no frame (made before its board did); the
-    frame its ruleset declares (``map_frame``) places it, as ``gmkit map`` writes it."""
+    frame its ruleset declares (``map_frame``, AZTLAN's central Mexico) places it, as ``gmkit
+    map`` writes it."""
     from gmkit.rulesets.aztlan.board.geography import FRAME
 
     game = tmp_path / "aztlan"
     shutil.copytree(ROOT / "data" / "sample-aztlan", game)
-    ruleset = type(Game.open(game).ruleset)
-    monkeypatch.setattr(ruleset, "map_frame", {
-        "projection": "equirectangular", "west": FRAME[0], "south": FRAME[1],
-        "km_per_degree": 111.32, "true_at": 19.0}, raising=False)
+    assert Game.open(game).ruleset.map_frame["west"] == FRAME[0]
     out = tmp_path / "aztlan.geojson"
     result = CliRunner().invoke(main, ["map", str(game), "--out", str(out)])
     assert result.exit_code == 0, result.output

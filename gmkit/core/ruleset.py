@@ -96,6 +96,12 @@ class Ruleset(ABC, Generic[O]):
     #: A board the ruleset ships that is not a polygon map (a graph board's TOML), as a resource
     #: path relative to its package like ``default_map``; a new game keeps a copy of it.
     packaged_board: ClassVar[str | None] = None
+    #: Whether an ordinary turn draws at random (False for a game of pure orders whose only
+    #: draws break rare ties, such as Pyramid Power Wars).
+    chance: ClassVar[bool] = True
+    #: Where a polygon map lies on the Earth, for its GeoJSON export in longitude and latitude
+    #: (see :mod:`gmkit.core.geoexport`); None: the map file's own frame, else a local one.
+    map_frame: ClassVar[Mapping[str, Any] | None] = None
 
     def rules(self, overrides: Mapping[str, Any] | None = None) -> Params:
         """The rule values in force, given a game's overrides."""

@@ -22,6 +22,7 @@ import polars as pl
 from gmkit.core.dice import Dice
 from gmkit.core.envelope import Orders
 from gmkit.core.boards import Board
+from gmkit.rulesets.aztlan.board.geography import FRAME
 from gmkit.core.maps import polygon_map
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
@@ -80,6 +81,10 @@ class Aztlan(Ruleset[AztlanOrder]):
     params = PARAMS
     schemas = az_state.SCHEMAS
     default_map = "board/aztlan.geojson"
+    #: The board is central Mexico in kilometres east and north of 103.8° W, 14.3° N: its
+    #: GeoJSON export lies where the real places are.
+    map_frame = {"projection": "equirectangular", "west": FRAME[0], "south": FRAME[1],
+                 "km_per_degree": 111.32, "true_at": 19.0}
 
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:

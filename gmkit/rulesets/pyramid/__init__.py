@@ -27,7 +27,8 @@ from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
 from gmkit.core.envelope import Orders
-from gmkit.core.maps import Arrow, GameMap
+from gmkit.core.boards import Board
+from gmkit.core.maps import Arrow
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
 from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
@@ -78,9 +79,10 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
     default_map = None  # the board is a graph shipped with the ruleset, not a polygon map
     board_kind = "graph"
     packaged_board = f"board/{land_board.DEFAULT_BOARD}"
+    chance = False  # the rules roll no dice: draws only break rare ties
 
     # -- set-up, orders, resolution ------------------------------------------------------------
-    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+    def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
         """Round 0 on the shipped board: each player its start area (home first), a noble and
         troops at home, serfs at work (start values and options in the rules table)."""
@@ -187,7 +189,7 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
 
-    def check_players(self, players: Sequence[PlayerInfo], game_map: GameMap | None
+    def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
         """Two to eight players (the board's start areas), each id once."""
         problems = []
@@ -200,7 +202,7 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
             seen.add(p.id.casefold())
         return problems
 
-    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+    def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """Five houses, named by their colours."""
         names = ("House of Ra", "House of Isis", "House of Horus", "House of Set",
                  "House of Thoth")
