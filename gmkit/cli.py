@@ -663,9 +663,13 @@ def carry(game: Path, seq: int) -> None:
 @click.argument("statement", metavar="[SQL]", required=False)
 @click.option("--gm", is_flag=True,
               help="The GM's view: secret posts, hidden rolls and events, every state column.")
+@click.option("--view", "view", metavar="VIEWER",
+              help="Another viewer: public (the default), gm, or player:ID (what that player "
+                   "may see).")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write every table as a Parquet file into this folder.")
-def sql_command(game: Path, statement: str | None, gm: bool, export_dir: Path | None) -> None:
+def sql_command(game: Path, statement: str | None, gm: bool, view: str | None,
+                export_dir: Path | None) -> None:
     """Query the game in SQL (DuckDB): every table across every turn, as the public sees it.
 
     The state tables, orders, rolls and events are views with turn and revision columns (the
@@ -679,13 +683,13 @@ def sql_command(game: Path, statement: str | None, gm: bool, export_dir: Path | 
         raise GameError("give a SQL query, or --export DIR, or both")
     g = Game.open(game)
     if statement is not None:
-        df = game_sql.query(g, statement, gm=gm)
+        df = game_sql.query(g, statement, gm=gm, view=view)
         with _table_config(tbl_rows=40, tbl_cols=20, fmt_str_lengths=60):
             click.echo(df)
     if export_dir is not None:
-        paths = game_sql.export(g, export_dir, gm=gm)
+        paths = game_sql.export(g, export_dir, gm=gm, view=view)
         click.echo(f"wrote {len(paths)} Parquet file(s) in {export_dir} "
-                   f"({'GM' if gm else 'public'} view)")
+                   f"({view or ('gm' if gm else 'public')} view)")
 
 
 @main.command("sweep")

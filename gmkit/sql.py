@@ -16,10 +16,11 @@ is a ``TIMESTAMP WITH TIME ZONE`` (the connection's time zone is UTC). ``rolls``
 also get ``position``, the row's place in its turn's log as this view shows it (from 1), so the
 log's order survives any query.
 
-The view is the public one unless ``gm=True``: secret posts are not there at all, nor the rolls
-and events that are not public, and every state table passes through the ruleset's
-``public_state`` (the one door for hidden information). A GM-only value is never copied into a
-public connection, so no query can bring it back.
+The view is the public one unless ``gm=True`` or another ``view`` (``"player:Red"``) is asked
+for: every state table passes through the ruleset's ``view`` (the one door for hidden
+information), and the posts, rolls and events are those the viewer may see (the public sees no
+secret post and no hidden roll or event; a player also their own). A value the viewer may not see
+is never copied into the connection, so no query can bring it back.
 
 Every file is read through the store's verified reading: each current revision's files are
 checked against their manifest hashes and schemas before anything is loaded, and a tampered file
@@ -40,6 +41,7 @@ import duckdb
 import polars as pl
 
 from gmkit.core.store import LOG_SCHEMAS, StoreError
+from gmkit.core.views import Viewer, visible_events, visible_orders, visible_rolls
 from gmkit.game import Game, GameError
 
 __all__ = ["LOGS", "SqlError", "export", "query", "read_tables", "views"]
@@ -96,12 +98,14 @@ def _numbered(log: pl.DataFrame) -> pl.DataFrame:
                                                                  .cast(pl.Int64))
 
 
-def read_tables(game: Game | str | Path, *, gm: bool = False) -> dict[str, pl.DataFrame]:
+def read_tables(game: Game | str | Path, *, gm: bool = False,
+                view: str | Viewer | None = None) -> dict[str, pl.DataFrame]:
     """Every table of the game across every turn as polars frames, as stored (text columns not
     yet decoded), in the public view unless ``gm``: the state tables, then ``orders``, ``rolls``,
     ``events`` (each with ``turn`` and ``revision`` first, current revisions only) and
     ``revisions``. Every current revision's files are checked before this returns."""
     g = _game(game)
+    viewer = Viewer.parse(view if view is not None else ("gm" if gm else "public"))
     names = [*g.ruleset.schemas, *LOGS]
     for name in g.ruleset.schemas:
         if name in LOGS or name == "revisions":
@@ -111,12 +115,10 @@ def read_tables(game: Game | str | Path, *, gm: bool = False) -> dict[str, pl.Da
     revisions = []
     for turn in g.store.turns():
         data = g.store.read_turn(turn)
-        state = data.state if gm else g.ruleset.public_state(data.state)
-        orders, rolls, events = data.orders, data.rolls, data.events
-        if not gm:
-            orders = orders.filter(~pl.col("secret"))
-            rolls = rolls.filter(pl.col("public"))
-            events = events.filter(pl.col("public"))
+        # the one door: the state, posts, rolls and events as the viewer may see them
+        state = g.ruleset.view(data.state, viewer)
+        orders = visible_orders(data.orders, viewer)
+        rolls, events = visible_rolls(data.rolls, viewer), visible_events(data.events, viewer)
         frames = {**state.tables, "orders": orders,
                   "rolls": _numbered(rolls), "events": _numbered(events)}
         for name in names:
@@ -183,13 +185,14 @@ def _load(con: duckdb.DuckDBPyConnection, g: Game, name: str, frame: pl.DataFram
     con.execute(f"CREATE VIEW main.{_quote(name)} AS SELECT * FROM {_LOADED}.{_quote(name)}")
 
 
-def views(game: Game | str | Path, *, gm: bool = False) -> duckdb.DuckDBPyConnection:
+def views(game: Game | str | Path, *, gm: bool = False,
+          view: str | Viewer | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection in which every table of the game is a view across every
     turn (see the module's description), in the public view unless ``gm``. Raises the store's
     error, naming the file, when a file does not match its manifest; the game folder is only
     read."""
     g = _game(game)
-    tables = read_tables(g, gm=gm)
+    tables = read_tables(g, gm=gm, view=view)
     con = duckdb.connect(":memory:")
     try:
         con.execute("SET TimeZone = 'UTC'")
@@ -202,13 +205,14 @@ def views(game: Game | str | Path, *, gm: bool = False) -> duckdb.DuckDBPyConnec
     return con
 
 
-def query(game: Game | str | Path, sql: str, *, gm: bool = False) -> pl.DataFrame:
+def query(game: Game | str | Path, sql: str, *, gm: bool = False,
+          view: str | Viewer | None = None) -> pl.DataFrame:
     """Run ``sql`` over the game's views (public unless ``gm``) and return the result.
 
     The query sees the views only: reading or writing files from SQL is switched off, so it can
     neither bypass the checked views nor touch the game folder. Raises :class:`SqlError` when
     DuckDB cannot run the query."""
-    con = views(game, gm=gm)
+    con = views(game, gm=gm, view=view)
     try:
         con.execute("SET enable_external_access = false")
         try:
@@ -220,7 +224,8 @@ def query(game: Game | str | Path, sql: str, *, gm: bool = False) -> pl.DataFram
         con.close()
 
 
-def export(game: Game | str | Path, out_dir: str | Path, *, gm: bool = False) -> list[Path]:
+def export(game: Game | str | Path, out_dir: str | Path, *, gm: bool = False,
+           view: str | Viewer | None = None) -> list[Path]:
     """Write every view (public unless ``gm``) as a Parquet file ``<table>.parquet`` in
     ``out_dir`` and return their paths. Each file is written aside and renamed into place. The
     folder must lie outside the game folder."""
@@ -229,7 +234,7 @@ def export(game: Game | str | Path, out_dir: str | Path, *, gm: bool = False) ->
     if out.resolve().is_relative_to(g.root.resolve()):
         raise GameError(f"{out}: inside the game folder, whose files are never touched; "
                         "export somewhere else")
-    con = views(g, gm=gm)
+    con = views(g, gm=gm, view=view)
     written = []
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -144,8 +144,9 @@ def test_state_tables_pass_through_the_rulesets_public_state(game: Game, view: s
 
 @pytest.mark.parametrize("name", registered())
 def test_every_ruleset_gets_a_view_per_table(tmp_path: Path, name: str) -> None:
-    """Every registered ruleset: one view per state table and log, plus ``revisions``, and the
-    public state tables are the ruleset's ``public_state``."""
+    """Every registered ruleset: one view per state table and log, plus ``revisions``; the
+    public state tables are what the ruleset's one door (``view``) shows the public, and a
+    player's are what it shows that player, with their own secret posts and no one else's."""
     rs = find_ruleset(name)
     game_map = starting_board(rs)[0]
     game = play(Game.new(tmp_path / "g", name, rs.example_players(game_map)), 1, master="sql")
@@ -153,11 +154,20 @@ def test_every_ruleset_gets_a_view_per_table(tmp_path: Path, name: str) -> None:
     views = {r[0] for r in con.sql("SELECT table_name FROM information_schema.tables "
                                    "WHERE table_schema = 'main'").fetchall()}
     assert views == {*rs.schemas, *sql.LOGS, "revisions"}
-    public = rs.public_state(game.state())
+    public = rs.view(game.state(), "public")
     for table, frame in public.tables.items():
         got = pl.DataFrame(con.sql(f'SELECT * EXCLUDE (turn, revision) FROM "{table}" '
                                    f"WHERE turn = {game.latest_turn}"))
         assert got.equals(frame), table
+    posts = game.turn().orders
+    player = posts["player"][0]
+    mine = sql.views(game, view=f"player:{player}")
+    for table, frame in rs.view(game.state(), f"player:{player}").tables.items():
+        got = pl.DataFrame(mine.sql(f'SELECT * EXCLUDE (turn, revision) FROM "{table}" '
+                                    f"WHERE turn = {game.latest_turn}"))
+        assert got.equals(frame), table
+    seen = {(r[0], r[1]) for r in mine.sql("SELECT player, secret FROM orders").fetchall()}
+    assert all(p == player for p, secret in seen if secret)
 
 
 # -- decoded values -------------------------------------------------------------------------------

@@ -32,7 +32,6 @@ import copy
 import json
 import os
 import re
-import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -43,6 +42,7 @@ from urllib.parse import quote, urlsplit
 
 import polars as pl
 
+from gmkit.core.store import atomic_write
 from gmkit.core.views import Viewer, sees, sees_post
 
 if TYPE_CHECKING:
@@ -1027,20 +1027,8 @@ _KNOWN_SUFFIXES = (".html", ".htm", ".bbcode")
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """A page written whole or not at all (the store's one atomic writer)."""
+    atomic_write(path, text.encode("utf-8"))
 
 
 def write_report(
