@@ -521,15 +521,12 @@ def _parse_value(value: Any) -> Any:
     return value
 
 
-_DICE_EXPR = re.compile(r"^(\d+)d(\d+)$")
-
-
 def _check_value(roll: Roll, value: Any) -> None:
     """Check an entered value against a known draw; raise DeskError naming the draw and die."""
     what = f"draw {roll.draw_id} ({roll.purpose})"
-    m = _DICE_EXPR.match(roll.expression)
-    if m:
-        count, sides = int(m.group(1)), int(m.group(2))
+    spec = roll.spec
+    if spec is not None:
+        count, sides = spec.count, spec.sides
         faces = value if isinstance(value, list) else [value]
         wanted = (f"a whole number from 1 to {sides}" if count == 1 else
                   f"{count} whole numbers from 1 to {sides}, separated by spaces")

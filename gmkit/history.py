@@ -18,14 +18,13 @@ The rendering of these frames as charts lives in :mod:`gmkit.charts`.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from html import escape
 from pathlib import Path
 
 import polars as pl
 
-from gmkit.core.dice import dice_distribution
+from gmkit.core.dice import DiceSpec, dice_distribution
 from gmkit.core.store import StoreError
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_rolls
@@ -59,7 +58,6 @@ DICE_SCHEMA = {"player": pl.String, "rolls": pl.Int64, "entered": pl.Int64, "dic
                "total_minus_expected": pl.Float64, "mean_face": pl.Float64,
                "expected_face": pl.Float64, "luck": pl.Float64}
 
-_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
 
 
 def _viewer(view: str | Viewer) -> Viewer:
@@ -253,11 +251,10 @@ def event_kinds(game: Game, view: str | Viewer = "public") -> list[str]:
 
 
 def _parse_dice(expression: str) -> tuple[int, int] | None:
-    m = _DICE.match(expression or "")
-    if not m:
+    spec = DiceSpec.of(expression)  # the log writes dice one way only
+    if spec is None:
         return None
-    count, sides = int(m.group(1) or 1), int(m.group(2))
-    return (count, sides) if count >= 1 and sides >= 1 else None
+    return (spec.count, spec.sides) if spec.count >= 1 and spec.sides >= 1 else None
 
 
 def _convolve(a: list[float], b: list[float]) -> list[float]:

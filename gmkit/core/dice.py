@@ -83,6 +83,25 @@ def seeded_uniform(seed: str, turn: int, draw_id: str) -> float:
 
 
 @dataclass(frozen=True)
+class DiceSpec:
+    """What a roll of dice is: ``count`` dice of ``sides`` faces, written ``"2d10"`` in the
+    log. The one place that text is made and read."""
+
+    count: int
+    sides: int
+
+    def __str__(self) -> str:
+        return f"{self.count}d{self.sides}"
+
+    @classmethod
+    def of(cls, expression: str | None) -> DiceSpec | None:
+        """The dice a logged expression names; None for a draw that is no roll of dice (a
+        choice, a shuffle, a uniform number)."""
+        m = _DICE.match(expression or "")
+        return cls(int(m.group(1)), int(m.group(2))) if m else None
+
+
+@dataclass(frozen=True)
 class Roll:
     """One logged draw."""
 
@@ -106,6 +125,11 @@ class Roll:
             else (self.draw_id,)
 
     @property
+    def spec(self) -> DiceSpec | None:
+        """The dice rolled (None for a choice, a shuffle or a uniform number)."""
+        return DiceSpec.of(self.expression)
+
+    @property
     def total(self) -> Any:
         """The sum for dice, the value itself otherwise."""
         if isinstance(self.result, list) and all(isinstance(v, int) for v in self.result):
@@ -115,7 +139,8 @@ class Roll:
 
 def is_single_die(expression: str) -> bool:
     """True for a ``1dK`` expression (one die, logged under ``"<id>#0"``)."""
-    return _SINGLE_DIE.match(expression or "") is not None
+    spec = DiceSpec.of(expression)
+    return spec is not None and spec.count == 1
 
 
 def base_id(draw_id: str) -> str:
@@ -123,7 +148,7 @@ def base_id(draw_id: str) -> str:
     return draw_id[:-2] if draw_id.endswith("#0") else draw_id
 
 
-_SINGLE_DIE = re.compile(r"^1d\d+$")
+_DICE = re.compile(r"^(\d+)d(\d+)$")
 _COMMENT = re.compile(r"(^|\s)#.*$")
 
 
@@ -180,7 +205,7 @@ class Dice:
         if count < 1 or sides < 1:
             raise DiceError(f"cannot roll {count}d{sides}")
         draw_id = self._id(key)
-        expression = f"{count}d{sides}"
+        expression = str(DiceSpec(count, sides))
         # a single die is logged under the id it is derived from; it may be entered under either
         logged = f"{draw_id}#0" if count == 1 else draw_id
         keys = [k for k in dict.fromkeys((draw_id, logged)) if k in self.entered]
