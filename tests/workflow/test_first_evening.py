@@ -170,7 +170,7 @@ def test_the_map_is_written_as_a_png_or_svg_to_attach_to_a_forum_post(tmp_path: 
 def test_a_map_file_of_another_kind_or_an_uncommitted_turn_is_one_line(tmp_path: Path) -> None:
     """A map asked as .jpg, or after a turn not committed yet: one line, nothing written."""
     game = Path(shutil.copytree(ROOT / "data" / "sample-cien", tmp_path / "g"))
-    assert ".svg or .png" in one_line_failure(run("map", game, "--out", tmp_path / "m.jpg"))
+    assert ".svg, .png or .geojson" in one_line_failure(run("map", game, "--out", tmp_path / "m.jpg"))
     assert "not committed" in one_line_failure(run("map", game, "--turn", 99, "--out",
                                                    tmp_path / "m.png"))
     assert not list(tmp_path.glob("m.*"))
