@@ -1,0 +1,132 @@
+"""Files written whole or not at all, read only when they are regular files, and synced so they
+survive a power cut: the low-level file handling every part of the game folder goes through
+(:mod:`gmkit.core.store` re-exports it)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+
+class StoreError(Exception):
+    """A game folder problem; the message names the file and what is wrong."""
+
+
+class TamperError(StoreError):
+    """A file whose content does not match its manifest."""
+
+
+def sha256_file(path: Path) -> str:
+    """The sha256 hex digest of a file."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def parquet_bytes(df: pl.DataFrame) -> bytes:
+    """A frame as Parquet bytes (deterministic for the same frame)."""
+    buf = io.BytesIO()
+    df.write_parquet(buf, statistics=False)
+    return buf.getvalue()
+
+
+def current_umask() -> int:
+    """The process's umask (read without changing it where the system tells it)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _mkdir(path: Path) -> None:
+    """Make a folder (and its parents) with the modes the umask allows."""
+    path.mkdir(parents=True, exist_ok=True)
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a folder's entries (a file created or renamed in it) survive a power cut."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    _mkdir(path.parent)
+    with path.open("wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def atomic_write(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+    """Write a file so that readers see the old content or the new, never a half; the folder is
+    synced so the new entry survives a power cut. With ``exclusive``, an existing file is never
+    replaced (:class:`FileExistsError`)."""
+    _mkdir(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        os.fchmod(fd, 0o666 & ~current_umask())
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if exclusive:
+            os.link(tmp, path)  # fails when the file exists: never two seeds for one turn
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
+        fsync_dir(path.parent)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of a regular file; anything else (a folder, a FIFO, a device) is refused
+    without opening it, so a planted pipe cannot hang a reader."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        raise StoreError(f"{path}: missing") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(f"{path}: not a regular file")
+    return path.read_bytes()
+
+
+def read_text_file(path: Path) -> str:
+    """A regular file's text, which must be UTF-8 (the error names the file and the byte)."""
+    blob = read_regular(path)
+    try:
+        return blob.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise StoreError(f"{path}: not UTF-8 text (byte 0x{blob[e.start]:02x} at offset "
+                         f"{e.start}); save it as UTF-8") from None
+
+
+def read_json_file(path: Path, kind: type = dict) -> Any:
+    """A regular file's JSON value of the expected ``kind`` (errors name the file)."""
+    try:
+        value = json.loads(read_text_file(path))
+    except json.JSONDecodeError as e:
+        raise StoreError(f"{path}: malformed JSON ({e})") from None
+    if not isinstance(value, kind):
+        raise StoreError(f"{path}: must hold a JSON {'object' if kind is dict else 'array'}, "
+                         f"not {type(value).__name__}")
+    return value
