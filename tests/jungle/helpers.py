@@ -26,6 +26,12 @@ def dice(step: str = "t", **entered: Any) -> Dice:
     return Dice(SEED, 1, step, {f"{step}:{k}": v for k, v in entered.items()})
 
 
+def drawn(**ids: Any) -> Dice:
+    """Dice with draws entered under their full ids (``"<step>:<actor>/<key>"`` for a draw of
+    one character's action in a round)."""
+    return Dice(SEED, 1, "t", dict(ids))
+
+
 def fighter(name: str, xp: int = 1, fame: int = 0, wisdom: int = 1, **kw: Any) -> Fighter:
     """A character in an attack."""
     return Fighter(name, {"xp": xp, "fame": fame, "wisdom": wisdom, "craftsmanship": 1}, **kw)

@@ -11,7 +11,7 @@ from gmkit.rulesets.jungle import actions as A
 from gmkit.rulesets.jungle.attack import AttackType
 from gmkit.rulesets.jungle.orders import WordLimitError, parse
 from gmkit.rulesets.jungle.resolve import resolve_part
-from tests.jungle.helpers import RULES, char, char_of, city_row, dice, unit_row, world
+from tests.jungle.helpers import RULES, char, char_of, city_row, dice, drawn, unit_row, world
 
 
 def acts(state, house, post, slot=1):
@@ -23,7 +23,11 @@ def run(state, posts, slot=1, **entered):
     actions = []
     for house, post in posts.items():
         actions += acts(state, house, post, slot)[0]
-    return resolve_part(state, actions, dice("m", **entered), RULES, slot)
+    step = "first-actions" if slot == 1 else "second-actions"
+    # a draw of a character's action is entered under "<step>:<character>/<key>"
+    keyed = {f"{step}:{k.split('/')[1]}/{k}" if k.startswith(("attack/", "offering/")) else k: v
+             for k, v in entered.items()}
+    return resolve_part(state, actions, drawn(**keyed), RULES, slot)
 
 
 def kinds(events):
@@ -86,21 +90,40 @@ def test_units_without_a_level_take_fifteen_words():
     assert not acts(s, "Red", "[b]T: Order Settler: " + "go " * 16 + "[/b]")[1].ok
 
 
+def order_of_play(events):
+    return [e.data["actors"] for e in events if e.kind == "order of play"]
+
+
 def test_first_actions_go_from_highest_to_lowest_fame_second_the_other_way():
     """CHARACTER ACTIONS: "Every character's first action from highest to lowest Fame; every
     character's second action from lowest to highest Fame"."""
-    fame = {"a": 5, "b": 1, "c": 3}
-    xs = [A.Defend(who=n, slot=s) for n in fame for s in (1, 2)]
-    assert [a.who for a in A.resolution_order(xs, fame, 1, dice())] == ["a", "c", "b"]
-    assert [a.who for a in A.resolution_order(xs, fame, 2, dice())] == ["b", "c", "a"]
+    s = world([char("a", "Red", fame=5), char("b", "Red", fame=1), char("c", "Red", fame=3)])
+    post = "[b]a: Defend[/b]\n[b]b: Defend[/b]\n[b]c: Defend[/b]"
+    _, events = run(s, {"Red": post}, slot=1)
+    assert order_of_play(events) == [["a", "c", "b"]]
+    _, events = run(s, {"Red": post}, slot=2)
+    assert order_of_play(events) == [["b", "c", "a"]]
 
 
 def test_ties_in_fame_are_ordered_by_a_logged_draw():
     """CHARACTER ACTIONS: equal Fame, ordered by a logged shuffle the GM may enter."""
-    xs = [A.Defend(who=n) for n in "xyz"]
-    roll = dice(**{"order/1/0": ["z", "x", "y"]})
-    assert [a.who for a in A.resolution_order(xs, {}, 1, roll)] == ["z", "x", "y"]
-    assert roll.log[0].purpose.startswith("order of the first actions")
+    s = world([char(n, "Red") for n in "xyz"])
+    post = "[b]x: Defend[/b]\n[b]y: Defend[/b]\n[b]z: Defend[/b]"
+    state, events = resolve_part(s, acts(s, "Red", post)[0],
+                                 drawn(**{"first-actions:ties/0": ["z", "x", "y"]}),
+                                 RULES, 1)
+    assert order_of_play(events) == [["z", "x", "y"]]
+    acted = [e.data["character"] for e in events if e.kind == "defend"]
+    assert acted == ["z", "x", "y"]
+
+
+def test_the_order_of_play_is_fixed_from_fame_as_the_round_opens():
+    """CHARACTER ACTIONS: the Fame that orders a round is the Fame when the round opens: Itzel
+    (Fame 1) acts after Xoco (Fame 3) although Gualpa gives her 10 Fame first."""
+    s = town()
+    _, events = run(s, {"Red": "[b]Gualpa: Give 10 fame to Itzel[/b]\n[b]Itzel: Defend[/b]",
+                        "Blue": "[b]Xoco: Defend[/b]"})
+    assert order_of_play(events) == [["Gualpa", "Xoco", "Itzel"]]
 
 
 def test_an_action_invalid_at_its_turn_is_void():
@@ -178,7 +201,7 @@ def test_tenants_always_toil_in_the_afternoon():
     s = town(hexes=[("Tenochtitlan", 0, 0, "Gualpa")],
              tenants=[{"tenant": "Mixtli", "landlord": "Gualpa"}])
     after, events = run(s, {"Blue": "[b]Mixtli: Defend[/b]"}, slot=2)
-    assert "must toil" in events[0].text
+    assert "must toil" in [e for e in events if e.kind == "void"][0].text
     assert after["houses"].filter(after["houses"]["house"] == "Red")["food"].item() == 12
 
 
@@ -187,7 +210,7 @@ def test_steal_only_from_the_highest_fame_member():
     house"."""
     s = town()
     _, events = run(s, {"Red": "[b]Gualpa: Steal Mixtli[/b]"})
-    assert "highest-Fame member" in events[0].text
+    assert "highest-Fame member" in [e for e in events if e.kind == "void"][0].text
 
 
 def test_capture_makes_a_slave_and_escape_frees_him():

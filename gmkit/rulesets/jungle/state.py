@@ -23,7 +23,8 @@ SCHEMAS: dict[str, Schema] = {
                    "craftsmanship": pl.Int64, "wisdom": pl.Int64, "class": pl.String,
                    "city": pl.String, "q": pl.Int64, "r": pl.Int64, "unit": pl.String,
                    "alive": pl.Boolean, "may_act": pl.Boolean, "beakers": pl.Int64,
-                   "hammers": pl.Int64, "defending": pl.Int64, "busy": pl.Boolean},
+                   "hammers": pl.Int64, "defending": pl.Int64, "busy": pl.Boolean,
+                   "acted": pl.Int64},
     "titles": {"character": pl.String, "title": pl.String, "subject": pl.String,
                "n": pl.Int64},
     "slaves": {"slave": pl.String, "owner": pl.String},
@@ -45,6 +46,14 @@ SCHEMAS: dict[str, Schema] = {
     "policy_support": {"character": pl.String, "policy": pl.String, "fame": pl.Int64},
     "projects": {"character": pl.String, "kind": pl.String, "item": pl.String,
                  "city": pl.String},
+    # offers to join houses made this round, waiting for the other house's head
+    "join_offers": {"offerer": pl.String, "partner": pl.String},
+    # the research and production picks of the last gameturns, credited when the GM enters
+    # what was completed on which gameturn
+    "picks": {"gameturn": pl.Int64, "kind": pl.String, "character": pl.String,
+              "item": pl.String, "city": pl.String},
+    # who may post: each house's player, and the GM's desk for the civilization figures
+    "players": {"id": pl.String, "role": pl.String},
 }
 
 #: The civilization figures the GM enters for a session, one row per line entered (``line``).
@@ -88,7 +97,7 @@ def character_row(name: str, house: str, rules: Params, *, city: str | None = No
                 "craftsmanship": rules.start_craftsmanship, "wisdom": rules.start_wisdom,
                 "class": SOLDIER if unit else PEASANT, "city": city, "q": q, "r": r,
                 "unit": unit, "alive": True, "may_act": may_act, "beakers": 0, "hammers": 0,
-                "defending": 0, "busy": False}
+                "defending": 0, "busy": False, "acted": 0}
     row.update(attrs)
     return row
 
