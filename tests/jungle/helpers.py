@@ -48,8 +48,9 @@ def city_row(name: str, **kw: Any) -> dict[str, Any]:
 
 def unit_row(name: str, **kw: Any) -> dict[str, Any]:
     """A military unit at full health."""
-    row = {"unit": name, "type": "Warrior", "military": True, "level": 1, "health": 10,
-           "melee_strength": 6.0, "captain": None, "enlisted": 0, "orders": "", "words": 0,
+    row = {"unit": name, "unit_type": "Warrior", "military": True, "level": 1, "health": 10,
+           "melee_strength": 6.0, "captain": None, "enlisted": 0, "standing_orders": "",
+           "words": 0,
            "city": None, "q": 0, "r": 0}
     row.update(kw)
     return row

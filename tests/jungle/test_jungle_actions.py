@@ -75,7 +75,7 @@ def test_order_over_the_word_limit_is_reported_and_the_unit_fortifies():
     got, result = acts(s, "Red", post)
     assert isinstance(result.errors[0], WordLimitError) and len(got) == 1
     after, events = resolve_part(s, got, dice(), RULES, 1)
-    assert after["units"]["orders"].to_list() == ["fortify"]
+    assert after["units"]["standing_orders"].to_list() == ["fortify"]
     ok, result = acts(s, "Red", "[b]Tochtli: Order (both actions) Warrior 1: march north and "
                                 "take the barbarian camp[/b]")
     assert result.ok and ok[0].both
@@ -179,10 +179,10 @@ def test_both_slave_and_owner_submit_the_slave_is_defiant():
     s = town(slaves=[{"slave": "Mixtli", "owner": "Gualpa"}])
     after, _ = run(s, {"Red": "[b]Mixtli: Toil[/b]", "Blue": "[b]Mixtli: Defend[/b]"})
     assert after["titles"].to_dicts() == [{"character": "Mixtli", "title": "defiant_slave",
-                                           "subject": "Gualpa", "n": 1}]
+                                           "subject": "Gualpa", "value": 1}]
     after, _ = run(s, {"Red": "[b]Mixtli: Toil[/b]", "Blue": "[b]Mixtli: Escape Gualpa[/b]"},
                    **{"attack/Mixtli/1/result": 0.1})
-    assert [t["n"] for t in after["titles"].to_dicts() if t["title"] == "defiant_slave"] == [2]
+    assert [t["value"] for t in after["titles"].to_dicts() if t["title"] == "defiant_slave"] == [2]
 
 
 def test_owner_demand_followed_gains_go_to_the_owners_house():
@@ -255,7 +255,7 @@ def test_sacrifice_makes_a_priest():
     after, events = run(s, {"Red": "[b]Gualpa: Sacrifice Ome to Huitzilopochtli[/b]"})
     assert not char_of(after, "Ome")["alive"]
     assert after["titles"].to_dicts() == [{"character": "Gualpa", "title": "priest_of",
-                                           "subject": "Huitzilopochtli", "n": 4}]
+                                           "subject": "Huitzilopochtli", "value": 4}]
 
 
 def test_tlaloc_smiles_upon_the_sacrifice_of_children():

@@ -190,8 +190,8 @@ def order(state: State, a: A.Order, dice: Dice, rules: Params) -> Result:
     _need(unit["captain"] == a.who, f"{a.who} is not the Captain of {a.unit}")
     limit = word_limit(unit["level"], a.both, rules)
     confused = a.words > limit
-    state = update(state, "units", "unit", a.unit, orders="fortify" if confused else a.text,
-                   words=a.words)
+    state = update(state, "units", "unit", a.unit,
+                   standing_orders="fortify" if confused else a.text, words=a.words)
     text = (f"{a.unit} is confused by {a.words} words (limit {limit}) and fortifies."
             if confused else f"{a.who} gives {a.unit} new orders ({a.words} of {limit} words).")
     return state, [Event("order", ORDERS, text, a.by, public=False,

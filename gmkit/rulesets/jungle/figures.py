@@ -4,7 +4,8 @@ The GM plays the Civilization game and types what it shows, one line per city, u
 item (``#`` starts a comment)::
 
     city Tenochtitlan: citizens 4, food 3, income 12, expenses 4, beakers 2, hammers 5,
-        happiness -2, strength 9.5          (all on one line; any subset of the fields)
+        happiness -2, strength 9.5, starved 1   (all on one line; any subset of the fields;
+                                                 starved: citizens lost to starvation)
     unit Warrior 1: health 8, level 2, strength 6
     empire: gold 120, expenses 3
     tech Bronze Working era 1 gameturn 4
@@ -34,7 +35,8 @@ from gmkit.rulesets.jungle.state import FIGURE_SCHEMAS, Row
 
 CITY_FIELDS = {"citizens": "citizens", "food": "net_food", "net food": "net_food",
                "income": "income", "expenses": "expenses", "beakers": "beakers",
-               "hammers": "hammers", "happiness": "happiness", "strength": "strength"}
+               "hammers": "hammers", "happiness": "happiness", "strength": "strength",
+               "starved": "starved"}
 UNIT_FIELDS = {"health": "health", "level": "level", "strength": "melee_strength",
                "melee strength": "melee_strength"}
 EMPIRE_FIELDS = {"gold": "gold", "expenses": "expenses"}
@@ -174,7 +176,7 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
         name = resolve(cities, r["city"], r["line"])
         if name is None or not once("city", name, r["line"]):
             continue
-        for col in ("citizens", "expenses", "beakers", "hammers", "strength"):
+        for col in ("citizens", "expenses", "beakers", "hammers", "strength", "starved"):
             if r[col] is not None and r[col] < 0:
                 bad(r["line"], IllegalOrderError(f"{name}: {col} cannot be negative ({r[col]})"))
         city_rows.append({**r, "city": name})

@@ -2,7 +2,7 @@
 
 A character lives in a city (on a hex ``q, r`` of it, or in a specialist slot with no hex) or in
 a unit; ``class`` says peasant, soldier, citizen, specialist or tlatoani. Titles are rows of
-``titles`` (character, title, subject, N); slaves, owners and tenants are also kept as their own
+``titles`` (character, title, subject and N as ``value``); slaves, owners and tenants are also kept as their own
 small tables so a rule can join on them. The civilization figures the GM enters each session live
 in :mod:`gmkit.rulesets.jungle.figures`.
 """
@@ -26,12 +26,13 @@ SCHEMAS: dict[str, Schema] = {
                    "hammers": pl.Int64, "defending": pl.Int64, "busy": pl.Boolean,
                    "acted": pl.Int64},
     "titles": {"character": pl.String, "title": pl.String, "subject": pl.String,
-               "n": pl.Int64},
+               "value": pl.Int64},
     "slaves": {"slave": pl.String, "owner": pl.String},
     "tenants": {"tenant": pl.String, "landlord": pl.String},
-    "units": {"unit": pl.String, "type": pl.String, "military": pl.Boolean, "level": pl.Int64,
-              "health": pl.Int64, "melee_strength": pl.Float64, "captain": pl.String,
-              "enlisted": pl.Int64, "orders": pl.String, "words": pl.Int64, "city": pl.String,
+    "units": {"unit": pl.String, "unit_type": pl.String, "military": pl.Boolean,
+              "level": pl.Int64, "health": pl.Int64, "melee_strength": pl.Float64,
+              "captain": pl.String, "enlisted": pl.Int64, "standing_orders": pl.String,
+              "words": pl.Int64, "city": pl.String,
               "q": pl.Int64, "r": pl.Int64},
     "cities": {"city": pl.String, "tlatoani": pl.String, "citizens": pl.Int64,
                "happiness": pl.Int64, "net_food": pl.Int64, "income": pl.Int64,
@@ -61,7 +62,7 @@ FIGURE_SCHEMAS: dict[str, Schema] = {
     "city_figures": {"line": pl.Int64, "city": pl.String, "citizens": pl.Int64,
                      "net_food": pl.Int64, "income": pl.Int64, "expenses": pl.Int64,
                      "beakers": pl.Int64, "hammers": pl.Int64, "happiness": pl.Int64,
-                     "strength": pl.Float64},
+                     "strength": pl.Float64, "starved": pl.Int64},
     "unit_figures": {"line": pl.Int64, "unit": pl.String, "health": pl.Int64,
                      "level": pl.Int64, "melee_strength": pl.Float64},
     "completions": {"line": pl.Int64, "kind": pl.String, "item": pl.String, "city": pl.String,
