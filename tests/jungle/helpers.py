@@ -84,12 +84,12 @@ def world(chars: list[dict[str, Any]], *, houses: dict[str, tuple[int, int]] | N
 
 
 def char(name: str, house: str, *, city: str | None = "Tenochtitlan", unit: str | None = None,
-         **attrs: Any) -> dict[str, Any]:
-    """A character row (in Tenochtitlan on hex 0,0 unless in a unit)."""
+         q: int = 0, r: int = 0, **attrs: Any) -> dict[str, Any]:
+    """A character row (in Tenochtitlan on hex ``q, r``, 0,0 by default, unless in a unit)."""
     if unit is not None:
         city = None
-    return character_row(name, house, RULES, city=city, q=0 if city else None,
-                         r=0 if city else None, unit=unit, **attrs)
+    return character_row(name, house, RULES, city=city, q=q if city else None,
+                         r=r if city else None, unit=unit, **attrs)
 
 
 def char_of(state: State, name: str) -> dict[str, Any]:
