@@ -190,8 +190,7 @@ def test_owner_demand_followed_gains_go_to_the_owners_house():
     anything gained for the house is awarded to the slave's owner's house"."""
     s = town(slaves=[{"slave": "Mixtli", "owner": "Gualpa"}])
     after, _ = run(s, {"Red": "[b]Mixtli: Toil[/b]"})
-    assert after["houses"].to_dicts()[1] == {"house": "Red", "player": "Red", "food": 12,
-                                             "gold": 51}
+    assert after["houses"].select("house", "food", "gold").row(1) == ("Red", 12, 51)
 
 
 def test_tenants_always_toil_in_the_afternoon():
@@ -301,3 +300,37 @@ def test_purchase_costs_three_gold_a_point():
     s = world([char("Gualpa", "Red")], houses={"Red": (0, 10)})
     after, _ = run(s, {"Red": "[b]Gualpa: Purchase 3 beakers[/b]"})
     assert char_of(after, "Gualpa")["beakers"] == 3 and after["houses"]["gold"].to_list() == [1]
+
+
+def test_join_houses_needs_both_heads_and_split_houses_takes_a_random_share():
+    """JOIN HOUSES: "a Join House action is required by the highest Fame character of BOTH
+    houses. Once joined, they are considered a single house"; SPLIT HOUSES: "The leaving house
+    takes with it (Random Number) percent of the house's Food and Gold stores"."""
+    s = town()
+    joined, events = run(s, {"Red": "[b]Gualpa: Join Houses with Xoco[/b]",
+                             "Blue": "[b]Xoco: Join Houses with Gualpa[/b]"})
+    assert set(joined["characters"]["house"].to_list()) == {"Red"}
+    houses = {h["house"]: h for h in joined["houses"].to_dicts()}
+    assert (houses["Red"]["food"], houses["Red"]["gold"]) == (14, 58)
+    assert houses["Blue"]["joined_to"] == "Red"
+    # the Blue player now orders the joined house's characters
+    assert acts(joined, "Red", "[b]Xoco: Defend[/b]")[1].ok
+    split, events = run(joined, {"Red": "[b]Xoco: Split Houses[/b]"},
+                        **{"first-actions:Xoco/split/Red": 0.25})
+    houses = {h["house"]: h for h in split["houses"].to_dicts()}
+    assert (houses["Blue"]["food"], houses["Blue"]["gold"]) == (3, 14)
+    assert (houses["Red"]["food"], houses["Red"]["gold"]) == (11, 44)
+    assert houses["Blue"]["joined_to"] is None
+    assert {c["name"]: c["house"] for c in split["characters"].to_dicts()} == {
+        "Gualpa": "Red", "Itzel": "Red", "Xoco": "Blue", "Mixtli": "Blue"}
+
+
+def test_only_a_head_may_split_houses():
+    """SPLIT HOUSES: "a Split House action is required by the highest Fame character of either
+    house"."""
+    s = town()
+    joined, _ = run(s, {"Red": "[b]Gualpa: Join Houses with Xoco[/b]",
+                        "Blue": "[b]Xoco: Join Houses with Gualpa[/b]"})
+    _, events = run(joined, {"Red": "[b]Mixtli: Split Houses[/b]"})
+    assert "not the highest-Fame character of house Blue" in [
+        e for e in events if e.kind == "void"][0].text

@@ -41,7 +41,7 @@ from gmkit.rulesets.jungle.fight import prepare
 from gmkit.rulesets.jungle.odds import band_odds
 from gmkit.rulesets.jungle.posts import JungleOrder
 from gmkit.rulesets.jungle.session import steps
-from gmkit.rulesets.jungle.state import SCHEMAS
+from gmkit.rulesets.jungle.state import SCHEMAS, house_of_player
 from gmkit.rulesets.jungle.effects import Void
 
 
@@ -108,7 +108,8 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
 
     def player_state(self, state: State, player: str) -> State:
         """The public chart, with the player's own house's sheets, stores and choices."""
-        return views.house_state(state, self.view(state, Viewer.public()), player)
+        return views.house_state(state, self.view(state, Viewer.public()),
+                                 house_of_player(state, player))
 
     def map_style(self, state: State, rules: Params) -> MapStyle:
         return MapStyle({}, {}, legend=list(colours(state).items()))
@@ -169,7 +170,8 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
 
     def players_to_move(self, state: State) -> list[str]:
         alive = set(state["characters"].filter(pl.col("alive"))["house"].to_list())
-        return [h for h in state["houses"]["house"].to_list() if h in alive]
+        return [h for h in state["houses"]["house"].to_list()
+                if house_of_player(state, h) in alive]
 
     def describe_order(self, order: JungleOrder) -> str:
         return posts.describe(order)

@@ -12,7 +12,8 @@ from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle.attack import AttackType
 from gmkit.rulesets.jungle.constants import ACTIONS, GOD_NAMES, STRUCTURE
-from gmkit.rulesets.jungle.state import CITIZEN, PEASANT, SOLDIER, SPECIALIST, TLATOANI
+from gmkit.rulesets.jungle.state import (CITIZEN, PEASANT, SOLDIER, SPECIALIST, TLATOANI,
+                                         house_of_player)
 
 TECHS = ("Bronze Working", "Pottery", "Writing", "Archery", "Mining", "Calendar", "Masonry")
 BUILDINGS = ("Granary", "Monument", "Shrine", "Walls", "Warrior", "Worker")
@@ -50,8 +51,10 @@ def _options(me: dict[str, Any], state: State, house: dict[str, Any],
     return out
 
 
-def random_post(state: State, house_id: str, rules: Params, dice: Dice) -> str:
-    """Each character of the house that may act posts a Morning and an Afternoon action."""
+def random_post(state: State, player: str, rules: Params, dice: Dice) -> str:
+    """Each character of the player's house that may act posts a Morning and an Afternoon
+    action."""
+    house_id = house_of_player(state, player)
     houses = {h["house"]: h for h in state["houses"].iter_rows(named=True)}
     if house_id not in houses:
         return ""

@@ -33,7 +33,7 @@ from gmkit.core.tables import State
 from gmkit.rulesets.jungle import actions as A
 from gmkit.rulesets.jungle.figures import Figures, check_figures, parse_figures
 from gmkit.rulesets.jungle.orders import parse as parse_round
-from gmkit.rulesets.jungle.state import FIGURE_SCHEMAS
+from gmkit.rulesets.jungle.state import FIGURE_SCHEMAS, house_of_player
 from gmkit.rulesets.jungle.world import CIV
 
 HEADING = re.compile(r"^\s*(?:\[/?b\]|<\/?b>|\s)*(?P<h>morning|first actions?|afternoon|"
@@ -135,7 +135,7 @@ def parse(post: str, player: str, state: State, rules: Params) -> ParseResult[Ju
     """A post of a house's player or of the GM's desk."""
     if player == CIV:
         return parse_civ(post)
-    return parse_house(post, state, player, rules)
+    return parse_house(post, state, house_of_player(state, player), rules)
 
 
 def validate(state: State, parsed: Mapping[str, ParseResult[JungleOrder]],

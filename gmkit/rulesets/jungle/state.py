@@ -18,7 +18,9 @@ from gmkit.core.params import Params
 from gmkit.core.tables import Schema, State
 
 SCHEMAS: dict[str, Schema] = {
-    "houses": {"house": pl.String, "player": pl.String, "food": pl.Int64, "gold": pl.Int64},
+    # joined_to: the house this one was joined into (its player orders that house's characters)
+    "houses": {"house": pl.String, "player": pl.String, "food": pl.Int64, "gold": pl.Int64,
+               "joined_to": pl.String},
     "characters": {"name": pl.String, "house": pl.String, "xp": pl.Int64, "fame": pl.Int64,
                    "craftsmanship": pl.Int64, "wisdom": pl.Int64, "class": pl.String,
                    "city": pl.String, "q": pl.Int64, "r": pl.Int64, "unit": pl.String,
@@ -53,6 +55,8 @@ SCHEMAS: dict[str, Schema] = {
     # what was completed on which gameturn
     "picks": {"gameturn": pl.Int64, "kind": pl.String, "character": pl.String,
               "item": pl.String, "city": pl.String},
+    # the house each character of a joined house came from, for a later Split Houses
+    "origins": {"character": pl.String, "house": pl.String},
     # who may post: each house's player, and the GM's desk for the civilization figures
     "players": {"id": pl.String, "role": pl.String},
 }
@@ -141,6 +145,17 @@ def owner_of(state: State, slave: str) -> str | None:
     """The owner of a slave, or None for a free character."""
     found = state["slaves"].filter(pl.col("slave") == slave)["owner"].to_list()
     return found[0] if found else None
+
+
+def house_of_player(state: State, player: str) -> str:
+    """The house a player's characters belong to now: his own, or the house it was joined
+    into."""
+    joined = dict(state["houses"].select("house", "joined_to").iter_rows())
+    house, seen = player, set()
+    while joined.get(house) and house not in seen:
+        seen.add(house)
+        house = str(joined[house])
+    return house
 
 
 def landlord_of(state: State, tenant: str) -> str | None:

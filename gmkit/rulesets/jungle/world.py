@@ -93,7 +93,8 @@ def setup(players: Sequence[PlayerInfo], rules: Params) -> State:
         h = by_city[city][1 + (i // len(CITIES)) % 6]  # not the city hex (the Tlatoani's)
         chars.append(character_row(character_name(p, i), p.id, rules, city=city, q=h["q"],
                                    r=h["r"]))
-    houses = [{"house": p.id, "player": p.id, "food": 0, "gold": int(p.extra.get("gold", 0))}
+    houses = [{"house": p.id, "player": p.id, "food": 0, "gold": int(p.extra.get("gold", 0)),
+               "joined_to": None}
               for p in players]
     return state.replace(
         houses=frame(houses, "houses"), characters=frame(chars, "characters"),
