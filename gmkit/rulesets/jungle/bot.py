@@ -21,7 +21,7 @@ POLICIES = ("Tradition", "Liberty", "Honor", "Piety")
 
 
 def _options(me: dict[str, Any], state: State, house: dict[str, Any],
-             rivals: list[str], slot: int) -> list[tuple[str, int]]:
+             rivals: list[str], slot: int, size: int) -> list[tuple[str, int]]:
     """(action text, weight) a character may sensibly take."""
     out: list[tuple[str, int]] = [("Defend", 1)]
     klass = me["class"]
@@ -41,11 +41,17 @@ def _options(me: dict[str, Any], state: State, house: dict[str, Any],
         out.append(("Purchase 1 food", 2))
     if house["gold"] >= (me["wisdom"] + 1) ** 2:
         out.append(("Train Wisdom", 2))
+    if house["gold"] >= (me["xp"] + 1) ** 2:
+        out.append(("Train XP", 3))
+    if house["food"] >= (size + 1) ** 2 + size:
+        out.append(("Procreate", 4))
     if me["fame"] >= 2:
         out.append((f"Support {POLICIES[len(me['name']) % len(POLICIES)]} with 1 Fame", 1))
     if me["xp"] >= 3:
         out.append((f"Offering 1 to {GOD_NAMES[(len(me['name']) + slot) % 4]}", 1))
-    for target in rivals[:3]:
+    if house["food"] < 2 and klass == PEASANT:
+        return [("Toil", 1)]  # a hungry house's peasant toils
+    for target in rivals[:3] if me["xp"] >= 2 else []:
         kind = (AttackType.DUEL, AttackType.DEBATE, AttackType.STEAL)[len(target) % 3]
         out.append((f"Attack ({kind.value}) {target}", 1))
     return out
@@ -65,7 +71,7 @@ def random_post(state: State, player: str, rules: Params, dice: Dice) -> str:
         rivals = [c["name"] for c in chars if c["house"] != house_id
                   and c["city"] == me["city"] and c["unit"] is None and me["unit"] is None]
         for slot in (1, 2):
-            options = _options(me, state, houses[house_id], rivals, slot)
+            options = _options(me, state, houses[house_id], rivals, slot, len(mine))
             text = dice.choice([o for o, _ in options], weights=[w for _, w in options],
                                rule=ACTIONS, purpose=f"{house_id} bot: {me['name']}'s "
                                f"{'first' if slot == 1 else 'second'} action",

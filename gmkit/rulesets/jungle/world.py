@@ -35,7 +35,7 @@ CITIES: tuple[tuple[str, tuple[int, int], int, int, int, int, float], ...] = (
     ("Texcoco", (-1, 4), 1, 2, 4, 1, 5.0),
 )
 #: food, gold, hammers of a hex by its place in the city's spiral (centre first)
-YIELDS = ((2, 2, 1), (2, 0, 0), (3, 0, 0), (1, 1, 1), (1, 0, 2), (2, 1, 0), (0, 0, 3))
+YIELDS = ((2, 2, 1), (2, 0, 0), (3, 0, 0), (2, 1, 1), (1, 0, 2), (2, 1, 0), (1, 0, 3))
 
 NAMES = ("Gualpa", "Itzel", "Xoco", "Tochtli", "Mixtli", "Ome", "Citlali", "Nochtli",
          "Yaotl", "Coatl", "Ehecatl", "Tlaco", "Necalli", "Zolin", "Izel", "Tenoch")
