@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from gmkit.rulesets.jungle import cities
 from gmkit.rulesets.jungle.gameturns import BUILDER, INVENTOR
-from gmkit.rulesets.jungle.titles import CONQUEROR, MINISTER, adopt_policy, session_titles
+from gmkit.rulesets.jungle.figures import check_figures, parse_figures
+from gmkit.rulesets.jungle.titles import (CONQUEROR, MINISTER, adopt_policy, conquest_value,
+                                          conquests, session_titles)
 from gmkit.rulesets.jungle.units import lose_health, loss_weights
 from tests.jungle.helpers import RULES, char, char_of, city_row, dice, unit_row, world
 
@@ -160,3 +162,28 @@ def test_no_support_defers_the_policy():
     s = world([char("A", "Red")])
     after, events = adopt_policy(s, 1, dice(), RULES, "policy/1")
     assert "deferred" in events[0].text and after["titles"].height == 0
+
+
+def test_conqueror_hero_and_destroyer_values():
+    """CONQUEROR OF CITY X (N): citizens AFTER the capture; HERO: citizens before, x2 if the city
+    was previously Aztec, x3 if founded by the Aztecs; DESTROYER: citizens before x2, halved if
+    previously Aztec, a third if founded by the Aztecs (round down)."""
+    assert conquest_value("conquered", 3, None) == 3
+    assert [conquest_value("liberated", 4, a) for a in (None, "previously", "founded")] == \
+        [4, 8, 12]
+    assert [conquest_value("razed", 5, a) for a in (None, "previously", "founded")] == \
+        [10, 5, 3]
+
+
+def test_the_gm_enters_a_conquest_and_the_units_characters_get_the_title():
+    """CONQUEROR OF CITY X: "all characters in the military unit that captured the city receive
+    the title"; the GM enters it with the session's figures."""
+    s = world([char("A", "Red", unit="W"), char("B", "Blue", unit="W"), char("C", "Red")],
+              units=[unit_row("W", captain="A")])
+    figures = check_figures(s, parse_figures("conquered Cuzco by W citizens 3\n"
+                                             "razed Tula by Jaguar citizens 2"), RULES)
+    assert [e.line for e in figures.errors] == [2]
+    after, events = conquests(s, figures["conquests"].to_dicts())
+    assert sorted((t["character"], t["title"], t["subject"], t["value"])
+                  for t in after["titles"].to_dicts()) == [
+        ("A", CONQUEROR, "Cuzco", 3), ("B", CONQUEROR, "Cuzco", 3)]

@@ -9,6 +9,8 @@ item (``#`` starts a comment)::
     unit Warrior 1: health 8, level 2, strength 6
     empire: gold 120, expenses 3
     tech Bronze Working era 1 gameturn 4
+    conquered Cuzco by Warrior 1 citizens 3          (liberated ..., razed ...; add
+    razed Tula by Warrior 1 citizens 4 previously aztec    'founded by Aztecs' as the case is)
     building Granary in Tenochtitlan era 1 gameturn 7
     unit Jaguar in Tenochtitlan gameturn 9
     policy Tradition era 1 gameturn 10
@@ -44,6 +46,10 @@ COMPLETION_KINDS = ("tech", "building", "wonder", "unit", "policy")
 NUMBER = r"-?\d+(?:\.\d+)?"
 
 _FIGURES = re.compile(r"^(?P<kind>city|unit|empire)\s*(?P<name>[^:]*?)\s*:\s*(?P<rest>.*)$", re.I)
+_CONQUEST = re.compile(
+    r"^(?P<kind>conquered|liberated|razed)\s+(?P<city>.+?)\s+by\s+(?P<unit>.+?)\s+citizens\s+"
+    r"(?P<n>\d+)(?:\s*,?\s*(?P<aztec>previously aztec|aztec previously|founded by (?:the )?"
+    r"aztecs?|aztec founded))?$", re.I)
 _COMPLETION = re.compile(
     rf"^(?P<kind>{'|'.join(COMPLETION_KINDS)})\s+(?P<item>.+?)(?:\s+in\s+(?P<city>.+?))?"
     r"(?:\s+era\s+(?P<era>\d+))?\s+(?:game\s*turn|turn|gt)\s+(?P<gt>\d+)$", re.I)
@@ -96,6 +102,14 @@ def parse_figures(text: str) -> Figures:
             continue
         out.texts[line.number] = line.text
         try:
+            m = _CONQUEST.match(body)
+            if m:
+                aztec = (m["aztec"] or "").lower()
+                rows["conquests"].append({
+                    "line": line.number, "kind": m["kind"].lower(), "city": m["city"].strip(),
+                    "unit": m["unit"].strip(), "citizens": int(m["n"]),
+                    "aztec": "founded" if "found" in aztec else "previously" if aztec else None})
+                continue
             m = _COMPLETION.match(body)
             if m:
                 rows["completions"].append({
@@ -215,6 +229,12 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
     tables["city_figures"] = _frame(city_rows, "city_figures")
     tables["unit_figures"] = _frame(unit_rows, "unit_figures")
     tables["completions"] = _frame(done_rows, "completions")
+    won: list[Row] = []
+    for r in figures["conquests"].to_dicts():
+        unit = resolve(units, r["unit"], r["line"])
+        if unit is not None:
+            won.append({**r, "unit": unit})
+    tables["conquests"] = _frame(won, "conquests")
     errors.sort(key=lambda e: (e.line or 0))
     return Figures(tables, errors, dict(figures.texts))
 

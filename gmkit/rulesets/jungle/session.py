@@ -37,7 +37,7 @@ from gmkit.rulesets.jungle.gods import bless_priests, draw_festival
 from gmkit.rulesets.jungle.posts import figures_of
 from gmkit.rulesets.jungle.resolve import new_session, round_steps
 from gmkit.rulesets.jungle.state import EVENING, festival, frame, rows
-from gmkit.rulesets.jungle.titles import adopt_policy, session_titles
+from gmkit.rulesets.jungle.titles import adopt_policy, conquests, session_titles
 from gmkit.rulesets.jungle.units import apply_unit_figures
 from gmkit.rulesets.jungle.world import CIV
 
@@ -81,6 +81,8 @@ def opening(state: State, orders: Orders[Any], dice: Dice, rules: Params) -> Res
     done = pl.DataFrame(figures.get("completions", []),
                         schema=dict(figures_of([]).tables["completions"].schema), orient="row")
     state, more = credit(state, picks, done, rules)
+    events += more
+    state, more = conquests(state, figures.get("conquests", []))
     events += more
     for c in done.filter(pl.col("kind") == "policy").to_dicts():
         state, more = adopt_policy(state, int(c["era"]), dice, rules, key=f"policy/{c['line']}")

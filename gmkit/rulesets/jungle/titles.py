@@ -16,6 +16,8 @@ policy, then adopting a policy will be deferred to a future council session." Th
 
 from __future__ import annotations
 
+from typing import Any
+
 from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
@@ -49,6 +51,39 @@ def session_titles(state: State, dice: Dice, rules: Params) -> tuple[State, list
                             f"{t['subject']} ({n}), gains {n} {what}.",
                             alive[t["character"]]["house"], public=what == "fame",
                             data={"character": t["character"], what: n}))
+    return state, events
+
+
+def conquest_value(kind: str, citizens: int, aztec: str | None) -> int:
+    """N of the title a captured, liberated or razed city gives: CONQUEROR "the number of
+    citizens in the city AFTER it is captured"; HERO the citizens before, "increased by 2X if
+    the liberated city was previously controlled by the Aztecs ... by 3X if ... originally
+    founded by the Aztecs" (read as x2, x3); DESTROYER the citizens before x 2, "1/2X if the
+    razed city was previously controlled by the Aztecs ... 1/3X if ... originally founded by the
+    Aztecs (round down)"."""
+    if kind == "conquered":
+        return citizens
+    if kind == "liberated":
+        return citizens * {"previously": 2, "founded": 3}.get(aztec or "", 1)
+    return citizens * 2 // {"previously": 2, "founded": 3}.get(aztec or "", 1)
+
+
+def conquests(state: State, entered: list[dict[str, Any]]) -> tuple[State, list[Event]]:
+    """Every character of the unit that captured, liberated or razed a city gets the title of
+    Conqueror, Hero or Destroyer of it."""
+    title = {"conquered": CONQUEROR, "liberated": HERO, "razed": DESTROYER}
+    events: list[Event] = []
+    for c in entered:
+        kind, unit, city = str(c["kind"]), str(c["unit"]), str(c["city"])
+        n = conquest_value(kind, int(c["citizens"]), c["aztec"])
+        crew = sorted(x["name"] for x in rows(state, "characters")
+                      if x["alive"] and x["unit"] == unit)
+        for name in crew:
+            state = add_title(state, name, title[kind], city, n)
+        events.append(Event("title", TITLES, f"{unit} {kind} {city}: "
+                            f"{', '.join(crew) or 'no character'} "
+                            f"{'is' if len(crew) == 1 else 'are'} {WORDS[title[kind]]} {city} "
+                            f"({n}).", data={"unit": unit, "city": city, "value": n}))
     return state, events
 
 
