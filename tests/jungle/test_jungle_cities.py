@@ -9,7 +9,7 @@ from gmkit.rulesets.jungle.gameturns import BUILDER, INVENTOR
 from gmkit.rulesets.jungle.figures import check_figures, parse_figures
 from gmkit.rulesets.jungle.titles import (CONQUEROR, MINISTER, adopt_policy, conquest_value,
                                           conquests, session_titles)
-from gmkit.rulesets.jungle.units import lose_health, loss_weights
+from gmkit.rulesets.jungle.units import lose_health, loss_weights, shared_gains
 from tests.jungle.helpers import RULES, char, char_of, city_row, dice, unit_row, world
 
 
@@ -187,3 +187,21 @@ def test_the_gm_enters_a_conquest_and_the_units_characters_get_the_title():
     assert sorted((t["character"], t["title"], t["subject"], t["value"])
                   for t in after["titles"].to_dicts()) == [
         ("A", CONQUEROR, "Cuzco", 3), ("B", CONQUEROR, "Cuzco", 3)]
+
+
+def test_a_units_gains_are_shared_with_its_generals_unit():
+    """LIFE AND DEATH IN A UNIT: "When a military unit gains XP, Fame or gold through any of its
+    actions, all characters within the unit earn the same amount ... When a military unit
+    receiveing the combat bonus from a nearby General gains XP, Fame or Gold ... all characters
+    within the General's unit earn the same amount"."""
+    s = world([char("A", "Red", unit="W"), char("B", "Blue", unit="W"),
+               char("G", "Red", unit="General"), char("C", "Red")],
+              units=[unit_row("W", captain="A"), unit_row("General", captain="G")])
+    figures = check_figures(s, parse_figures("gains W with general General: xp 2, gold 3"),
+                            RULES)
+    assert figures.errors == []
+    after, _ = shared_gains(s, figures["unit_gains"].to_dicts())
+    xp = {c["name"]: c["xp"] for c in after["characters"].to_dicts()}
+    assert xp == {"A": 3, "B": 3, "G": 3, "C": 1}
+    gold = dict(after["houses"].select("house", "gold").iter_rows())
+    assert gold == {"Blue": 3, "Red": 6}

@@ -9,6 +9,7 @@ item (``#`` starts a comment)::
     unit Warrior 1: health 8, level 2, strength 6
     empire: gold 120, expenses 3
     tech Bronze Working era 1 gameturn 4
+    gains Warrior 1 with general Great General: xp 2, fame 1, gold 3
     conquered Cuzco by Warrior 1 citizens 3          (liberated ..., razed ...; add
     razed Tula by Warrior 1 citizens 4 previously aztec    'founded by Aztecs' as the case is)
     building Granary in Tenochtitlan era 1 gameturn 7
@@ -50,6 +51,9 @@ _CONQUEST = re.compile(
     r"^(?P<kind>conquered|liberated|razed)\s+(?P<city>.+?)\s+by\s+(?P<unit>.+?)\s+citizens\s+"
     r"(?P<n>\d+)(?:\s*,?\s*(?P<aztec>previously aztec|aztec previously|founded by (?:the )?"
     r"aztecs?|aztec founded))?$", re.I)
+_GAINS = re.compile(r"^gains\s+(?P<unit>.+?)(?:\s+with\s+general\s+(?P<general>.+?))?\s*:"
+                    r"\s*(?P<rest>.+)$", re.I)
+GAIN_FIELDS = {"xp": "xp", "fame": "fame", "gold": "gold"}
 _COMPLETION = re.compile(
     rf"^(?P<kind>{'|'.join(COMPLETION_KINDS)})\s+(?P<item>.+?)(?:\s+in\s+(?P<city>.+?))?"
     r"(?:\s+era\s+(?P<era>\d+))?\s+(?:game\s*turn|turn|gt)\s+(?P<gt>\d+)$", re.I)
@@ -109,6 +113,14 @@ def parse_figures(text: str) -> Figures:
                     "line": line.number, "kind": m["kind"].lower(), "city": m["city"].strip(),
                     "unit": m["unit"].strip(), "citizens": int(m["n"]),
                     "aztec": "founded" if "found" in aztec else "previously" if aztec else None})
+                continue
+            m = _GAINS.match(body)
+            if m:
+                values = _fields(m["rest"], GAIN_FIELDS, "gain")
+                rows["unit_gains"].append({
+                    "line": line.number, "unit": m["unit"].strip(),
+                    "general": m["general"].strip() if m["general"] else None,
+                    **{k: _whole(values[k], k) if k in values else 0 for k in GAIN_FIELDS}})
                 continue
             m = _COMPLETION.match(body)
             if m:
@@ -235,6 +247,17 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
         if unit is not None:
             won.append({**r, "unit": unit})
     tables["conquests"] = _frame(won, "conquests")
+    gains: list[Row] = []
+    for r in figures["unit_gains"].to_dicts():
+        unit = resolve(units, r["unit"], r["line"])
+        general = resolve(units, r["general"], r["line"])
+        if unit is None or (r["general"] is not None and general is None):
+            continue
+        if min(r["xp"], r["fame"], r["gold"]) < 0:
+            bad(r["line"], IllegalOrderError(f"{unit}: a gain cannot be negative"))
+            continue
+        gains.append({**r, "unit": unit, "general": general})
+    tables["unit_gains"] = _frame(gains, "unit_gains")
     errors.sort(key=lambda e: (e.line or 0))
     return Figures(tables, errors, dict(figures.texts))
 

@@ -38,7 +38,7 @@ from gmkit.rulesets.jungle.posts import figures_of
 from gmkit.rulesets.jungle.resolve import new_session, round_steps
 from gmkit.rulesets.jungle.state import EVENING, festival, frame, rows
 from gmkit.rulesets.jungle.titles import adopt_policy, conquests, session_titles
-from gmkit.rulesets.jungle.units import apply_unit_figures
+from gmkit.rulesets.jungle.units import apply_unit_figures, shared_gains
 from gmkit.rulesets.jungle.world import CIV
 
 Result = tuple[State, list[Event]]
@@ -81,6 +81,8 @@ def opening(state: State, orders: Orders[Any], dice: Dice, rules: Params) -> Res
     done = pl.DataFrame(figures.get("completions", []),
                         schema=dict(figures_of([]).tables["completions"].schema), orient="row")
     state, more = credit(state, picks, done, rules)
+    events += more
+    state, more = shared_gains(state, figures.get("unit_gains", []))
     events += more
     state, more = conquests(state, figures.get("conquests", []))
     events += more

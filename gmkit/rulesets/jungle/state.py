@@ -72,6 +72,9 @@ FIGURE_SCHEMAS: dict[str, Schema] = {
     "completions": {"line": pl.Int64, "kind": pl.String, "item": pl.String, "city": pl.String,
                     "era": pl.Int64, "gameturn": pl.Int64},
     "empire_figures": {"line": pl.Int64, "gold": pl.Int64, "expenses": pl.Int64},
+    # what a military unit gained by its actions (and the General's unit that gave it a bonus)
+    "unit_gains": {"line": pl.Int64, "unit": pl.String, "general": pl.String, "xp": pl.Int64,
+                   "fame": pl.Int64, "gold": pl.Int64},
     # a city captured, liberated or razed by a unit; aztec: previously (Aztec), founded or null
     "conquests": {"line": pl.Int64, "kind": pl.String, "city": pl.String, "unit": pl.String,
                   "citizens": pl.Int64, "aztec": pl.String},

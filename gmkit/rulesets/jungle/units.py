@@ -18,7 +18,7 @@ from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle.constants import LIFE
-from gmkit.rulesets.jungle.edit import update
+from gmkit.rulesets.jungle.edit import add_to, add_to_house, update
 from gmkit.rulesets.jungle.lifecycle import kill
 from gmkit.rulesets.jungle.state import rows
 
@@ -75,6 +75,27 @@ def lose_health(state: State, unit: str, health: int, dice: Dice,
     state = update(state, "units", "unit", unit, health=health)
     events.insert(0, Event("unit", LIFE, f"{unit} falls from health {before} to {health}.",
                            region=u["city"], data={"unit": unit, "health": health}))
+    return state, events
+
+
+def shared_gains(state: State, gains: list[dict[str, Any]]) -> tuple[State, list[Event]]:
+    """"When a military unit gains XP, Fame or gold through any of its actions, all characters
+    within the unit earn the same amount"; so do the characters of the General's unit whose
+    combat bonus it had (a character's gold goes to his house)."""
+    events: list[Event] = []
+    for g in gains:
+        units = [g["unit"]] + ([g["general"]] if g.get("general") else [])
+        names: list[str] = []
+        for unit in units:
+            for c in crew(state, unit):
+                state = add_to(state, c["name"], xp=int(g["xp"]), fame=int(g["fame"]))
+                if g["gold"]:
+                    state = add_to_house(state, c["house"], gold=int(g["gold"]))
+                names.append(c["name"])
+        events.append(Event("unit gains", LIFE, f"{' and '.join(units)} gain {g['xp']} XP, "
+                            f"{g['fame']} Fame and {g['gold']} gold: "
+                            f"{', '.join(names) or 'no character'} each.",
+                            data={"unit": g["unit"], "characters": names}))
     return state, events
 
 
