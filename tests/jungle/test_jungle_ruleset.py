@@ -110,3 +110,15 @@ def test_a_secret_actions_results_are_seen_by_its_house_alone(game):
     mine = trained.filter(pl.col("text").str.contains("Gualpa"))
     assert mine.height and not any(mine["public"].to_list())
     assert set(mine["player"].to_list()) == {"Ocelotl"}
+
+
+def test_the_odds_of_each_attack_are_shown_before_it_resolves(game):
+    """CHARACTER ATTACKS: the exact odds of each attack's five bands, before it resolves; they
+    add up to 1."""
+    state = game.state().replace(characters=game.state()["characters"].with_columns(
+        city=pl.lit("Tenochtitlan"), q=pl.lit(1), r=pl.lit(0)))
+    result = RS.parse_post("[b]Gualpa: Attack (Duel) Itzel[/b]", "Ocelotl", state, game.rules)
+    odds = RS.odds(state, {"Ocelotl": [o for _, o in result.orders]}, game.rules)
+    assert odds["band"].to_list() == ["all_attackers_fail", "principal_attacker_fails", "draw",
+                                      "principal_defender_suffers", "all_defenders_suffer"]
+    assert abs(odds["probability"].sum() - 1) < 1e-9
