@@ -69,7 +69,8 @@ def world(chars: list[dict[str, Any]], *, houses: dict[str, tuple[int, int]] | N
         u["enlisted"] = sum(1 for c in chars if c["unit"] == u["unit"])
     state = state.replace(
         houses=frame([{"house": h, "player": h, "food": hs.get(h, (0, 0))[0],
-                       "gold": hs.get(h, (0, 0))[1], "joined_to": None} for h in sorted(set(house_names) | set(hs))],
+                       "gold": hs.get(h, (0, 0))[1], "joined_to": None, "trapped": 0}
+                      for h in sorted(set(house_names) | set(hs))],
                      "houses"),
         characters=frame(chars, "characters"),
         cities=frame(cities if cities is not None else [city_row("Tenochtitlan")], "cities"),

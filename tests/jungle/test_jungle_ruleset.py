@@ -122,3 +122,40 @@ def test_the_odds_of_each_attack_are_shown_before_it_resolves(game):
     assert odds["band"].to_list() == ["all_attackers_fail", "principal_attacker_fails", "draw",
                                       "principal_defender_suffers", "all_defenders_suffer"]
     assert abs(odds["probability"].sum() - 1) < 1e-9
+
+
+def test_a_player_joins_through_the_gms_desk_and_acts_from_the_next_session(game):
+    """JOINING THE GAME: "you receive one peasant with XP 1, Wisdom 1, Craftsmanship 1, Fame 0.
+    You are head of your own house with food 0 and gold 0 ... choose a workable hex in any
+    city"; the new house may post from then on, its peasant acting from the next session."""
+    game.receive(CIV, "join Coyotl: Nezahual in Texcoco -1,4, gold 12")
+    session = game.start()
+    opened = session.driver.next()  # the opening: the GM's figures applied
+    me = opened.after["characters"].filter(pl.col("name") == "Nezahual").row(0, named=True)
+    assert (me["house"], me["city"], me["q"], me["r"], me["xp"], me["fame"], me["wisdom"],
+            me["craftsmanship"], me["may_act"]) == ("Coyotl", "Texcoco", -1, 4, 1, 0, 1, 1,
+                                                    False)
+    house = opened.after["houses"].filter(pl.col("house") == "Coyotl").row(0, named=True)
+    assert (house["food"], house["gold"]) == (0, 12)
+    game.commit(session)
+    assert "Coyotl" in game.state()["players"]["id"].to_list()
+    game.receive("Coyotl", "[b]Nezahual: Toil[/b]")  # the new house may post
+
+
+def test_signing_up_again_needs_every_character_lost_or_three_trapped_sessions(game):
+    """SIGNING UP AGAIN: "If you lose all of your characters, you are welcome to sign back up
+    ... if all of his characters are still trapped as Slave-Tenants [after 3 council sessions],
+    the player will be allowed to sign up again"."""
+    game.receive(CIV, "join Ocelotl: Nezahual")
+    _, problems, _ = game.read_orders(game.state(), game.store.pending_posts(1))
+    assert "still controls characters" in str(problems[CIV][0])
+    state = game.state()
+    trapped = state.replace(
+        slaves=pl.DataFrame({"slave": ["Gualpa"], "owner": ["Itzel"]}),
+        tenants=pl.DataFrame({"tenant": ["Gualpa"], "landlord": ["Itzel"]}))
+    from gmkit.rulesets.jungle.world import count_trapped
+    for _ in range(3):
+        trapped = count_trapped(trapped)
+    assert trapped["houses"].filter(pl.col("house") == "Ocelotl")["trapped"].item() == 3
+    result = RS.parse_post("join Ocelotl: Nezahual", CIV, trapped, game.rules)
+    assert RS.validate(trapped, {CIV: result}, game.rules) == {}

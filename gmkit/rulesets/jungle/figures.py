@@ -10,6 +10,8 @@ item (``#`` starts a comment)::
     empire: gold 120, expenses 3
     tech Bronze Working era 1 gameturn 4
     gains Warrior 1 with general Great General: xp 2, fame 1, gold 3
+    join Coyotl: Nezahual in Texcoco -1,4, gold 12   (a new house or one signing up again;
+                                                      the city, hex and gold are optional)
     conquered Cuzco by Warrior 1 citizens 3          (liberated ..., razed ...; add
     razed Tula by Warrior 1 citizens 4 previously aztec    'founded by Aztecs' as the case is)
     building Granary in Tenochtitlan era 1 gameturn 7
@@ -54,6 +56,9 @@ _CONQUEST = re.compile(
 _GAINS = re.compile(r"^gains\s+(?P<unit>.+?)(?:\s+with\s+general\s+(?P<general>.+?))?\s*:"
                     r"\s*(?P<rest>.+)$", re.I)
 GAIN_FIELDS = {"xp": "xp", "fame": "fame", "gold": "gold"}
+_JOIN = re.compile(r"^join\s+(?P<house>[^:]+?)\s*:\s*(?P<name>[^,]+?)(?:\s+in\s+(?P<city>[^,]+?)"
+                   r"(?:\s+(?P<q>-?\d+)\s*,\s*(?P<r>-?\d+))?)?(?:\s*,\s*gold\s+(?P<gold>\d+))?$",
+                   re.I)
 _COMPLETION = re.compile(
     rf"^(?P<kind>{'|'.join(COMPLETION_KINDS)})\s+(?P<item>.+?)(?:\s+in\s+(?P<city>.+?))?"
     r"(?:\s+era\s+(?P<era>\d+))?\s+(?:game\s*turn|turn|gt)\s+(?P<gt>\d+)$", re.I)
@@ -113,6 +118,14 @@ def parse_figures(text: str) -> Figures:
                     "line": line.number, "kind": m["kind"].lower(), "city": m["city"].strip(),
                     "unit": m["unit"].strip(), "citizens": int(m["n"]),
                     "aztec": "founded" if "found" in aztec else "previously" if aztec else None})
+                continue
+            m = _JOIN.match(body)
+            if m:
+                rows["joins"].append({
+                    "line": line.number, "house": m["house"].strip(), "name": m["name"].strip(),
+                    "city": m["city"].strip() if m["city"] else None,
+                    "q": int(m["q"]) if m["q"] else None, "r": int(m["r"]) if m["r"] else None,
+                    "gold": int(m["gold"]) if m["gold"] else 0})
                 continue
             m = _GAINS.match(body)
             if m:
@@ -258,8 +271,39 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
             continue
         gains.append({**r, "unit": unit, "general": general})
     tables["unit_gains"] = _frame(gains, "unit_gains")
+    tables["joins"] = _frame(_joins(state, figures, bad, lambda n, line: resolve(cities, n, line)),
+                             "joins")
     errors.sort(key=lambda e: (e.line or 0))
     return Figures(tables, errors, dict(figures.texts))
+
+
+def _joins(state: State, figures: Figures, bad: Any, city_of: Any) -> list[Row]:
+    """JOINING THE GAME and SIGNING UP AGAIN: a new house, or a house that lost all its
+    characters or has had them all trapped as Slave-Tenants for 3 council sessions."""
+    from gmkit.rulesets.jungle.world import CIV
+    houses = {h["house"]: h for h in state["houses"].iter_rows(named=True)}
+    alive = {c["house"] for c in state["characters"].iter_rows(named=True) if c["alive"]}
+    taken = set(state["characters"]["name"].to_list())
+    out: list[Row] = []
+    for r in figures["joins"].to_dicts():
+        h = houses.get(r["house"])
+        if r["house"].casefold() == CIV:
+            bad(r["line"], IllegalOrderError(f"'{r['house']}' is the GM's desk, not a house"))
+        elif h is not None and r["house"] in alive and (h["trapped"] or 0) < 3:
+            bad(r["line"], IllegalOrderError(
+                f"house {r['house']} still controls characters: a house signs up again when "
+                "it has lost them all, or after 3 council sessions with all of them "
+                "Slave-Tenants"))
+        elif r["name"] in taken:
+            bad(r["line"], IllegalOrderError(f"a character is named {r['name']} already"))
+        elif r["gold"] < 0:
+            bad(r["line"], IllegalOrderError("gold cannot be negative"))
+        else:
+            city = city_of(r["city"], r["line"]) if r["city"] else None
+            if r["city"] is None or city is not None:
+                out.append({**r, "city": city})
+                taken.add(r["name"])
+    return out
 
 
 def _frame(rows: list[dict[str, Any]], name: str) -> pl.DataFrame:

@@ -39,7 +39,7 @@ from gmkit.rulesets.jungle.resolve import new_session, round_steps
 from gmkit.rulesets.jungle.state import EVENING, festival, frame, rows
 from gmkit.rulesets.jungle.titles import adopt_policy, conquests, session_titles
 from gmkit.rulesets.jungle.units import apply_unit_figures, shared_gains
-from gmkit.rulesets.jungle.world import CIV
+from gmkit.rulesets.jungle.world import CIV, count_trapped, join
 
 Result = tuple[State, list[Event]]
 
@@ -81,6 +81,8 @@ def opening(state: State, orders: Orders[Any], dice: Dice, rules: Params) -> Res
     done = pl.DataFrame(figures.get("completions", []),
                         schema=dict(figures_of([]).tables["completions"].schema), orient="row")
     state, more = credit(state, picks, done, rules)
+    events += more
+    state, more = join(state, figures.get("joins", []), dice, rules)
     events += more
     state, more = shared_gains(state, figures.get("unit_gains", []))
     events += more
@@ -151,8 +153,9 @@ def food_step(state: State, orders: Orders[Any], dice: Dice, rules: Params) -> R
 
 
 def closing(state: State, orders: Orders[Any], dice: Dice, rules: Params) -> Result:
-    """The session ends: characters made this session may act from the next; the next
-    session's festival is drawn and announced."""
+    """The session ends: characters made this session may act from the next; a house whose
+    characters are all Slave-Tenants counts one more such session; the next session's festival
+    is drawn and announced."""
     chars = rows(state, "characters")
     for c in chars:
         c["may_act"] = c["alive"]
@@ -160,6 +163,7 @@ def closing(state: State, orders: Orders[Any], dice: Dice, rules: Params) -> Res
     for s in sess:
         s["part"] = EVENING
     state = state.replace(characters=frame(chars, "characters"), session=frame(sess, "session"))
+    state = count_trapped(state)
     state, events = draw_festival(state, dice)
     god = events[0].data["god"]
     return state, [Event("festival", GODS, f"The next council session will hold the festival "

@@ -18,9 +18,10 @@ from gmkit.core.params import Params
 from gmkit.core.tables import Schema, State
 
 SCHEMAS: dict[str, Schema] = {
-    # joined_to: the house this one was joined into (its player orders that house's characters)
+    # joined_to: the house this one was joined into (its player orders that house's characters);
+    # trapped: council sessions in a row that all its characters were Slave-Tenants
     "houses": {"house": pl.String, "player": pl.String, "food": pl.Int64, "gold": pl.Int64,
-               "joined_to": pl.String},
+               "joined_to": pl.String, "trapped": pl.Int64},
     "characters": {"name": pl.String, "house": pl.String, "xp": pl.Int64, "fame": pl.Int64,
                    "craftsmanship": pl.Int64, "wisdom": pl.Int64, "class": pl.String,
                    "city": pl.String, "q": pl.Int64, "r": pl.Int64, "unit": pl.String,
@@ -75,6 +76,9 @@ FIGURE_SCHEMAS: dict[str, Schema] = {
     # what a military unit gained by its actions (and the General's unit that gave it a bonus)
     "unit_gains": {"line": pl.Int64, "unit": pl.String, "general": pl.String, "xp": pl.Int64,
                    "fame": pl.Int64, "gold": pl.Int64},
+    # a player joining (a new house) or signing up again, with his first peasant
+    "joins": {"line": pl.Int64, "house": pl.String, "name": pl.String, "city": pl.String,
+              "q": pl.Int64, "r": pl.Int64, "gold": pl.Int64},
     # a city captured, liberated or razed by a unit; aztec: previously (Aztec), founded or null
     "conquests": {"line": pl.Int64, "kind": pl.String, "city": pl.String, "unit": pl.String,
                   "citizens": pl.Int64, "aztec": pl.String},

@@ -22,7 +22,12 @@ from gmkit.core.boards.hexgrid import Hex, spiral
 from gmkit.core.params import Params
 from gmkit.core.ruleset import PlayerInfo
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle.state import character_row, empty_state, frame
+from gmkit.core.dice import Dice
+from gmkit.core.steps import Event
+from gmkit.rulesets.jungle.constants import JOINING
+from gmkit.rulesets.jungle.edit import append, update
+from gmkit.rulesets.jungle.effects import _tenancy
+from gmkit.rulesets.jungle.state import character_row, empty_state, frame, rows
 
 #: The GM's desk: the one poster of the civilization figures, beside the houses' players.
 CIV = "civ"
@@ -94,7 +99,7 @@ def setup(players: Sequence[PlayerInfo], rules: Params) -> State:
         chars.append(character_row(character_name(p, i), p.id, rules, city=city, q=h["q"],
                                    r=h["r"]))
     houses = [{"house": p.id, "player": p.id, "food": 0, "gold": int(p.extra.get("gold", 0)),
-               "joined_to": None}
+               "joined_to": None, "trapped": 0}
               for p in players]
     return state.replace(
         houses=frame(houses, "houses"), characters=frame(chars, "characters"),
@@ -102,6 +107,61 @@ def setup(players: Sequence[PlayerInfo], rules: Params) -> State:
         units=frame(start_units(), "units"),
         players=frame([{"id": p.id, "role": HOUSE} for p in players]
                       + [{"id": CIV, "role": CIVILIZATION}], "players"))
+
+
+def join(state: State, joins: list[dict[str, Any]], dice: Dice,
+         rules: Params) -> tuple[State, list[Event]]:
+    """JOINING THE GAME, SIGNING UP AGAIN: each player the GM signs up gets a peasant (XP 1,
+    Wisdom 1, Craftsmanship 1, Fame 0) on the workable hex he chose, else one drawn; a new house
+    starts with food 0 and the gold it brings. The peasant acts from the next council session."""
+    events: list[Event] = []
+    for j in joins:
+        house = str(j["house"])
+        houses = rows(state, "houses")
+        known = next((h for h in houses if h["house"] == house), None)
+        if known is None:
+            state = append(state, "houses", {"house": house, "player": house, "food": 0,
+                                             "gold": int(j["gold"] or 0), "joined_to": None,
+                                             "trapped": 0})
+            state = append(state, "players", {"id": house, "role": HOUSE})
+        else:
+            state = update(state, "houses", "house", house, trapped=0,
+                           gold=int(known["gold"]) + int(j["gold"] or 0))
+        city = j["city"] or dice.choice(sorted(state["cities"]["city"].to_list()),
+                                        purpose=f"the city {j['name']} of house {house} joins in",
+                                        rule=JOINING, key=f"join/{house}/city")
+        hexes = [(h["q"], h["r"]) for h in rows(state, "hexes") if h["city"] == city]
+        spot = (j["q"], j["r"])
+        if spot not in hexes:
+            pick = dice.choice([f"{q},{r}" for q, r in hexes], rule=JOINING,
+                               purpose=f"the hex {j['name']} of house {house} lives on in {city}",
+                               key=f"join/{house}/hex")
+            q, r = pick.split(",")
+            spot = (int(q), int(r))
+        state = append(state, "characters", character_row(
+            str(j["name"]), house, rules, city=city, q=spot[0], r=spot[1], may_act=False))
+        state = _tenancy(state, str(j["name"]))
+        events.append(Event("join", JOINING, f"{j['name']} of house {house} joins the game, a "
+                            f"peasant in {city} on {spot[0]},{spot[1]}.", house, city,
+                            data={"character": j["name"], "house": house}))
+    return state, events
+
+
+def count_trapped(state: State) -> State:
+    """SIGNING UP AGAIN: the sessions in a row each house has had all its living characters
+    Slave-Tenants (0 as soon as one is free of either)."""
+    slaves = set(state["slaves"]["slave"].to_list())
+    tenants = set(state["tenants"]["tenant"].to_list())
+    alive: dict[str, list[str]] = {}
+    for c in rows(state, "characters"):
+        if c["alive"]:
+            alive.setdefault(c["house"], []).append(c["name"])
+    houses = rows(state, "houses")
+    for h in houses:
+        mine = alive.get(h["house"], [])
+        trapped = bool(mine) and all(n in slaves and n in tenants for n in mine)
+        h["trapped"] = (h["trapped"] or 0) + 1 if trapped else 0
+    return state.replace(houses=frame(houses, "houses"))
 
 
 def check_players(players: Sequence[PlayerInfo]) -> list[str]:
