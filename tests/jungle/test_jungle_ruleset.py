@@ -159,3 +159,26 @@ def test_signing_up_again_needs_every_character_lost_or_three_trapped_sessions(g
     assert trapped["houses"].filter(pl.col("house") == "Ocelotl")["trapped"].item() == 3
     result = RS.parse_post("join Ocelotl: Nezahual", CIV, trapped, game.rules)
     assert RS.validate(trapped, {CIV: result}, game.rules) == {}
+
+
+def test_a_rule_proposal_takes_its_25_point_offering(game):
+    """PROPOSING CHANGES TO THE RULES: "Include with your proposal an offering of 25 points of
+    XP, Wisdom, Craftsmanship and/or Fame from one or more of your non-slave characters ...
+    without it Yahzuk will not consider your words"."""
+    state = game.state().replace(characters=game.state()["characters"].with_columns(
+        xp=pl.lit(30)))
+    post = ("[b]Rule proposal: Tlatoani may spend twice their limit; offering Gualpa 20 XP, "
+            "Gualpa 1 Wisdom[/b]\n[b]Gualpa: Defend[/b]")
+    result = RS.parse_post(post, "Ocelotl", state, game.rules)
+    assert result.ok and len(result.orders) == 2
+    from gmkit.core.envelope import Orders
+    from gmkit.rulesets.jungle.proposals import proposals
+    orders = Orders.plain({"Ocelotl": [o for _, o in result.orders]})
+    _, events = proposals(state, orders, None, game.rules)  # type: ignore[arg-type]
+    assert "not considered: the offering is 21 points, not 25" in events[0].text
+    post = post.replace("Gualpa 1 Wisdom", "Gualpa 5 XP")
+    result = RS.parse_post(post, "Ocelotl", state, game.rules)
+    after, events = proposals(state, Orders.plain({"Ocelotl": [o for _, o in result.orders]}),
+                              None, game.rules)  # type: ignore[arg-type]
+    assert "offers 25 points" in events[0].text
+    assert after["characters"].filter(pl.col("name") == "Gualpa")["xp"].item() == 5

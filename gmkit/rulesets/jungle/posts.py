@@ -26,13 +26,14 @@ from typing import Any, Union
 
 import polars as pl
 
-from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
-                               PostLine)
+from gmkit.core.orders import (IllegalOrderError, NameIndex, OrderError, OrderSyntaxError,
+                               ParseResult, PostLine)
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle import actions as A
 from gmkit.rulesets.jungle.figures import Figures, check_figures, parse_figures
 from gmkit.rulesets.jungle.orders import parse as parse_round
+from gmkit.rulesets.jungle.proposals import LINE, RuleProposal, parse_line
 from gmkit.rulesets.jungle.state import FIGURE_SCHEMAS, house_of_player
 from gmkit.rulesets.jungle.world import CIV
 
@@ -53,8 +54,10 @@ class FigureLine:
         return dict(self.row)
 
 
-#: What a post holds: a character's action, or a line of the civilization figures.
-JungleOrder = Union[A.Action, FigureLine]
+#: What a post holds: a character's action, a rule proposal, or a line of the civilization
+#: figures.
+JungleOrder = Union[A.Action, RuleProposal, FigureLine]
+TAGS = re.compile(r"\[/?[a-z]+(?:=[^\]]*)?\]|<[^>]+>", re.I)
 
 
 def _slots(post: str) -> list[int]:
@@ -65,6 +68,9 @@ def _slots(post: str) -> list[int]:
     slot = 1
     seen: set[str] = set()
     for text in lines:
+        if LINE.match(TAGS.sub("", text)):
+            out.append(0)
+            continue
         m = HEADING.match(text)
         if m:
             slot = 1 if m["h"].lower().startswith(("morning", "first")) else 2
@@ -96,6 +102,16 @@ def parse_house(post: str, state: State, house: str, rules: Params) -> ParseResu
         out.orders += result.orders
         for e in result.errors:
             (empty if e.line is None else out.errors).append(e)
+    people = NameIndex(state["characters"]["name"].to_list(), kind="character")
+    for number, text in enumerate(lines, 1):
+        plain = TAGS.sub("", text).strip()
+        try:
+            proposal = parse_line(plain, house, people.resolve)
+        except OrderError as err:
+            out.errors.append(err.at(number, plain))
+            continue
+        if proposal is not None:
+            out.orders.append((PostLine(number, plain, True), proposal))
     out.orders.sort(key=lambda lo: lo[0].number)
     out.errors.sort(key=lambda e: e.line or 0)
     if not out.orders and not out.errors:
@@ -154,6 +170,8 @@ def validate(state: State, parsed: Mapping[str, ParseResult[JungleOrder]],
         else:
             seen: dict[tuple[str, int, str], int] = {}
             for line, order in result.orders:
+                if isinstance(order, RuleProposal):
+                    continue
                 if not isinstance(order, A.Action):
                     errs.append(IllegalOrderError("only the GM's desk posts figures",
                                                   line=line.number, text=line.text))
@@ -172,6 +190,9 @@ def validate(state: State, parsed: Mapping[str, ParseResult[JungleOrder]],
 
 def describe(order: JungleOrder) -> str:
     """An order in words, to read back to the player."""
+    if isinstance(order, RuleProposal):
+        offered = ", ".join(f"{who} {n} {attr}" for who, attr, n in order.offering)
+        return f"rule proposal ({order.total} points: {offered}): {order.text}"
     if isinstance(order, FigureLine):
         row = order.as_dict()
         name = row.get("city") or row.get("unit") or row.get("item") or "the empire"

@@ -35,6 +35,7 @@ from gmkit.rulesets.jungle.food import demote_starved_citizens, eat
 from gmkit.rulesets.jungle.gameturns import Pick, credit, draws
 from gmkit.rulesets.jungle.gods import bless_priests, draw_festival
 from gmkit.rulesets.jungle.posts import figures_of
+from gmkit.rulesets.jungle.proposals import PROPOSALS, proposals
 from gmkit.rulesets.jungle.resolve import new_session, round_steps
 from gmkit.rulesets.jungle.state import EVENING, festival, frame, rows
 from gmkit.rulesets.jungle.titles import adopt_policy, conquests, session_titles
@@ -175,6 +176,8 @@ def steps() -> list[Step]:
     morning = "Morning"
     return [
         Step("opening", "The council session opens", STRUCTURE, opening, phase=morning),
+        Step("proposals", "Rule proposals and their offerings", PROPOSALS, proposals,
+             phase=morning),
         Step("festival", "The festival", GODS, festival_step, phase=morning),
         Step("cities", "Cities: revolts, output, citizens", TLATOANI, city_step, phase=morning),
         *round_steps(1),
