@@ -79,7 +79,7 @@ def test_turn_notebook_exports_the_jungle_sample_on_the_hex_board(tmp_path: Path
 
 def test_history_notebook_follows_fame_per_house(monkeypatch: pytest.MonkeyPatch) -> None:
     """The victory is the most total Fame: the history notebook's metrics include each house's
-    Fame and living characters, session by session."""
+    Fame, living characters, titles and the gods' favour, session by session."""
     monkeypatch.setattr(sys, "argv", [str(HISTORY), "--game", str(SAMPLE)])
     spec = importlib.util.spec_from_file_location("history_notebook_jungle", HISTORY)
     assert spec and spec.loader
@@ -87,6 +87,6 @@ def test_history_notebook_follows_fame_per_house(monkeypatch: pytest.MonkeyPatch
     spec.loader.exec_module(module)
     _, defs = module.app.run()
     series = defs["series"]
-    assert {"fame", "characters"} <= set(history.metrics(series))
+    assert {"fame", "characters", "titles", "favour"} <= set(history.metrics(series))
     fame = series.filter((series["metric"] == "fame") & (series["player"] == "Ocelotl"))
     assert fame["turn"].to_list() == list(range(0, Desk.open(SAMPLE).game.latest_turn + 1))

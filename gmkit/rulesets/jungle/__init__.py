@@ -128,7 +128,8 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
         return Headline("fame", "Total Fame of the house", ("characters",))
 
     def metric_labels(self) -> Mapping[str, str]:
-        return {"fame": "total Fame", "xp": "total XP", "characters": "living characters"}
+        return {"fame": "total Fame", "xp": "total XP", "characters": "living characters",
+                "titles": "titles held", "favour": "gods' favour (Priest N)"}
 
     def holdings(self, state: State) -> pl.DataFrame:
         chars = state["characters"].filter(pl.col("alive")).sort("fame", descending=True)

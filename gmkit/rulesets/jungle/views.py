@@ -49,16 +49,24 @@ def house_state(state: State, public: State, house: str) -> State:
 
 
 def standings(state: State) -> pl.DataFrame:
-    """One row per house: its player, living characters, their total Fame and XP, its food and
-    gold; by Fame, highest first. A hidden value (another house's XP or stores) stays null."""
+    """One row per house: its player, living characters, their total Fame and XP, the titles
+    they hold, the gods' favour (the N of their Priest titles), its food and gold; by Fame,
+    highest first. A hidden value (another house's XP or stores) stays null."""
     chars = state["characters"].filter(pl.col("alive"))
+    titled = (state["titles"].join(chars.select(pl.col("name").alias("character"), "house"),
+                                   on="character")
+              .group_by("house").agg(pl.len().alias("titles"),
+                                     pl.col("value").filter(pl.col("title") == "priest_of")
+                                     .sum().alias("favour")))
     per = chars.group_by("house").agg(
         pl.len().alias("characters"), pl.col("fame").sum().alias("fame"),
         pl.when(pl.col("xp").null_count() == pl.len()).then(None)
         .otherwise(pl.col("xp").sum()).alias("xp"))
-    out = (state["houses"].join(per, on="house", how="left")
+    out = (state["houses"].join(per, on="house", how="left").join(titled, on="house", how="left")
            .select(pl.col("player"), pl.col("house"),
                    pl.col("characters").fill_null(0).cast(pl.Int64),
-                   pl.col("fame").fill_null(0).cast(pl.Int64), pl.col("xp").cast(pl.Int64),
+                   pl.col("fame").fill_null(0).cast(pl.Int64),
+                   pl.col("titles").fill_null(0).cast(pl.Int64),
+                   pl.col("favour").fill_null(0).cast(pl.Int64), pl.col("xp").cast(pl.Int64),
                    pl.col("food"), pl.col("gold")))
     return out.sort(["fame", "house"], descending=[True, False])
