@@ -9,7 +9,7 @@ from gmkit.rulesets.jungle.gameturns import BUILDER, INVENTOR
 from gmkit.rulesets.jungle.figures import check_figures, parse_figures
 from gmkit.rulesets.jungle.titles import (CONQUEROR, MINISTER, adopt_policy, conquest_value,
                                           conquests, session_titles)
-from gmkit.rulesets.jungle.units import lose_health, loss_weights, shared_gains
+from gmkit.rulesets.jungle.units import lose_health, loss_weights, shared_gains, unit_events
 from tests.jungle.helpers import RULES, char, char_of, city_row, dice, unit_row, world
 
 
@@ -205,3 +205,31 @@ def test_a_units_gains_are_shared_with_its_generals_unit():
     assert xp == {"A": 3, "B": 3, "G": 3, "C": 1}
     gold = dict(after["houses"].select("house", "gold").iter_rows())
     assert gold == {"Blue": 3, "Red": 6}
+
+
+def test_settling_consumes_the_captain_and_disbands_the_rest():
+    """UNITS: "Settling a city, expending a Great Person, or using a work boat consumes the
+    Captain of the unit. Any other characters within the unit are treated as if the unit had
+    disbanded"."""
+    s = world([char("A", "Red", unit="Settler"), char("B", "Blue", unit="Settler")],
+              units=[unit_row("Settler", captain="A", military=False, level=None)])
+    figures = check_figures(s, parse_figures("settled Settler"), RULES)
+    after, events = unit_events(s, figures["unit_events"].to_dicts(), dice(), RULES)
+    assert not char_of(after, "A")["alive"]
+    b = char_of(after, "B")
+    assert (b["alive"], b["class"], b["city"], b["unit"]) == (True, "peasant", "Tenochtitlan",
+                                                              None)
+    assert after["units"].height == 0
+
+
+def test_a_captured_worker_gives_the_capturing_captains_house_a_character():
+    """NEW UNITS: "If a worker is captured, the player controlling the Captain of the capturing
+    unit receives the new character"."""
+    s = world([char("A", "Red", unit="W")], units=[unit_row("W", captain="A")])
+    figures = check_figures(s, parse_figures("captured worker Inca Worker by W"), RULES)
+    after, _ = unit_events(s, figures["unit_events"].to_dicts(), dice(), RULES)
+    new = char_of(after, "Captain of Inca Worker")
+    assert (new["house"], new["class"], new["unit"], new["may_act"]) == (
+        "Red", "soldier", "Inca Worker", False)
+    assert after["units"].filter(after["units"]["unit"] == "Inca Worker")["captain"].item() == \
+        "Captain of Inca Worker"

@@ -235,7 +235,14 @@ def disband(state: State, a: A.Disband, dice: Dice, rules: Params) -> Result:
     unit = a.unit or me["unit"]
     row = next((u for u in rows(state, "units") if u["unit"] == unit), None)
     _need(row is not None and row["captain"] == a.who, f"{a.who} is not the Captain of {unit}")
-    assert row is not None
+    state, nearest = disband_unit(state, unit, dice)
+    return state, [_ev(a, f"{a.who} disbands {unit}; its characters settle in {nearest}.")]
+
+
+def disband_unit(state: State, unit: str, dice: Dice) -> tuple[State, str]:
+    """A unit is gone: its living characters become peasants on drawn hexes of the nearest
+    city (returned)."""
+    row = next(u for u in rows(state, "units") if u["unit"] == unit)
     cities = rows(state, "cities")
     _need(bool(cities), "there is no city to go to")
     nearest = min(cities, key=lambda c: (hex_distance(c["q"], c["r"], row["q"], row["r"]),
@@ -245,7 +252,7 @@ def disband(state: State, a: A.Disband, dice: Dice, rules: Params) -> Result:
         state = _settle(state, name, nearest, None, None, dice, f"{unit}/{name}")
     state = set_captain(state, unit, None)
     state = state.replace(units=state["units"].filter(state["units"]["unit"] != unit))
-    return state, [_ev(a, f"{a.who} disbands {unit}; its characters settle in {nearest}.")]
+    return state, nearest
 
 
 def evict(state: State, a: A.Evict, dice: Dice, rules: Params) -> Result:

@@ -10,6 +10,8 @@ item (``#`` starts a comment)::
     empire: gold 120, expenses 3
     tech Bronze Working era 1 gameturn 4
     gains Warrior 1 with general Great General: xp 2, fame 1, gold 3
+    settled Settler 1                  (also 'expended Great Prophet', 'used Work Boat')
+    captured worker Inca Worker by Warrior 1
     join Coyotl: Nezahual in Texcoco -1,4, gold 12   (a new house or one signing up again;
                                                       the city, hex and gold are optional)
     conquered Cuzco by Warrior 1 citizens 3          (liberated ..., razed ...; add
@@ -59,6 +61,8 @@ GAIN_FIELDS = {"xp": "xp", "fame": "fame", "gold": "gold"}
 _JOIN = re.compile(r"^join\s+(?P<house>[^:]+?)\s*:\s*(?P<name>[^,]+?)(?:\s+in\s+(?P<city>[^,]+?)"
                    r"(?:\s+(?P<q>-?\d+)\s*,\s*(?P<r>-?\d+))?)?(?:\s*,\s*gold\s+(?P<gold>\d+))?$",
                    re.I)
+_UNIT_EVENT = re.compile(r"^(?:(?P<consumed>consumed|settled|expended|used)\s+(?P<unit>.+)|"
+                         r"captured\s+worker\s+(?P<worker>.+?)\s+by\s+(?P<by>.+))$", re.I)
 _COMPLETION = re.compile(
     rf"^(?P<kind>{'|'.join(COMPLETION_KINDS)})\s+(?P<item>.+?)(?:\s+in\s+(?P<city>.+?))?"
     r"(?:\s+era\s+(?P<era>\d+))?\s+(?:game\s*turn|turn|gt)\s+(?P<gt>\d+)$", re.I)
@@ -118,6 +122,14 @@ def parse_figures(text: str) -> Figures:
                     "line": line.number, "kind": m["kind"].lower(), "city": m["city"].strip(),
                     "unit": m["unit"].strip(), "citizens": int(m["n"]),
                     "aztec": "founded" if "found" in aztec else "previously" if aztec else None})
+                continue
+            m = _UNIT_EVENT.match(body)
+            if m:
+                rows["unit_events"].append(
+                    {"line": line.number, "kind": "consumed", "unit": m["unit"].strip(),
+                     "by": None} if m["consumed"] else
+                    {"line": line.number, "kind": "captured", "unit": m["worker"].strip(),
+                     "by": m["by"].strip()})
                 continue
             m = _JOIN.match(body)
             if m:
@@ -271,6 +283,17 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
             continue
         gains.append({**r, "unit": unit, "general": general})
     tables["unit_gains"] = _frame(gains, "unit_gains")
+    happened: list[Row] = []
+    for r in figures["unit_events"].to_dicts():
+        if r["kind"] == "consumed":
+            unit = resolve(units, r["unit"], r["line"])
+            if unit is not None:
+                happened.append({**r, "unit": unit})
+        else:
+            by = resolve(units, r["by"], r["line"])
+            if by is not None:
+                happened.append({**r, "by": by})
+    tables["unit_events"] = _frame(happened, "unit_events")
     tables["joins"] = _frame(_joins(state, figures, bad, lambda n, line: resolve(cities, n, line)),
                              "joins")
     errors.sort(key=lambda e: (e.line or 0))

@@ -39,7 +39,7 @@ from gmkit.rulesets.jungle.proposals import PROPOSALS, proposals
 from gmkit.rulesets.jungle.resolve import new_session, round_steps
 from gmkit.rulesets.jungle.state import EVENING, festival, frame, rows
 from gmkit.rulesets.jungle.titles import adopt_policy, conquests, session_titles
-from gmkit.rulesets.jungle.units import apply_unit_figures, shared_gains
+from gmkit.rulesets.jungle.units import apply_unit_figures, shared_gains, unit_events
 from gmkit.rulesets.jungle.world import CIV, count_trapped, join
 
 Result = tuple[State, list[Event]]
@@ -84,6 +84,8 @@ def opening(state: State, orders: Orders[Any], dice: Dice, rules: Params) -> Res
     state, more = credit(state, picks, done, rules)
     events += more
     state, more = join(state, figures.get("joins", []), dice, rules)
+    events += more
+    state, more = unit_events(state, figures.get("unit_events", []), dice, rules)
     events += more
     state, more = shared_gains(state, figures.get("unit_gains", []))
     events += more

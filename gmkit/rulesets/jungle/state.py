@@ -79,6 +79,8 @@ FIGURE_SCHEMAS: dict[str, Schema] = {
     # a player joining (a new house) or signing up again, with his first peasant
     "joins": {"line": pl.Int64, "house": pl.String, "name": pl.String, "city": pl.String,
               "q": pl.Int64, "r": pl.Int64, "gold": pl.Int64},
+    # a unit that consumed its Captain (settled, expended, used), or a worker a unit captured
+    "unit_events": {"line": pl.Int64, "kind": pl.String, "unit": pl.String, "by": pl.String},
     # a city captured, liberated or razed by a unit; aztec: previously (Aztec), founded or null
     "conquests": {"line": pl.Int64, "kind": pl.String, "city": pl.String, "unit": pl.String,
                   "citizens": pl.Int64, "aztec": pl.String},

@@ -17,10 +17,12 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle.constants import LIFE
-from gmkit.rulesets.jungle.edit import add_to, add_to_house, update
-from gmkit.rulesets.jungle.lifecycle import kill
-from gmkit.rulesets.jungle.state import rows
+from gmkit.rulesets.jungle.constants import LIFE, UNITS
+from gmkit.rulesets.jungle.edit import add_to, add_to_house, append, char, update
+from gmkit.rulesets.jungle.effects import disband_unit
+from gmkit.rulesets.jungle.lifecycle import kill, set_captain
+from gmkit.rulesets.jungle.state import character_row, rows
+
 
 NPC = "an NPC"
 
@@ -96,6 +98,47 @@ def shared_gains(state: State, gains: list[dict[str, Any]]) -> tuple[State, list
                             f"{g['fame']} Fame and {g['gold']} gold: "
                             f"{', '.join(names) or 'no character'} each.",
                             data={"unit": g["unit"], "characters": names}))
+    return state, events
+
+
+def unit_events(state: State, happened: list[dict[str, Any]], dice: Dice,
+                rules: Params) -> tuple[State, list[Event]]:
+    """"Settling a city, expending a Great Person, or using a work boat consumes the Captain of
+    the unit. Any other characters within the unit are treated as if the unit had disbanded";
+    "If a worker is captured, the player controlling the Captain of the capturing unit receives
+    the new character" (a soldier, Captain of the worker)."""
+    events: list[Event] = []
+    for h in happened:
+        if h["kind"] == "consumed":
+            u = next(x for x in rows(state, "units") if x["unit"] == h["unit"])
+            captain = u["captain"]
+            if captain is not None:
+                state = set_captain(state, h["unit"], None)
+                state, more = kill(state, captain, f"is consumed by {h['unit']}", dice, rules)
+                events += more
+            state, nearest = disband_unit(state, h["unit"], dice)
+            events.append(Event("unit", UNITS, f"{h['unit']} is consumed with its Captain "
+                                f"{captain or '(none)'}; its other characters settle in "
+                                f"{nearest}.", data={"unit": h["unit"]}))
+            continue
+        by = next(x for x in rows(state, "units") if x["unit"] == h["by"])
+        if by["captain"] is None:
+            events.append(Event("unit", UNITS, f"{h['by']} captures {h['unit']}; with no "
+                                "Captain, the GM gives its character.", data={"unit": h["unit"]}))
+            continue
+        house = char(state, by["captain"])["house"]
+        name = f"Captain of {h['unit']}"
+        state = append(state, "units", {
+            "unit": h["unit"], "unit_type": "Worker", "military": False, "level": None,
+            "health": int(rules.unit_full_health), "melee_strength": 0.0, "captain": None,
+            "enlisted": 1, "standing_orders": "", "words": 0, "city": by["city"], "q": by["q"],
+            "r": by["r"]})
+        state = append(state, "characters", character_row(name, house, rules, unit=h["unit"],
+                                                          may_act=False))
+        state = set_captain(state, h["unit"], name)
+        events.append(Event("unit", UNITS, f"{h['by']} captures the worker {h['unit']}: "
+                            f"house {house} gains {name}.", house,
+                            data={"unit": h["unit"], "character": name}))
     return state, events
 
 
