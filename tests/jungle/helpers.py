@@ -26,6 +26,12 @@ def dice(step: str = "t", **entered: Any) -> Dice:
     return Dice(SEED, 1, step, {f"{step}:{k}": v for k, v in entered.items()})
 
 
+def drawn(**ids: Any) -> Dice:
+    """Dice with draws entered under their full ids (``"<step>:<actor>/<key>"`` for a draw of
+    one character's action in a round)."""
+    return Dice(SEED, 1, "t", dict(ids))
+
+
 def fighter(name: str, xp: int = 1, fame: int = 0, wisdom: int = 1, **kw: Any) -> Fighter:
     """A character in an attack."""
     return Fighter(name, {"xp": xp, "fame": fame, "wisdom": wisdom, "craftsmanship": 1}, **kw)
@@ -42,8 +48,9 @@ def city_row(name: str, **kw: Any) -> dict[str, Any]:
 
 def unit_row(name: str, **kw: Any) -> dict[str, Any]:
     """A military unit at full health."""
-    row = {"unit": name, "type": "Warrior", "military": True, "level": 1, "health": 10,
-           "melee_strength": 6.0, "captain": None, "enlisted": 0, "orders": "", "words": 0,
+    row = {"unit": name, "unit_type": "Warrior", "military": True, "level": 1, "health": 10,
+           "melee_strength": 6.0, "captain": None, "enlisted": 0, "standing_orders": "",
+           "words": 0,
            "city": None, "q": 0, "r": 0}
     row.update(kw)
     return row
@@ -62,7 +69,8 @@ def world(chars: list[dict[str, Any]], *, houses: dict[str, tuple[int, int]] | N
         u["enlisted"] = sum(1 for c in chars if c["unit"] == u["unit"])
     state = state.replace(
         houses=frame([{"house": h, "player": h, "food": hs.get(h, (0, 0))[0],
-                       "gold": hs.get(h, (0, 0))[1]} for h in sorted(set(house_names) | set(hs))],
+                       "gold": hs.get(h, (0, 0))[1], "joined_to": None, "trapped": 0}
+                      for h in sorted(set(house_names) | set(hs))],
                      "houses"),
         characters=frame(chars, "characters"),
         cities=frame(cities if cities is not None else [city_row("Tenochtitlan")], "cities"),
@@ -77,12 +85,12 @@ def world(chars: list[dict[str, Any]], *, houses: dict[str, tuple[int, int]] | N
 
 
 def char(name: str, house: str, *, city: str | None = "Tenochtitlan", unit: str | None = None,
-         **attrs: Any) -> dict[str, Any]:
-    """A character row (in Tenochtitlan on hex 0,0 unless in a unit)."""
+         q: int = 0, r: int = 0, **attrs: Any) -> dict[str, Any]:
+    """A character row (in Tenochtitlan on hex ``q, r``, 0,0 by default, unless in a unit)."""
     if unit is not None:
         city = None
-    return character_row(name, house, RULES, city=city, q=0 if city else None,
-                         r=0 if city else None, unit=unit, **attrs)
+    return character_row(name, house, RULES, city=city, q=q if city else None,
+                         r=r if city else None, unit=unit, **attrs)
 
 
 def char_of(state: State, name: str) -> dict[str, Any]:

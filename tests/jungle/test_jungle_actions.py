@@ -11,7 +11,7 @@ from gmkit.rulesets.jungle import actions as A
 from gmkit.rulesets.jungle.attack import AttackType
 from gmkit.rulesets.jungle.orders import WordLimitError, parse
 from gmkit.rulesets.jungle.resolve import resolve_part
-from tests.jungle.helpers import RULES, char, char_of, city_row, dice, unit_row, world
+from tests.jungle.helpers import RULES, char, char_of, city_row, dice, drawn, unit_row, world
 
 
 def acts(state, house, post, slot=1):
@@ -23,7 +23,11 @@ def run(state, posts, slot=1, **entered):
     actions = []
     for house, post in posts.items():
         actions += acts(state, house, post, slot)[0]
-    return resolve_part(state, actions, dice("m", **entered), RULES, slot)
+    step = "first-actions" if slot == 1 else "second-actions"
+    # a draw of a character's action is entered under "<step>:<character>/<key>"
+    keyed = {f"{step}:{k.split('/')[1]}/{k}" if k.startswith(("attack/", "offering/")) else k: v
+             for k, v in entered.items()}
+    return resolve_part(state, actions, drawn(**keyed), RULES, slot)
 
 
 def kinds(events):
@@ -71,7 +75,7 @@ def test_order_over_the_word_limit_is_reported_and_the_unit_fortifies():
     got, result = acts(s, "Red", post)
     assert isinstance(result.errors[0], WordLimitError) and len(got) == 1
     after, events = resolve_part(s, got, dice(), RULES, 1)
-    assert after["units"]["orders"].to_list() == ["fortify"]
+    assert after["units"]["standing_orders"].to_list() == ["fortify"]
     ok, result = acts(s, "Red", "[b]Tochtli: Order (both actions) Warrior 1: march north and "
                                 "take the barbarian camp[/b]")
     assert result.ok and ok[0].both
@@ -86,21 +90,40 @@ def test_units_without_a_level_take_fifteen_words():
     assert not acts(s, "Red", "[b]T: Order Settler: " + "go " * 16 + "[/b]")[1].ok
 
 
+def order_of_play(events):
+    return [e.data["actors"] for e in events if e.kind == "order of play"]
+
+
 def test_first_actions_go_from_highest_to_lowest_fame_second_the_other_way():
     """CHARACTER ACTIONS: "Every character's first action from highest to lowest Fame; every
     character's second action from lowest to highest Fame"."""
-    fame = {"a": 5, "b": 1, "c": 3}
-    xs = [A.Defend(who=n, slot=s) for n in fame for s in (1, 2)]
-    assert [a.who for a in A.resolution_order(xs, fame, 1, dice())] == ["a", "c", "b"]
-    assert [a.who for a in A.resolution_order(xs, fame, 2, dice())] == ["b", "c", "a"]
+    s = world([char("a", "Red", fame=5), char("b", "Red", fame=1), char("c", "Red", fame=3)])
+    post = "[b]a: Defend[/b]\n[b]b: Defend[/b]\n[b]c: Defend[/b]"
+    _, events = run(s, {"Red": post}, slot=1)
+    assert order_of_play(events) == [["a", "c", "b"]]
+    _, events = run(s, {"Red": post}, slot=2)
+    assert order_of_play(events) == [["b", "c", "a"]]
 
 
 def test_ties_in_fame_are_ordered_by_a_logged_draw():
     """CHARACTER ACTIONS: equal Fame, ordered by a logged shuffle the GM may enter."""
-    xs = [A.Defend(who=n) for n in "xyz"]
-    roll = dice(**{"order/1/0": ["z", "x", "y"]})
-    assert [a.who for a in A.resolution_order(xs, {}, 1, roll)] == ["z", "x", "y"]
-    assert roll.log[0].purpose.startswith("order of the first actions")
+    s = world([char(n, "Red") for n in "xyz"])
+    post = "[b]x: Defend[/b]\n[b]y: Defend[/b]\n[b]z: Defend[/b]"
+    state, events = resolve_part(s, acts(s, "Red", post)[0],
+                                 drawn(**{"first-actions:ties/0": ["z", "x", "y"]}),
+                                 RULES, 1)
+    assert order_of_play(events) == [["z", "x", "y"]]
+    acted = [e.data["character"] for e in events if e.kind == "defend"]
+    assert acted == ["z", "x", "y"]
+
+
+def test_the_order_of_play_is_fixed_from_fame_as_the_round_opens():
+    """CHARACTER ACTIONS: the Fame that orders a round is the Fame when the round opens: Itzel
+    (Fame 1) acts after Xoco (Fame 3) although Gualpa gives her 10 Fame first."""
+    s = town()
+    _, events = run(s, {"Red": "[b]Gualpa: Give 10 fame to Itzel[/b]\n[b]Itzel: Defend[/b]",
+                        "Blue": "[b]Xoco: Defend[/b]"})
+    assert order_of_play(events) == [["Gualpa", "Xoco", "Itzel"]]
 
 
 def test_an_action_invalid_at_its_turn_is_void():
@@ -156,10 +179,10 @@ def test_both_slave_and_owner_submit_the_slave_is_defiant():
     s = town(slaves=[{"slave": "Mixtli", "owner": "Gualpa"}])
     after, _ = run(s, {"Red": "[b]Mixtli: Toil[/b]", "Blue": "[b]Mixtli: Defend[/b]"})
     assert after["titles"].to_dicts() == [{"character": "Mixtli", "title": "defiant_slave",
-                                           "subject": "Gualpa", "n": 1}]
+                                           "subject": "Gualpa", "value": 1}]
     after, _ = run(s, {"Red": "[b]Mixtli: Toil[/b]", "Blue": "[b]Mixtli: Escape Gualpa[/b]"},
                    **{"attack/Mixtli/1/result": 0.1})
-    assert [t["n"] for t in after["titles"].to_dicts() if t["title"] == "defiant_slave"] == [2]
+    assert [t["value"] for t in after["titles"].to_dicts() if t["title"] == "defiant_slave"] == [2]
 
 
 def test_owner_demand_followed_gains_go_to_the_owners_house():
@@ -167,8 +190,7 @@ def test_owner_demand_followed_gains_go_to_the_owners_house():
     anything gained for the house is awarded to the slave's owner's house"."""
     s = town(slaves=[{"slave": "Mixtli", "owner": "Gualpa"}])
     after, _ = run(s, {"Red": "[b]Mixtli: Toil[/b]"})
-    assert after["houses"].to_dicts()[1] == {"house": "Red", "player": "Red", "food": 12,
-                                             "gold": 51}
+    assert after["houses"].select("house", "food", "gold").row(1) == ("Red", 12, 51)
 
 
 def test_tenants_always_toil_in_the_afternoon():
@@ -178,7 +200,7 @@ def test_tenants_always_toil_in_the_afternoon():
     s = town(hexes=[("Tenochtitlan", 0, 0, "Gualpa")],
              tenants=[{"tenant": "Mixtli", "landlord": "Gualpa"}])
     after, events = run(s, {"Blue": "[b]Mixtli: Defend[/b]"}, slot=2)
-    assert "must toil" in events[0].text
+    assert "must toil" in [e for e in events if e.kind == "void"][0].text
     assert after["houses"].filter(after["houses"]["house"] == "Red")["food"].item() == 12
 
 
@@ -187,7 +209,7 @@ def test_steal_only_from_the_highest_fame_member():
     house"."""
     s = town()
     _, events = run(s, {"Red": "[b]Gualpa: Steal Mixtli[/b]"})
-    assert "highest-Fame member" in events[0].text
+    assert "highest-Fame member" in [e for e in events if e.kind == "void"][0].text
 
 
 def test_capture_makes_a_slave_and_escape_frees_him():
@@ -232,7 +254,7 @@ def test_sacrifice_makes_a_priest():
     after, events = run(s, {"Red": "[b]Gualpa: Sacrifice Ome to Huitzilopochtli[/b]"})
     assert not char_of(after, "Ome")["alive"]
     assert after["titles"].to_dicts() == [{"character": "Gualpa", "title": "priest_of",
-                                           "subject": "Huitzilopochtli", "n": 4}]
+                                           "subject": "Huitzilopochtli", "value": 4}]
 
 
 def test_tlaloc_smiles_upon_the_sacrifice_of_children():
@@ -278,3 +300,37 @@ def test_purchase_costs_three_gold_a_point():
     s = world([char("Gualpa", "Red")], houses={"Red": (0, 10)})
     after, _ = run(s, {"Red": "[b]Gualpa: Purchase 3 beakers[/b]"})
     assert char_of(after, "Gualpa")["beakers"] == 3 and after["houses"]["gold"].to_list() == [1]
+
+
+def test_join_houses_needs_both_heads_and_split_houses_takes_a_random_share():
+    """JOIN HOUSES: "a Join House action is required by the highest Fame character of BOTH
+    houses. Once joined, they are considered a single house"; SPLIT HOUSES: "The leaving house
+    takes with it (Random Number) percent of the house's Food and Gold stores"."""
+    s = town()
+    joined, events = run(s, {"Red": "[b]Gualpa: Join Houses with Xoco[/b]",
+                             "Blue": "[b]Xoco: Join Houses with Gualpa[/b]"})
+    assert set(joined["characters"]["house"].to_list()) == {"Red"}
+    houses = {h["house"]: h for h in joined["houses"].to_dicts()}
+    assert (houses["Red"]["food"], houses["Red"]["gold"]) == (14, 58)
+    assert houses["Blue"]["joined_to"] == "Red"
+    # the Blue player now orders the joined house's characters
+    assert acts(joined, "Red", "[b]Xoco: Defend[/b]")[1].ok
+    split, events = run(joined, {"Red": "[b]Xoco: Split Houses[/b]"},
+                        **{"first-actions:Xoco/split/Red": 0.25})
+    houses = {h["house"]: h for h in split["houses"].to_dicts()}
+    assert (houses["Blue"]["food"], houses["Blue"]["gold"]) == (3, 14)
+    assert (houses["Red"]["food"], houses["Red"]["gold"]) == (11, 44)
+    assert houses["Blue"]["joined_to"] is None
+    assert {c["name"]: c["house"] for c in split["characters"].to_dicts()} == {
+        "Gualpa": "Red", "Itzel": "Red", "Xoco": "Blue", "Mixtli": "Blue"}
+
+
+def test_only_a_head_may_split_houses():
+    """SPLIT HOUSES: "a Split House action is required by the highest Fame character of either
+    house"."""
+    s = town()
+    joined, _ = run(s, {"Red": "[b]Gualpa: Join Houses with Xoco[/b]",
+                        "Blue": "[b]Xoco: Join Houses with Gualpa[/b]"})
+    _, events = run(joined, {"Red": "[b]Mixtli: Split Houses[/b]"})
+    assert "not the highest-Fame character of house Blue" in [
+        e for e in events if e.kind == "void"][0].text

@@ -93,7 +93,7 @@ def test_a_dead_captain_is_replaced_by_fame():
     s = world([char("C", "Red", unit="Warrior", xp=1), char("D", "Blue", unit="Warrior", fame=3)],
               houses={"Red": (0, 0), "Blue": (5, 0)},
               units=[unit_row("Warrior", captain="C")],
-              titles=[{"character": "C", "title": "captain_of", "subject": "Warrior", "n": None}])
+              titles=[{"character": "C", "title": "captain_of", "subject": "Warrior", "value": None}])
     after, _ = kill(s, "C", "falls", dice(), RULES)
     assert after["units"]["enlisted"].to_list() == [1]
     assert after["units"]["captain"].to_list() == ["D"]

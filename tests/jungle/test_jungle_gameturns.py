@@ -47,4 +47,4 @@ def test_the_final_breakthrough_makes_the_inventor():
                           "era": 1, "gameturn": 4}], schema=dict(FIGURE_SCHEMAS["completions"]))
     after, _ = credit(after, picks, done, RULES)
     assert after["titles"].to_dicts() == [{"character": "B", "title": "inventor_of",
-                                           "subject": "Bronze Working", "n": 1}]
+                                           "subject": "Bronze Working", "value": 1}]

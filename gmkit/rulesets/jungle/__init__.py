@@ -2,12 +2,177 @@
 
 Rules: the GM yahzuk's text. Players run houses of characters (peasants, soldiers, citizens,
 specialists and Tlatoani); twice a council session each character acts, in an order set by Fame;
-between sessions the GM plays ten gameturns of a Civilization game and enters what it shows. See
-``docs/rules-notes/law-of-the-jungle.md`` for how each ambiguous passage is read and the named
-options that choose another reading.
+between sessions the GM plays ten gameturns of a Civilization game and enters what it shows. A
+game's turn is one council session. See ``docs/rules-notes/law-of-the-jungle.md`` for how each
+ambiguous passage is read and the named options that choose another reading.
 
-The modules are the pure pieces of the ruleset: ``constants`` (the rules table), ``state``
-(schemas and the GM's civilization figures), ``attack`` and ``odds`` (character attacks and their
-exact odds), ``food``, ``actions`` and ``orders`` (typed actions read from posts, resolved one at
-a time), ``gods``, ``gameturns`` (research and production draws), ``cities`` and ``units``.
+The modules: ``constants`` (the rules table), ``state`` (schemas), ``world`` (the starting world
+and the houses joining it), ``posts`` and ``orders`` (a house's post for both rounds, the GM's
+civilization figures), ``session`` (the steps of a council session in its three phases),
+``resolve`` (the two action rounds on the core's per-actor flow), ``effects``, ``gods``,
+``attack``, ``fight`` and ``odds`` (what each action does), ``food``, ``cities``, ``units``,
+``titles`` and ``gameturns`` (what happens at the session's opening and evening), ``views``
+(who sees what, standings by house), ``drawing`` (the hex map) and ``bot`` (seeded posts).
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from gmkit.core.boards.hexgrid import HexBoard
+from gmkit.core.dice import Dice
+from gmkit.core.drawing.scene import Scene
+from gmkit.core.maps import GameMap
+from gmkit.core.orders import OrderError, ParseResult
+from gmkit.core.params import Params
+from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.steps import Outcome, Step, Termination
+from gmkit.core.tables import State
+from gmkit.core.views import Viewer
+from gmkit.rulesets.jungle import actions as A
+from gmkit.rulesets.jungle import posts, views, world
+from gmkit.rulesets.jungle.bot import random_post
+from gmkit.rulesets.jungle.constants import PARAMS
+from gmkit.rulesets.jungle.drawing import colours, scene
+from gmkit.rulesets.jungle.fight import prepare
+from gmkit.rulesets.jungle.odds import band_odds
+from gmkit.rulesets.jungle.posts import JungleOrder
+from gmkit.rulesets.jungle.session import steps
+from gmkit.rulesets.jungle.state import SCHEMAS, house_of_player
+from gmkit.rulesets.jungle.effects import Void
+
+
+@register
+class LawOfTheJungle(Ruleset[JungleOrder]):
+    """The Law of the Jungle."""
+
+    name = "jungle"
+    title = "The Law of the Jungle"
+    aliases = ("law-of-the-jungle",)
+    params = PARAMS
+    schemas = SCHEMAS
+    default_map = None
+    board_kind = "hex"
+    standings_subject = "house"
+
+    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+              rules: Params) -> State:
+        return world.setup(players, rules)
+
+    def check_players(self, players: Sequence[PlayerInfo], game_map: GameMap | None
+                      ) -> list[str]:
+        return world.check_players(players)
+
+    def parse_post(self, post: str, player: str, state: State, rules: Params, *,
+                   secret: bool = False) -> ParseResult[JungleOrder]:
+        return posts.parse(post, player, state, rules)
+
+    def validate(self, state: State, orders: Mapping[str, ParseResult[JungleOrder]],
+                 rules: Params) -> dict[str, list[OrderError]]:
+        return posts.validate(state, orders, rules)
+
+    def steps(self, rules: Params) -> list[Step]:
+        return steps()
+
+    def outcome(self, state: State, rules: Params) -> Outcome | None:
+        """The victory: when the GM ends the game (``last_session``, 0 for never), the player
+        whose characters hold the most total Fame."""
+        last = int(rules.last_session)
+        if not last or int(state["session"]["session"][0]) < last:
+            return None
+        table = views.standings(state)
+        if table.is_empty():
+            return None
+        top = table.filter(pl.col("fame") == pl.col("fame").max())["player"].to_list()
+        return Outcome(Termination.GM_DECLARED, tuple(top),
+                       f"The GM ends the game after council session {last}: "
+                       f"{' and '.join(top)} {'holds' if len(top) == 1 else 'hold'} the most "
+                       "total Fame.")
+
+    def standings(self, state: State, rules: Params) -> pl.DataFrame:
+        return views.standings(state)
+
+    def gm_only_columns(self) -> tuple[str, ...]:
+        return views.GM_ONLY
+
+    def public_state(self, state: State) -> State:
+        return views.public_state(state)
+
+    def view(self, state: State, viewer: Viewer | str) -> State:
+        """As the base view, but the hexes' yields stay on the public map."""
+        out = super().view(state, viewer)
+        return out if Viewer.parse(viewer).is_gm else out.replace(hexes=state["hexes"])
+
+    def player_state(self, state: State, player: str) -> State:
+        """The public chart, with the player's own house's sheets, stores and choices."""
+        return views.house_state(state, self.view(state, Viewer.public()),
+                                 house_of_player(state, player))
+
+    def map_style(self, state: State, rules: Params) -> MapStyle:
+        return MapStyle({}, {}, legend=list(colours(state).items()))
+
+    def board(self) -> HexBoard:
+        """An unbounded hex grid: the drawing frames the cities' hexes."""
+        return HexBoard(source="the Aztec cities' hexes")
+
+    def scene(self, state: State, rules: Params) -> Scene:
+        return scene(state)
+
+    def player_colours(self, state: State, rules: Params) -> dict[str, str]:
+        return colours(state)
+
+    def headline(self) -> Headline:
+        return Headline("fame", "Total Fame of the house", ("characters",))
+
+    def metric_labels(self) -> Mapping[str, str]:
+        return {"fame": "total Fame", "xp": "total XP", "characters": "living characters",
+                "titles": "titles held", "favour": "gods' favour (Priest N)"}
+
+    def holdings(self, state: State) -> pl.DataFrame:
+        chars = state["characters"].filter(pl.col("alive")).sort("fame", descending=True)
+        out = [{"player": h, "holdings": ", ".join(f"{c['name']} ({c['class']}, Fame "
+                                                     f"{c['fame']})" for c in
+                                                     chars.filter(pl.col("house") == h)
+                                                     .iter_rows(named=True))}
+               for h in state["houses"]["house"].to_list()]
+        return pl.DataFrame(out, schema={"player": pl.String, "holdings": pl.String})
+
+    def odds(self, state: State, orders: Mapping[str, Sequence[JungleOrder]],
+             rules: Params) -> pl.DataFrame:
+        """Each single attack's five bands with their exact probabilities, as the state
+        stands before the session (joint attacks show their principal's line)."""
+        out = []
+        for player, os in orders.items():
+            for o in os:
+                if not isinstance(o, A.Attack):
+                    continue
+                try:
+                    attack, _ = prepare(state, [o], o.who, f"odds/{o.who}", rules)
+                except (Void, StopIteration):
+                    continue
+                a, d = attack.strengths()
+                for band, p in band_odds(a, d, attack.location, rules).items():
+                    out.append({"player": player, "attacker": o.who, "target": o.target,
+                                "kind": o.kind.value, "band": band.name.lower(),
+                                "probability": p})
+        return pl.DataFrame(out, schema={"player": pl.String, "attacker": pl.String,
+                                         "target": pl.String, "kind": pl.String,
+                                         "band": pl.String, "probability": pl.Float64})
+
+    def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
+        return random_post(state, player, rules, dice)
+
+    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+        return [{"id": h, "name": f"House {h}"} for h in
+                ("Ocelotl", "Quetzal", "Tochtli", "Cuauhtli")]
+
+    def players_to_move(self, state: State) -> list[str]:
+        alive = set(state["characters"].filter(pl.col("alive"))["house"].to_list())
+        return [h for h in state["houses"]["house"].to_list()
+                if house_of_player(state, h) in alive]
+
+    def describe_order(self, order: JungleOrder) -> str:
+        return posts.describe(order)

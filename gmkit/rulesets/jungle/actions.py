@@ -1,4 +1,4 @@
-"""The Law of the Jungle's character actions as typed values, and the order they resolve in.
+"""The Law of the Jungle's character actions as typed values.
 
 Every action names the character who acts (``who``), the part of the session it is for (``slot``
 1, the Morning, or 2, the Afternoon), the post line it came from and the house that posted it
@@ -6,19 +6,14 @@ Every action names the character who acts (``who``), the part of the session it 
 both of the character's actions (Travel without a trade route, Order with a doubled word limit,
 Defend twice).
 
-CHARACTER ACTIONS: "Every character's first action from highest to lowest Fame; every
-character's second action from lowest to highest Fame"; ties are broken by a logged shuffle.
+The order they resolve in is the flow's (:mod:`gmkit.rulesets.jungle.resolve`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
 
-from gmkit.core.dice import Dice
 from gmkit.rulesets.jungle.attack import AttackType
-from gmkit.rulesets.jungle.constants import ACTIONS
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -246,24 +241,3 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     Sacrifice, Offering, Move, Travel, Enlist, Order, Desert, Disband, Retire, Toil, Evict,
     Procreate, Recruit, Attack, Defend, Propose, Spend, Research, Produce, Give, Train, Purchase,
     JoinHouses, SplitHouses, Annex, Support)
-
-
-def resolution_order(actions: Sequence[Action], fame: dict[str, int], slot: int, dice: Dice
-                     ) -> list[Action]:
-    """The actions of one part in resolution order: Morning actions by Fame from highest to
-    lowest, Afternoon actions from lowest to highest; characters of equal Fame in the order of a
-    logged shuffle (one per group of ties)."""
-    mine = sorted((a for a in actions if a.slot == slot), key=lambda a: a.who)
-    sign = -1 if slot == 1 else 1
-    ranked = sorted(mine, key=lambda a: sign * fame.get(a.who, 0))
-    out: list[Action] = []
-    for f, group in groupby(ranked, key=lambda a: fame.get(a.who, 0)):
-        tied = list(group)
-        if len(tied) > 1:
-            names = [a.who for a in tied]
-            order = dice.shuffle(names, purpose=f"order of the {'first' if slot == 1 else 'second'}"
-                                 f" actions of characters with Fame {f}", rule=ACTIONS,
-                                 key=f"order/{slot}/{f}")
-            tied = sorted(tied, key=lambda a: order.index(a.who))
-        out.extend(tied)
-    return out

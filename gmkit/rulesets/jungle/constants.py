@@ -41,6 +41,9 @@ GOD_NAMES = ("Huitzilopochtli", "Quetzalcoatl", "Tezcatlipoca", "Tlaloc")
 PARAMS = (
     # -- the session and the characters --------------------------------------------------------
     Param("gameturns", 10, STRUCTURE, "gameturns played between two council sessions"),
+    Param("last_session", 0, STRUCTURE,
+          "the council session after which the GM ends the game and the house with the most "
+          "total Fame wins (0: the game goes on)"),
     Param("actions_per_session", 2, ACTIONS, "actions each character makes per council session"),
     Param("start_xp", 1, ATTRIBUTES, "XP of a new character"),
     Param("start_fame", 0, ATTRIBUTES, "Fame of a new character"),

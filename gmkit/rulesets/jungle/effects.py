@@ -190,8 +190,8 @@ def order(state: State, a: A.Order, dice: Dice, rules: Params) -> Result:
     _need(unit["captain"] == a.who, f"{a.who} is not the Captain of {a.unit}")
     limit = word_limit(unit["level"], a.both, rules)
     confused = a.words > limit
-    state = update(state, "units", "unit", a.unit, orders="fortify" if confused else a.text,
-                   words=a.words)
+    state = update(state, "units", "unit", a.unit,
+                   standing_orders="fortify" if confused else a.text, words=a.words)
     text = (f"{a.unit} is confused by {a.words} words (limit {limit}) and fortifies."
             if confused else f"{a.who} gives {a.unit} new orders ({a.words} of {limit} words).")
     return state, [Event("order", ORDERS, text, a.by, public=False,
@@ -235,7 +235,14 @@ def disband(state: State, a: A.Disband, dice: Dice, rules: Params) -> Result:
     unit = a.unit or me["unit"]
     row = next((u for u in rows(state, "units") if u["unit"] == unit), None)
     _need(row is not None and row["captain"] == a.who, f"{a.who} is not the Captain of {unit}")
-    assert row is not None
+    state, nearest = disband_unit(state, unit, dice)
+    return state, [_ev(a, f"{a.who} disbands {unit}; its characters settle in {nearest}.")]
+
+
+def disband_unit(state: State, unit: str, dice: Dice) -> tuple[State, str]:
+    """A unit is gone: its living characters become peasants on drawn hexes of the nearest
+    city (returned)."""
+    row = next(u for u in rows(state, "units") if u["unit"] == unit)
     cities = rows(state, "cities")
     _need(bool(cities), "there is no city to go to")
     nearest = min(cities, key=lambda c: (hex_distance(c["q"], c["r"], row["q"], row["r"]),
@@ -245,7 +252,7 @@ def disband(state: State, a: A.Disband, dice: Dice, rules: Params) -> Result:
         state = _settle(state, name, nearest, None, None, dice, f"{unit}/{name}")
     state = set_captain(state, unit, None)
     state = state.replace(units=state["units"].filter(state["units"]["unit"] != unit))
-    return state, [_ev(a, f"{a.who} disbands {unit}; its characters settle in {nearest}.")]
+    return state, nearest
 
 
 def evict(state: State, a: A.Evict, dice: Dice, rules: Params) -> Result:
@@ -453,7 +460,9 @@ def head_of(state: State, house_name: str) -> str | None:
 def join_houses(state: State, a: A.JoinHouses, dice: Dice, rules: Params,
                 pending: set[tuple[str, str]]) -> Result:
     """JOIN HOUSES: "a Join House action is required by the highest Fame character of BOTH
-    houses"; the houses merge when the second of the two resolves."""
+    houses"; the houses merge when the second of the two resolves: the first to offer keeps its
+    name, the other's characters, food and gold join it (each character's house of origin is
+    kept for a later split) and its player orders the joined house's characters."""
     me, other = char(state, a.who), char(state, a.other)
     _need(me["house"] != other["house"], f"{a.other} is of house {me['house']} already")
     _need(head_of(state, me["house"]) == a.who,
@@ -461,23 +470,52 @@ def join_houses(state: State, a: A.JoinHouses, dice: Dice, rules: Params,
     if (a.other, a.who) not in pending:
         pending.add((a.who, a.other))
         return state, [_ev(a, f"{a.who} offers to join houses with {a.other}'s house.")]
+    pending.discard((a.other, a.who))
     keep, gone = house(state, other["house"]), house(state, me["house"])
+    moved = [c["name"] for c in rows(state, "characters") if c["house"] == gone["house"]]
+    state = append(state, "origins", *({"character": n, "house": gone["house"]} for n in moved))
     state = update(state, "characters", "house", gone["house"], house=keep["house"])
     state = add_to_house(state, keep["house"], food=gone["food"], gold=gone["gold"])
-    state = state.replace(houses=state["houses"].filter(state["houses"]["house"] != gone["house"]))
+    state = update(state, "houses", "house", gone["house"], food=0, gold=0,
+                   joined_to=keep["house"])
     return state, [_ev(a, f"Houses {keep['house']} and {gone['house']} are joined.")]
 
 
 def split_houses(state: State, a: A.Action, dice: Dice, rules: Params) -> Result:
-    """SPLIT HOUSES: the leaving house takes (Random Number) of the food and gold; the GM names
-    which characters leave (the rules table keeps no record of the houses joined)."""
+    """SPLIT HOUSES: "a Split House action is required by the highest Fame character of either
+    house. The leaving house takes with it (Random Number) percent of the house's Food and Gold
+    stores" (rounded down); its characters go back to it. The leaving house is the splitter's
+    own house of origin, or, when the head of the house they joined splits, the one house
+    joined into it."""
     me = char(state, a.who)
-    _need(head_of(state, me["house"]) == a.who,
-          f"{a.who} is not the highest-Fame character of house {me['house']}")
-    u = dice.uniform(purpose=f"share of house {me['house']}'s stores the leaving house takes",
-                     rule=ACTIONS, key=f"split/{me['house']}")
-    return state, [_ev(a, f"{a.who} splits house {me['house']}; the leaving house takes "
-                      f"{u:.0%} of its food and gold (the GM divides the characters).", share=u)]
+    here = str(me["house"])
+    origins = {o["character"]: o["house"] for o in rows(state, "origins")}
+    joined = sorted(h["house"] for h in rows(state, "houses") if h["joined_to"] == here)
+    _need(bool(joined), f"house {here} is not a joined house")
+    if a.who in origins:
+        leaving = origins[a.who]
+        mine = [c for c in members(state, here) if origins.get(c["name"]) == leaving]
+        _need(max(c["fame"] for c in mine) == me["fame"],
+              f"{a.who} is not the highest-Fame character of house {leaving}")
+    else:
+        _need(head_of(state, here) == a.who,
+              f"{a.who} is not the highest-Fame character of house {here}")
+        _need(len(joined) == 1, f"houses {', '.join(joined)} were joined into {here}: the "
+              "head of the leaving one splits")
+        leaving = joined[0]
+    u = dice.uniform(purpose=f"share of house {here}'s food and gold house {leaving} takes",
+                     rule=ACTIONS, key=f"split/{here}")
+    stores = house(state, here)
+    food, gold = int(stores["food"] * u), int(stores["gold"] * u)
+    back = [n for n, h in origins.items() if h == leaving]
+    for n in back:
+        state = update(state, "characters", "name", n, house=leaving)
+    state = state.replace(origins=frame([o for o in rows(state, "origins")
+                                         if o["house"] != leaving], "origins"))
+    state = add_to_house(state, here, food=-food, gold=-gold)
+    state = update(state, "houses", "house", leaving, food=food, gold=gold, joined_to=None)
+    return state, [_ev(a, f"House {leaving} splits from house {here}, taking {u:.0%} of its "
+                      f"stores: {food} food and {gold} gold.", share=u, food=food, gold=gold)]
 
 
 def annex(state: State, a: A.Action, dice: Dice, rules: Params) -> Result:

@@ -4,10 +4,18 @@ The GM plays the Civilization game and types what it shows, one line per city, u
 item (``#`` starts a comment)::
 
     city Tenochtitlan: citizens 4, food 3, income 12, expenses 4, beakers 2, hammers 5,
-        happiness -2, strength 9.5          (all on one line; any subset of the fields)
+        happiness -2, strength 9.5, starved 1   (all on one line; any subset of the fields;
+                                                 starved: citizens lost to starvation)
     unit Warrior 1: health 8, level 2, strength 6
     empire: gold 120, expenses 3
     tech Bronze Working era 1 gameturn 4
+    gains Warrior 1 with general Great General: xp 2, fame 1, gold 3
+    settled Settler 1                  (also 'expended Great Prophet', 'used Work Boat')
+    captured worker Inca Worker by Warrior 1
+    join Coyotl: Nezahual in Texcoco -1,4, gold 12   (a new house or one signing up again;
+                                                      the city, hex and gold are optional)
+    conquered Cuzco by Warrior 1 citizens 3          (liberated ..., razed ...; add
+    razed Tula by Warrior 1 citizens 4 previously aztec    'founded by Aztecs' as the case is)
     building Granary in Tenochtitlan era 1 gameturn 7
     unit Jaguar in Tenochtitlan gameturn 9
     policy Tradition era 1 gameturn 10
@@ -34,7 +42,8 @@ from gmkit.rulesets.jungle.state import FIGURE_SCHEMAS, Row
 
 CITY_FIELDS = {"citizens": "citizens", "food": "net_food", "net food": "net_food",
                "income": "income", "expenses": "expenses", "beakers": "beakers",
-               "hammers": "hammers", "happiness": "happiness", "strength": "strength"}
+               "hammers": "hammers", "happiness": "happiness", "strength": "strength",
+               "starved": "starved"}
 UNIT_FIELDS = {"health": "health", "level": "level", "strength": "melee_strength",
                "melee strength": "melee_strength"}
 EMPIRE_FIELDS = {"gold": "gold", "expenses": "expenses"}
@@ -42,6 +51,18 @@ COMPLETION_KINDS = ("tech", "building", "wonder", "unit", "policy")
 NUMBER = r"-?\d+(?:\.\d+)?"
 
 _FIGURES = re.compile(r"^(?P<kind>city|unit|empire)\s*(?P<name>[^:]*?)\s*:\s*(?P<rest>.*)$", re.I)
+_CONQUEST = re.compile(
+    r"^(?P<kind>conquered|liberated|razed)\s+(?P<city>.+?)\s+by\s+(?P<unit>.+?)\s+citizens\s+"
+    r"(?P<n>\d+)(?:\s*,?\s*(?P<aztec>previously aztec|aztec previously|founded by (?:the )?"
+    r"aztecs?|aztec founded))?$", re.I)
+_GAINS = re.compile(r"^gains\s+(?P<unit>.+?)(?:\s+with\s+general\s+(?P<general>.+?))?\s*:"
+                    r"\s*(?P<rest>.+)$", re.I)
+GAIN_FIELDS = {"xp": "xp", "fame": "fame", "gold": "gold"}
+_JOIN = re.compile(r"^join\s+(?P<house>[^:]+?)\s*:\s*(?P<name>[^,]+?)(?:\s+in\s+(?P<city>[^,]+?)"
+                   r"(?:\s+(?P<q>-?\d+)\s*,\s*(?P<r>-?\d+))?)?(?:\s*,\s*gold\s+(?P<gold>\d+))?$",
+                   re.I)
+_UNIT_EVENT = re.compile(r"^(?:(?P<consumed>consumed|settled|expended|used)\s+(?P<unit>.+)|"
+                         r"captured\s+worker\s+(?P<worker>.+?)\s+by\s+(?P<by>.+))$", re.I)
 _COMPLETION = re.compile(
     rf"^(?P<kind>{'|'.join(COMPLETION_KINDS)})\s+(?P<item>.+?)(?:\s+in\s+(?P<city>.+?))?"
     r"(?:\s+era\s+(?P<era>\d+))?\s+(?:game\s*turn|turn|gt)\s+(?P<gt>\d+)$", re.I)
@@ -94,6 +115,38 @@ def parse_figures(text: str) -> Figures:
             continue
         out.texts[line.number] = line.text
         try:
+            m = _CONQUEST.match(body)
+            if m:
+                aztec = (m["aztec"] or "").lower()
+                rows["conquests"].append({
+                    "line": line.number, "kind": m["kind"].lower(), "city": m["city"].strip(),
+                    "unit": m["unit"].strip(), "citizens": int(m["n"]),
+                    "aztec": "founded" if "found" in aztec else "previously" if aztec else None})
+                continue
+            m = _UNIT_EVENT.match(body)
+            if m:
+                rows["unit_events"].append(
+                    {"line": line.number, "kind": "consumed", "unit": m["unit"].strip(),
+                     "by": None} if m["consumed"] else
+                    {"line": line.number, "kind": "captured", "unit": m["worker"].strip(),
+                     "by": m["by"].strip()})
+                continue
+            m = _JOIN.match(body)
+            if m:
+                rows["joins"].append({
+                    "line": line.number, "house": m["house"].strip(), "name": m["name"].strip(),
+                    "city": m["city"].strip() if m["city"] else None,
+                    "q": int(m["q"]) if m["q"] else None, "r": int(m["r"]) if m["r"] else None,
+                    "gold": int(m["gold"]) if m["gold"] else 0})
+                continue
+            m = _GAINS.match(body)
+            if m:
+                values = _fields(m["rest"], GAIN_FIELDS, "gain")
+                rows["unit_gains"].append({
+                    "line": line.number, "unit": m["unit"].strip(),
+                    "general": m["general"].strip() if m["general"] else None,
+                    **{k: _whole(values[k], k) if k in values else 0 for k in GAIN_FIELDS}})
+                continue
             m = _COMPLETION.match(body)
             if m:
                 rows["completions"].append({
@@ -174,7 +227,7 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
         name = resolve(cities, r["city"], r["line"])
         if name is None or not once("city", name, r["line"]):
             continue
-        for col in ("citizens", "expenses", "beakers", "hammers", "strength"):
+        for col in ("citizens", "expenses", "beakers", "hammers", "strength", "starved"):
             if r[col] is not None and r[col] < 0:
                 bad(r["line"], IllegalOrderError(f"{name}: {col} cannot be negative ({r[col]})"))
         city_rows.append({**r, "city": name})
@@ -213,8 +266,67 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
     tables["city_figures"] = _frame(city_rows, "city_figures")
     tables["unit_figures"] = _frame(unit_rows, "unit_figures")
     tables["completions"] = _frame(done_rows, "completions")
+    won: list[Row] = []
+    for r in figures["conquests"].to_dicts():
+        unit = resolve(units, r["unit"], r["line"])
+        if unit is not None:
+            won.append({**r, "unit": unit})
+    tables["conquests"] = _frame(won, "conquests")
+    gains: list[Row] = []
+    for r in figures["unit_gains"].to_dicts():
+        unit = resolve(units, r["unit"], r["line"])
+        general = resolve(units, r["general"], r["line"])
+        if unit is None or (r["general"] is not None and general is None):
+            continue
+        if min(r["xp"], r["fame"], r["gold"]) < 0:
+            bad(r["line"], IllegalOrderError(f"{unit}: a gain cannot be negative"))
+            continue
+        gains.append({**r, "unit": unit, "general": general})
+    tables["unit_gains"] = _frame(gains, "unit_gains")
+    happened: list[Row] = []
+    for r in figures["unit_events"].to_dicts():
+        if r["kind"] == "consumed":
+            unit = resolve(units, r["unit"], r["line"])
+            if unit is not None:
+                happened.append({**r, "unit": unit})
+        else:
+            by = resolve(units, r["by"], r["line"])
+            if by is not None:
+                happened.append({**r, "by": by})
+    tables["unit_events"] = _frame(happened, "unit_events")
+    tables["joins"] = _frame(_joins(state, figures, bad, lambda n, line: resolve(cities, n, line)),
+                             "joins")
     errors.sort(key=lambda e: (e.line or 0))
     return Figures(tables, errors, dict(figures.texts))
+
+
+def _joins(state: State, figures: Figures, bad: Any, city_of: Any) -> list[Row]:
+    """JOINING THE GAME and SIGNING UP AGAIN: a new house, or a house that lost all its
+    characters or has had them all trapped as Slave-Tenants for 3 council sessions."""
+    from gmkit.rulesets.jungle.world import CIV
+    houses = {h["house"]: h for h in state["houses"].iter_rows(named=True)}
+    alive = {c["house"] for c in state["characters"].iter_rows(named=True) if c["alive"]}
+    taken = set(state["characters"]["name"].to_list())
+    out: list[Row] = []
+    for r in figures["joins"].to_dicts():
+        h = houses.get(r["house"])
+        if r["house"].casefold() == CIV:
+            bad(r["line"], IllegalOrderError(f"'{r['house']}' is the GM's desk, not a house"))
+        elif h is not None and r["house"] in alive and (h["trapped"] or 0) < 3:
+            bad(r["line"], IllegalOrderError(
+                f"house {r['house']} still controls characters: a house signs up again when "
+                "it has lost them all, or after 3 council sessions with all of them "
+                "Slave-Tenants"))
+        elif r["name"] in taken:
+            bad(r["line"], IllegalOrderError(f"a character is named {r['name']} already"))
+        elif r["gold"] < 0:
+            bad(r["line"], IllegalOrderError("gold cannot be negative"))
+        else:
+            city = city_of(r["city"], r["line"]) if r["city"] else None
+            if r["city"] is None or city is not None:
+                out.append({**r, "city": city})
+                taken.add(r["name"])
+    return out
 
 
 def _frame(rows: list[dict[str, Any]], name: str) -> pl.DataFrame:

@@ -65,7 +65,7 @@ def sacrifice(state: State, a: A.Sacrifice, dice: Dice, rules: Params) -> Result
     _need(Places(state).same(a.who, a.victim), f"{a.victim} is not in the same location")
     factor = festival_factor(state, a.god, rules)
     n = sacrifice_value(a.god, victim, factor, rules)
-    defiant = sum(t["n"] or 0 for t in titles_of(state, a.victim, DEFIANT))
+    defiant = sum(t["value"] or 0 for t in titles_of(state, a.victim, DEFIANT))
     state, events = kill(state, a.victim, f"is sacrificed to {a.god} by {a.who}", dice, rules)
     state = add_title(state, a.who, PRIEST, a.god, n + defiant, add=True)
     return state, events + [Event("sacrifice", GODS, f"{a.who} becomes Priest of {a.god} "
@@ -112,7 +112,7 @@ def bless_priests(state: State, dice: Dice, rules: Params) -> tuple[State, list[
             continue
         u = dice.uniform(purpose=f"{god}'s blessing of his Priest {t['character']}", rule=GODS,
                          key=f"priest/{t['character']}")
-        gift = math.floor((t["n"] or 0) * u + 1e-12)
+        gift = math.floor((t["value"] or 0) * u + 1e-12)
         what = GIFT[god]
         if what == "food":
             state = add_to_house(state, me["house"], food=gift)

@@ -39,9 +39,9 @@ def add_title(state: State, character: str, title: str, subject: str, n: int | N
     titles = rows(state, "titles")
     for t in titles:
         if t["character"] == character and t["title"] == title and t["subject"] == subject:
-            t["n"] = (t["n"] or 0) + (n or 0) if add else n
+            t["value"] = (t["value"] or 0) + (n or 0) if add else n
             return state.replace(titles=frame(titles, "titles"))
-    titles.append({"character": character, "title": title, "subject": subject, "n": n})
+    titles.append({"character": character, "title": title, "subject": subject, "value": n})
     return state.replace(titles=frame(titles, "titles"))
 
 

@@ -1,26 +1,40 @@
-"""A part of the council session (Morning or Afternoon) resolved one action at a time.
+"""The two action rounds of a council session as per-actor steps of the core's flow.
 
-Before the order is drawn, the actions that will be taken are settled: a slave's Morning action
-is his own or his owner's demand ("If BOTH the slave AND the slave's owner submit an action, then
-the slave's action is followed and the slave gains the title Defiant Slave"); a tenant's
-Afternoon action is always Toil; a character who claimed both actions has no second one. Then each
-action resolves against the state the previous one left ("Actions that are not valid at the
-moment of resolution will be considered void"): a void action is an event with its reason, and a
-dead character never acts.
+A round (the Morning's first actions, the Afternoon's second) is a per-actor
+:class:`~gmkit.core.steps.Step`: when it begins, :func:`gmkit.core.flow.by_column` fixes the
+order of play from Fame as it then stands ("Every character's first action from highest to
+lowest Fame; every character's second action from lowest to highest Fame"), characters tied on
+Fame put in order by a logged shuffle; then each character's action resolves in turn against the
+state the previous one left, so the GM can step action by action. "Actions that are not valid at
+the moment of resolution will be considered void": a void action is an event with its reason,
+and a dead character never acts.
+
+Which action a character takes in a round is read from the accepted orders each time
+(:func:`chosen_actions`): a slave's Morning action is his own, or his owner's demand when he
+posted none ("If BOTH the slave AND the slave's owner submit an action, then the slave's action
+is followed and the slave gains the title Defiant Slave", given by :func:`demands`); a tenant's
+Afternoon action is always Toil; a character who claimed both actions has no second one.
 
 JOINT ATTACKS: every participant must post a matching attack naming all the others (same type,
 target and principal); otherwise each of their actions is void "amid the confusion of
-miscoordination". A coordinated attack occurs on the action of the slowest participant, who is
-also the principal attacker unless one is designated.
+miscoordination". A coordinated attack occurs on the action of the slowest participant (the last
+of them to act, or with ``slowest = "lowest_fame"`` the one with the least Fame), who is also the
+principal attacker unless one is designated.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
 
 from gmkit.core.dice import Dice
+from gmkit.core.envelope import Orders
+from gmkit.core.flow import by_column
 from gmkit.core.params import Params
-from gmkit.core.steps import Event
+from gmkit.core.steps import ActFn, Driver, Event, Step, StepFn
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle import actions as A
 from gmkit.rulesets.jungle.constants import ACTIONS, JOINT, SLAVES
@@ -29,7 +43,10 @@ from gmkit.rulesets.jungle.effects import EFFECTS, Void, join_houses
 from gmkit.rulesets.jungle.fight import fight
 from gmkit.rulesets.jungle.gods import DEFIANT, offering, sacrifice
 from gmkit.rulesets.jungle.lifecycle import add_title
-from gmkit.rulesets.jungle.state import frame, owner_of, rows
+from gmkit.rulesets.jungle.state import AFTERNOON, MORNING, frame, owner_of, rows
+
+FIRST, SECOND = "first-actions", "second-actions"
+PHASES = {1: "Morning", 2: "Afternoon"}
 
 
 def _void(a: A.Action, reason: str, rule: str = ACTIONS) -> Event:
@@ -37,121 +54,197 @@ def _void(a: A.Action, reason: str, rule: str = ACTIONS) -> Event:
                  data={"character": a.who, "line": a.line, "reason": reason})
 
 
-def settle(state: State, actions: Sequence[A.Action], slot: int
-           ) -> tuple[State, list[A.Action], list[Event]]:
-    """The actions that will be taken this part, after slaves' demands, tenants' toil and
-    claims of both actions."""
-    houses = {c["name"]: c["house"] for c in rows(state, "characters")}
-    alive = {c["name"] for c in rows(state, "characters") if c["alive"]}
-    busy = {c["name"] for c in rows(state, "characters") if c["busy"]}
-    events: list[Event] = []
-    mine = [a for a in actions if a.slot == slot]
-    for a in mine:
-        if a.who not in alive:
-            events.append(_void(a, f"{a.who} is dead"))
-    mine = [a for a in mine if a.who in alive]
+def _actions(orders: Orders[Any], slot: int) -> list[A.Action]:
+    return [o for player in orders for o in orders[player]
+            if isinstance(o, A.Action) and o.slot == slot]
+
+
+def chosen_actions(state: State, orders: Orders[Any], slot: int) -> dict[str, A.Action]:
+    """The action each character takes this round: his own rather than his owner's demand;
+    in the Afternoon a tenant's Toil (given when he posted none)."""
+    houses = dict(state["characters"].select("name", "house").iter_rows())
     chosen: dict[str, A.Action] = {}
-    for a in mine:
-        own = houses[a.who] == a.by
+    for a in sorted(_actions(orders, slot), key=lambda a: (a.who, a.line)):
         other = chosen.get(a.who)
-        if other is None:
+        if other is None or (houses.get(a.who) == a.by and houses.get(a.who) != other.by):
             chosen[a.who] = a
-            continue
-        slave_own, demand = (a, other) if own else (other, a)
-        chosen[a.who] = slave_own
-        owner = owner_of(state, a.who)
-        if slot == 1 and owner is not None:
-            defies_owner = isinstance(slave_own, A.Attack) and slave_own.target == owner
-            n = 2 if defies_owner else 1
-            state = add_title(state, a.who, DEFIANT, owner, n, add=True)
-            events.append(_void(demand, f"the slave {a.who} defies his owner {owner}", SLAVES))
     if slot == 2:
-        tenants = set(state["tenants"]["tenant"].to_list())
-        for who in sorted(tenants & alive):
-            mine_now = chosen.get(who)
-            if not isinstance(mine_now, A.Toil):
-                if mine_now is not None:
-                    events.append(_void(mine_now, f"{who} is a tenant and must toil"))
+        alive = set(state["characters"].filter(pl.col("alive"))["name"].to_list())
+        for who in sorted(set(state["tenants"]["tenant"].to_list()) & alive):
+            if who not in chosen:
                 chosen[who] = A.Toil(who=who, slot=2, by=houses[who])
-        for who in sorted(busy & set(chosen)):
-            events.append(_void(chosen.pop(who), f"{who} used both actions in the Morning"))
-    return state, sorted(chosen.values(), key=lambda a: a.who), events
+    return chosen
 
 
-def _joint_groups(actions: Sequence[A.Action]) -> tuple[dict[str, frozenset[str]], list[Event]]:
-    """Each joint participant's group, and the void events of miscoordinated attacks."""
-    attacks = {a.who: a for a in actions if isinstance(a, A.Attack)}
-    group: dict[str, frozenset[str]] = {}
+def demands(state: State, orders: Orders[Any], dice: Dice,
+            rules: Params) -> tuple[State, list[Event]]:
+    """SLAVE OF CHARACTER X: when both the slave and his owner's house post his Morning action,
+    the slave's is followed, the owner's demand is void and the slave is a Defiant Slave (N + 1;
+    + 2 when his own action attacks the owner)."""
+    houses = dict(state["characters"].select("name", "house").iter_rows())
     events: list[Event] = []
-    for who, a in attacks.items():
-        if not a.joint:
+    by_who: dict[str, list[A.Action]] = {}
+    for a in _actions(orders, 1):
+        by_who.setdefault(a.who, []).append(a)
+    for who, mine in sorted(by_who.items()):
+        own = [a for a in mine if a.by == houses.get(who)]
+        demanded = [a for a in mine if a.by != houses.get(who)]
+        owner = owner_of(state, who)
+        if not own or not demanded or owner is None:
             continue
-        names = a.participants
-        wrong = [n for n in sorted(names) if n not in attacks
-                 or attacks[n].participants != names or attacks[n].kind != a.kind
-                 or attacks[n].target != a.target or attacks[n].principal != a.principal]
-        if wrong:
-            events.append(_void(a, "the joint attack fails amid the confusion of "
-                                f"miscoordination ({', '.join(wrong)} did not post a matching "
-                                "attack)", JOINT))
-            group[who] = frozenset()
-        else:
-            group[who] = names
-    return group, events
+        attacks_owner = isinstance(own[0], A.Attack) and own[0].target == owner
+        state = add_title(state, who, DEFIANT, owner, 2 if attacks_owner else 1, add=True)
+        for d in demanded:
+            events.append(_void(d, f"the slave {who} defies his owner {owner}", SLAVES))
+    return state, events
+
+
+def _joint(chosen: dict[str, A.Action], a: A.Attack) -> frozenset[str] | str:
+    """The participants of a coordinated joint attack, or why it is miscoordinated."""
+    names = a.participants
+    wrong = [n for n in sorted(names) if not isinstance(chosen.get(n), A.Attack)
+             or chosen[n].participants != names or chosen[n].kind != a.kind  # type: ignore
+             or chosen[n].target != a.target or chosen[n].principal != a.principal]  # type: ignore
+    if wrong:
+        return (f"the joint attack fails amid the confusion of miscoordination "
+                f"({', '.join(wrong)} did not post a matching attack)")
+    return names
+
+
+def _slowest(state: State, group: frozenset[str], slot: int, rules: Params) -> str | None:
+    """The slowest participant when known: with ``lowest_fame``, the least Fame (the last of
+    equals by name); otherwise None (the last of the group to act, found as they act)."""
+    if rules.slowest != "lowest_fame":
+        return None
+    fame = {c["name"]: c["fame"] for c in rows(state, "characters") if c["name"] in group}
+    return min(sorted(group, reverse=True), key=lambda n: fame.get(n, 0))
+
+
+def _resolve(state: State, a: A.Action, chosen: dict[str, A.Action], slot: int, dice: Dice,
+             rules: Params) -> tuple[State, list[Event]]:
+    """One character's chosen action when his turn comes."""
+    me = char(state, a.who)
+    if not me["alive"]:
+        return state, [_void(a, f"{a.who} is dead")]
+    if slot == 2 and me["busy"]:
+        return state, [_void(a, f"{a.who} used both actions in the Morning")]
+    events: list[Event] = []
+    if slot == 2 and a.who in set(state["tenants"]["tenant"].to_list()) \
+            and not isinstance(a, A.Toil):
+        events.append(_void(a, f"{a.who} is a tenant and must toil"))
+        a = A.Toil(who=a.who, slot=2, by=me["house"], line=a.line)
+    if a.by != me["house"]:
+        owner = owner_of(state, a.who)
+        if owner is None or char(state, owner)["house"] != a.by:
+            return state, events + [_void(a, f"{a.who} is no slave of house {a.by} any more")]
+    if isinstance(a, A.Attack) and a.joint:
+        group = _joint(chosen, a)
+        if isinstance(group, str):
+            return state, events + [_void(a, group, JOINT)]
+        waiting = [n for n in sorted(group) if n != a.who and char(state, n)["acted"] < slot]
+        slowest = _slowest(state, group, slot, rules)
+        if (slowest is not None and slowest != a.who) or (slowest is None and waiting):
+            return state, events + [Event("joint", JOINT, f"{a.who} waits to attack with "
+                                          f"{slowest or ', '.join(waiting)}.", a.by,
+                                          data={"character": a.who})]
+        members = [chosen[n] for n in sorted(group)]
+        lead = a.principal or a.who
+        state, ev = fight(state, members, lead, dice, rules)  # type: ignore[arg-type]
+        return state, events + ev
+    if isinstance(a, A.Attack):
+        state, ev = fight(state, [a], a.who, dice, rules)
+    elif isinstance(a, A.Sacrifice):
+        state, ev = sacrifice(state, a, dice, rules)
+    elif isinstance(a, A.Offering):
+        state, ev = offering(state, a, dice, rules)
+    elif isinstance(a, A.JoinHouses):
+        offers = {(o["offerer"], o["partner"]) for o in rows(state, "join_offers")}
+        state, ev = join_houses(state, a, dice, rules, offers)
+        state = state.replace(join_offers=frame(
+            [{"offerer": x, "partner": y} for x, y in sorted(offers)], "join_offers"))
+    else:
+        state, ev = EFFECTS[type(a)](state, a, dice, rules)
+    if a.both and slot == 1:
+        state = update(state, "characters", "name", a.who, busy=True)
+    return state, events + ev
+
+
+def _hidden(events: list[Event], dice: Dice, by: str) -> list[Event]:
+    """A secret order's events and draws, seen only by the GM and the house that posted it."""
+    dice.log[:] = [dataclasses.replace(r, public=False, player=r.player or by) for r in dice.log]
+    return [dataclasses.replace(e, public=False, player=e.player or by) for e in events]
+
+
+def act_in(slot: int) -> ActFn:
+    """The act function of a round: one character's action when his turn comes."""
+
+    def act(state: State, orders: Orders[Any], dice: Dice, rules: Params,
+            actor: str) -> tuple[State, list[Event]]:
+        chosen = chosen_actions(state, orders, slot)
+        a = chosen.get(actor)
+        state = update(state, "characters", "name", actor, acted=slot)
+        if a is None:
+            return state, [Event("no action", ACTIONS, f"{actor} has no action left this "
+                                 f"{PHASES[slot].lower()}.", data={"character": actor})]
+        try:
+            state, events = _resolve(state, a, chosen, slot, dice, rules)
+        except Void as v:
+            state, events = state, [_void(a, str(v))]
+        if any(orders.is_secret(o) for o in _actions(orders, slot) if o.who == actor):
+            events = _hidden(events, dice, a.by)
+        return state, events
+
+    return act
+
+
+def _who(slot: int) -> Any:
+    def who(state: State, orders: Orders[Any]) -> pl.Expr:
+        return pl.col("name").is_in(sorted(chosen_actions(state, orders, slot)))
+    return who
+
+
+def _opens(part: str) -> StepFn:
+    """A step that says which part of the session the state is in."""
+
+    def opens(state: State, orders: Orders[Any], dice: Dice,
+              rules: Params) -> tuple[State, list[Event]]:
+        sess = rows(state, "session")
+        for s in sess:
+            s["part"] = part
+        return state.replace(session=frame(sess, "session")), []
+
+    return opens
+
+
+def round_steps(slot: int) -> list[Step]:
+    """The steps of one round: (Morning) the slaves' demands settled, then each character's
+    action in the order of play."""
+    phase = PHASES[slot]
+    part = MORNING if slot == 1 else AFTERNOON
+    out = [Step(f"{part}", f"The {phase} opens", ACTIONS,
+                _opens(part), phase=phase)]
+    if slot == 1:
+        out.append(Step("demands", "Slaves' demands", SLAVES, demands, phase=phase))
+    out.append(Step(
+        FIRST if slot == 1 else SECOND, f"{'First' if slot == 1 else 'Second'} actions", ACTIONS,
+        actors=by_column("characters", "fame", id_column="name", descending=slot == 1,
+                         rule=ACTIONS, who=_who(slot),
+                         what=f"Order of the {'first' if slot == 1 else 'second'} actions"),
+        act=act_in(slot), phase=phase))
+    return out
 
 
 def resolve_part(state: State, actions: Sequence[A.Action], dice: Dice, rules: Params,
                  slot: int) -> tuple[State, list[Event]]:
-    """Resolve one part's actions in order, each against the state the previous one left."""
-    state, chosen, events = settle(state, actions, slot)
-    fame = {c["name"]: c["fame"] for c in rows(state, "characters")}
-    order = A.resolution_order(chosen, fame, slot, dice)
-    position = {a.who: i for i, a in enumerate(order)}
-    groups, more = _joint_groups(order)
-    events += more
-    by_who = {a.who: a for a in order}
-    pending: set[tuple[str, str]] = set()
-    for a in order:
-        g = groups.get(a.who)
-        if g is not None and not g:
-            continue  # a miscoordinated joint attack, voided above
-        if g:
-            slowest = _slowest(g, position, fame, rules)
-            if a.who != slowest:
-                events.append(Event("joint", JOINT, f"{a.who} waits to attack with {slowest}.",
-                                    a.by, data={"character": a.who}))
-                continue
-        if not char(state, a.who)["alive"]:
-            events.append(_void(a, f"{a.who} is dead"))
-            continue
-        try:
-            if isinstance(a, A.Attack):
-                members = [by_who[n] for n in sorted(g)] if g else [a]
-                lead = a.principal or (_slowest(g, position, fame, rules) if g else a.who)
-                state, ev = fight(state, members, lead, dice, rules)  # type: ignore[arg-type]
-            elif isinstance(a, A.Sacrifice):
-                state, ev = sacrifice(state, a, dice, rules)
-            elif isinstance(a, A.Offering):
-                state, ev = offering(state, a, dice, rules)
-            elif isinstance(a, A.JoinHouses):
-                state, ev = join_houses(state, a, dice, rules, pending)
-            else:
-                state, ev = EFFECTS[type(a)](state, a, dice, rules)
-        except Void as v:
-            events.append(_void(a, str(v)))
-            continue
-        if a.both and slot == 1:
-            state = update(state, "characters", "name", a.who, busy=True)
-        events += ev
-    return state, events
-
-
-def _slowest(group: frozenset[str], position: dict[str, int], fame: dict[str, int],
-             rules: Params) -> str:
-    """The slowest participant: the last to act (or the lowest Fame, ``slowest``)."""
-    if rules.slowest == "lowest_fame":
-        return min(group, key=lambda n: (fame.get(n, 0), -position[n]))
-    return max(group, key=lambda n: position[n])
+    """One round resolved through the core's driver, as a scenario sees it: the actions given
+    (each house's under its ``by``), the dice's seed, turn and entered draws."""
+    orders: dict[str, list[A.Action]] = {}
+    for a in actions:
+        orders.setdefault(a.by, []).append(a)
+    driver = Driver(round_steps(slot), state, orders,
+                    Dice(dice.seed, dice.turn, entered=dict(dice.entered)), rules)
+    driver.run_all()
+    return driver.state, driver.events
 
 
 def new_session(state: State, rules: Params) -> State:
@@ -159,9 +252,9 @@ def new_session(state: State, rules: Params) -> State:
     both actions from the last session end; unspent beakers and hammers are lost."""
     chars = rows(state, "characters")
     for c in chars:
-        c.update(may_act=c["alive"], defending=0, busy=False, beakers=0, hammers=0)
+        c.update(may_act=c["alive"], defending=0, busy=False, beakers=0, hammers=0, acted=0)
     cities = rows(state, "cities")
     for c in cities:
         c["spent"] = 0
     return state.replace(characters=frame(chars, "characters"), cities=frame(cities, "cities"),
-                         projects=frame([], "projects"))
+                         projects=frame([], "projects"), join_offers=frame([], "join_offers"))

@@ -2,7 +2,7 @@
 
 A character lives in a city (on a hex ``q, r`` of it, or in a specialist slot with no hex) or in
 a unit; ``class`` says peasant, soldier, citizen, specialist or tlatoani. Titles are rows of
-``titles`` (character, title, subject, N); slaves, owners and tenants are also kept as their own
+``titles`` (character, title, subject and N as ``value``); slaves, owners and tenants are also kept as their own
 small tables so a rule can join on them. The civilization figures the GM enters each session live
 in :mod:`gmkit.rulesets.jungle.figures`.
 """
@@ -18,19 +18,24 @@ from gmkit.core.params import Params
 from gmkit.core.tables import Schema, State
 
 SCHEMAS: dict[str, Schema] = {
-    "houses": {"house": pl.String, "player": pl.String, "food": pl.Int64, "gold": pl.Int64},
+    # joined_to: the house this one was joined into (its player orders that house's characters);
+    # trapped: council sessions in a row that all its characters were Slave-Tenants
+    "houses": {"house": pl.String, "player": pl.String, "food": pl.Int64, "gold": pl.Int64,
+               "joined_to": pl.String, "trapped": pl.Int64},
     "characters": {"name": pl.String, "house": pl.String, "xp": pl.Int64, "fame": pl.Int64,
                    "craftsmanship": pl.Int64, "wisdom": pl.Int64, "class": pl.String,
                    "city": pl.String, "q": pl.Int64, "r": pl.Int64, "unit": pl.String,
                    "alive": pl.Boolean, "may_act": pl.Boolean, "beakers": pl.Int64,
-                   "hammers": pl.Int64, "defending": pl.Int64, "busy": pl.Boolean},
+                   "hammers": pl.Int64, "defending": pl.Int64, "busy": pl.Boolean,
+                   "acted": pl.Int64},
     "titles": {"character": pl.String, "title": pl.String, "subject": pl.String,
-               "n": pl.Int64},
+               "value": pl.Int64},
     "slaves": {"slave": pl.String, "owner": pl.String},
     "tenants": {"tenant": pl.String, "landlord": pl.String},
-    "units": {"unit": pl.String, "type": pl.String, "military": pl.Boolean, "level": pl.Int64,
-              "health": pl.Int64, "melee_strength": pl.Float64, "captain": pl.String,
-              "enlisted": pl.Int64, "orders": pl.String, "words": pl.Int64, "city": pl.String,
+    "units": {"unit": pl.String, "unit_type": pl.String, "military": pl.Boolean,
+              "level": pl.Int64, "health": pl.Int64, "melee_strength": pl.Float64,
+              "captain": pl.String, "enlisted": pl.Int64, "standing_orders": pl.String,
+              "words": pl.Int64, "city": pl.String,
               "q": pl.Int64, "r": pl.Int64},
     "cities": {"city": pl.String, "tlatoani": pl.String, "citizens": pl.Int64,
                "happiness": pl.Int64, "net_food": pl.Int64, "income": pl.Int64,
@@ -45,6 +50,16 @@ SCHEMAS: dict[str, Schema] = {
     "policy_support": {"character": pl.String, "policy": pl.String, "fame": pl.Int64},
     "projects": {"character": pl.String, "kind": pl.String, "item": pl.String,
                  "city": pl.String},
+    # offers to join houses made this round, waiting for the other house's head
+    "join_offers": {"offerer": pl.String, "partner": pl.String},
+    # the research and production picks of the last gameturns, credited when the GM enters
+    # what was completed on which gameturn
+    "picks": {"gameturn": pl.Int64, "kind": pl.String, "character": pl.String,
+              "item": pl.String, "city": pl.String},
+    # the house each character of a joined house came from, for a later Split Houses
+    "origins": {"character": pl.String, "house": pl.String},
+    # who may post: each house's player, and the GM's desk for the civilization figures
+    "players": {"id": pl.String, "role": pl.String},
 }
 
 #: The civilization figures the GM enters for a session, one row per line entered (``line``).
@@ -52,12 +67,23 @@ FIGURE_SCHEMAS: dict[str, Schema] = {
     "city_figures": {"line": pl.Int64, "city": pl.String, "citizens": pl.Int64,
                      "net_food": pl.Int64, "income": pl.Int64, "expenses": pl.Int64,
                      "beakers": pl.Int64, "hammers": pl.Int64, "happiness": pl.Int64,
-                     "strength": pl.Float64},
+                     "strength": pl.Float64, "starved": pl.Int64},
     "unit_figures": {"line": pl.Int64, "unit": pl.String, "health": pl.Int64,
                      "level": pl.Int64, "melee_strength": pl.Float64},
     "completions": {"line": pl.Int64, "kind": pl.String, "item": pl.String, "city": pl.String,
                     "era": pl.Int64, "gameturn": pl.Int64},
     "empire_figures": {"line": pl.Int64, "gold": pl.Int64, "expenses": pl.Int64},
+    # what a military unit gained by its actions (and the General's unit that gave it a bonus)
+    "unit_gains": {"line": pl.Int64, "unit": pl.String, "general": pl.String, "xp": pl.Int64,
+                   "fame": pl.Int64, "gold": pl.Int64},
+    # a player joining (a new house) or signing up again, with his first peasant
+    "joins": {"line": pl.Int64, "house": pl.String, "name": pl.String, "city": pl.String,
+              "q": pl.Int64, "r": pl.Int64, "gold": pl.Int64},
+    # a unit that consumed its Captain (settled, expended, used), or a worker a unit captured
+    "unit_events": {"line": pl.Int64, "kind": pl.String, "unit": pl.String, "by": pl.String},
+    # a city captured, liberated or razed by a unit; aztec: previously (Aztec), founded or null
+    "conquests": {"line": pl.Int64, "kind": pl.String, "city": pl.String, "unit": pl.String,
+                  "citizens": pl.Int64, "aztec": pl.String},
 }
 
 PEASANT, SOLDIER, CITIZEN, SPECIALIST, TLATOANI = (
@@ -88,7 +114,7 @@ def character_row(name: str, house: str, rules: Params, *, city: str | None = No
                 "craftsmanship": rules.start_craftsmanship, "wisdom": rules.start_wisdom,
                 "class": SOLDIER if unit else PEASANT, "city": city, "q": q, "r": r,
                 "unit": unit, "alive": True, "may_act": may_act, "beakers": 0, "hammers": 0,
-                "defending": 0, "busy": False}
+                "defending": 0, "busy": False, "acted": 0}
     row.update(attrs)
     return row
 
@@ -131,6 +157,17 @@ def owner_of(state: State, slave: str) -> str | None:
     """The owner of a slave, or None for a free character."""
     found = state["slaves"].filter(pl.col("slave") == slave)["owner"].to_list()
     return found[0] if found else None
+
+
+def house_of_player(state: State, player: str) -> str:
+    """The house a player's characters belong to now: his own, or the house it was joined
+    into."""
+    joined = dict(state["houses"].select("house", "joined_to").iter_rows())
+    house, seen = player, set()
+    while joined.get(house) and house not in seen:
+        seen.add(house)
+        house = str(joined[house])
+    return house
 
 
 def landlord_of(state: State, tenant: str) -> str | None:

@@ -1,0 +1,72 @@
+"""What each viewer of a game of The Law of the Jungle may see, and the standings by house.
+
+The character chart as the GM publishes it is public: each character's house, class, location,
+Fame and titles, the slaves and tenants, the cities and units. A house's stores (food, gold) and
+its characters' XP, Craftsmanship, Wisdom, beakers and hammers, and what they chose to research,
+produce or support, are its own: the house sees its whole sheet, the others only the public
+chart. The GM sees everything.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from gmkit.core.tables import State
+
+#: Standings columns only the GM and the house itself see.
+GM_ONLY = ("food", "gold", "xp")
+#: Character columns blanked for anyone but the character's house (besides ``GM_ONLY``).
+PRIVATE_CHARACTER = ("craftsmanship", "wisdom", "beakers", "hammers", "defending", "busy")
+#: Tables of private choices, shown to a house for its own characters only.
+CHOICES = {"projects": "character", "policy_support": "character", "join_offers": "offerer"}
+
+
+def public_state(state: State) -> State:
+    """The chart as published: private character columns blank, private choices removed."""
+    chars = state["characters"].with_columns(
+        pl.lit(None, dtype=state["characters"].schema[c]).alias(c) for c in PRIVATE_CHARACTER)
+    cleared = {t: state[t].clear() for t in CHOICES if t in state.tables}
+    return State(state.turn, {**state.tables, "characters": chars, **cleared})
+
+
+def house_state(state: State, public: State, house: str) -> State:
+    """``public`` with the house's own rows as the GM sees them: its characters' sheets, its
+    stores and its choices; every hex's yields (the map is no secret)."""
+    mine = state["characters"].filter(pl.col("house") == house)
+    names = mine["name"].to_list()
+    others = public["characters"].filter(pl.col("house") != house)
+    chars = pl.concat([state["characters"].filter(pl.col("name").is_in(names)), others])
+    order = state["characters"].select("name").with_row_index("_i")
+    chars = chars.join(order, on="name", how="left").sort("_i").drop("_i")
+    houses = pl.concat([state["houses"].filter(pl.col("house") == house),
+                        public["houses"].filter(pl.col("house") != house)])
+    houses = houses.join(state["houses"].select("house").with_row_index("_i"), on="house",
+                         how="left").sort("_i").drop("_i")
+    choices = {t: state[t].filter(pl.col(col).is_in(names)) for t, col in CHOICES.items()
+               if t in state.tables}
+    return State(public.turn, {**public.tables, "characters": chars, "houses": houses,
+                               "hexes": state["hexes"], **choices})
+
+
+def standings(state: State) -> pl.DataFrame:
+    """One row per house: its player, living characters, their total Fame and XP, the titles
+    they hold, the gods' favour (the N of their Priest titles), its food and gold; by Fame,
+    highest first. A hidden value (another house's XP or stores) stays null."""
+    chars = state["characters"].filter(pl.col("alive"))
+    titled = (state["titles"].join(chars.select(pl.col("name").alias("character"), "house"),
+                                   on="character")
+              .group_by("house").agg(pl.len().alias("titles"),
+                                     pl.col("value").filter(pl.col("title") == "priest_of")
+                                     .sum().alias("favour")))
+    per = chars.group_by("house").agg(
+        pl.len().alias("characters"), pl.col("fame").sum().alias("fame"),
+        pl.when(pl.col("xp").null_count() == pl.len()).then(None)
+        .otherwise(pl.col("xp").sum()).alias("xp"))
+    out = (state["houses"].join(per, on="house", how="left").join(titled, on="house", how="left")
+           .select(pl.col("player"), pl.col("house"),
+                   pl.col("characters").fill_null(0).cast(pl.Int64),
+                   pl.col("fame").fill_null(0).cast(pl.Int64),
+                   pl.col("titles").fill_null(0).cast(pl.Int64),
+                   pl.col("favour").fill_null(0).cast(pl.Int64), pl.col("xp").cast(pl.Int64),
+                   pl.col("food"), pl.col("gold")))
+    return out.sort(["fame", "house"], descending=[True, False])

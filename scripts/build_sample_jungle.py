@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Rebuild ``data/sample-jungle``: ten houses five council sessions into The Law of the Jungle,
+with the posts for the sixth session pending.
+
+Played through gmkit's real workflow (posts received, parsed, validated, resolved with seeded
+dice, committed and revealed): each session the GM's desk posts the civilization figures a
+seeded GM bot makes up, and every house posts its characters' two actions from the ruleset's
+seeded random player.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gmkit.core.dice import Dice  # noqa: E402
+from gmkit.game import Game  # noqa: E402
+from gmkit.playout import derived_seed, receive_bot_posts  # noqa: E402
+from gmkit.rulesets.jungle.bot import civ_post  # noqa: E402
+from gmkit.rulesets.jungle.world import CIV  # noqa: E402
+
+SESSIONS = 5
+MASTER = "gmkit Law of the Jungle sample game"
+HOUSES = ("Ocelotl", "Quetzal", "Tochtli", "Cuauhtli", "Coyotl", "Mazatl", "Itzcuintli",
+          "Cipactli", "Ehecatl", "Xochitl")
+RECEIVED = "2026-01-01T00:00:00+00:00"
+
+
+def receive_session(game: Game, master: str) -> None:
+    """The GM's civilization figures and every house's post for the coming session."""
+    turn = game.next_turn
+    dice = Dice(derived_seed(master, "civ", turn), turn, "civ")
+    game.receive(CIV, civ_post(game.state(), dice), received=RECEIVED)
+    receive_bot_posts(game, master)
+
+
+def build(target: Path, sessions: int = SESSIONS, master: str = MASTER) -> Game:
+    """A game of ``sessions`` committed council sessions, the next one's posts pending."""
+    players = [{"id": h, "name": f"House {h}"} for h in HOUSES]
+    game = Game.new(target, "jungle", players, title="The Law of the Jungle — sample game")
+    game.seed_maker = lambda turn: derived_seed(master, "turn", turn)
+    for _ in range(sessions):
+        turn = game.next_turn
+        if game.store.read_seed(turn) is None:
+            game.store.write_seed(turn, derived_seed(master, "turn", turn))
+        receive_session(game, master)
+        game.commit(game.start())
+        game.reveal(turn)
+    receive_session(game, master)
+    return game
+
+
+def main() -> None:
+    target = ROOT / "data" / "sample-jungle"
+    if target.exists():
+        shutil.rmtree(target)
+    game = build(target)
+    print(f"built {target.relative_to(ROOT)}: session {game.latest_turn} committed, posts for "
+          f"session {game.next_turn} pending")
+
+
+if __name__ == "__main__":
+    main()

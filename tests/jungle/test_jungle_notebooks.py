@@ -1,0 +1,92 @@
+"""The Law of the Jungle in the notebooks: the turn notebook opens the bundled sample
+(``--sample jungle``) with the cities' hexes, units and characters on the hex board; the desk
+steps through the two action rounds character by character; the history notebook follows each
+house's Fame over the council sessions."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gmkit import history
+from gmkit.desk import Desk, sample_working_copy
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SAMPLE = ROOT / "data" / "sample-jungle"
+TURN = ROOT / "notebooks" / "turn.py"
+HISTORY = ROOT / "notebooks" / "history.py"
+
+
+def _tree() -> dict[str, str]:
+    return {str(p.relative_to(SAMPLE)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(SAMPLE.rglob("*")) if p.is_file() and p.name != ".lock"}
+
+
+def test_the_sample_has_at_least_eight_houses_several_sessions_in() -> None:
+    """The sample game: at least eight houses, several council sessions committed, the next
+    session's posts (the GM's figures among them) pending."""
+    desk = Desk.open(SAMPLE)
+    assert desk.game.ruleset.name == "jungle"
+    assert len(desk.game.state()["houses"]) >= 8
+    assert desk.game.latest_turn >= 3
+    pending = desk.game.store.pending_posts(desk.game.next_turn)
+    assert "civ" in pending["player"].to_list()
+
+
+def test_the_desk_steps_the_two_rounds_character_by_character(tmp_path: Path) -> None:
+    """CHARACTER ACTIONS: the GM steps action by action: each round's order of play, then each
+    character's action titled with his name, in the Morning and in the Afternoon."""
+    copy = sample_working_copy(ROOT, sample="jungle", into=tmp_path / "sj")
+    desk = Desk.open(copy)
+    titles = []
+    while True:
+        view = desk.step()
+        titles.append(view.title)
+        if view.done:
+            break
+    first = titles.index("First actions: order of play")
+    second = titles.index("Second actions: order of play")
+    assert first < second
+    morning = titles[first + 1:second]
+    assert morning and all(t.startswith("First actions: ") for t in morning[:-1])
+    assert any(t.startswith("Second actions: ") for t in titles[second + 1:])
+    assert titles[-1] == "The session ends"
+
+
+def test_turn_notebook_exports_the_jungle_sample_on_the_hex_board(tmp_path: Path) -> None:
+    """The turn notebook on the sample: the hex map with the cities and their Tlatoani, the
+    standings by house with their Fame, the commitment of the coming session's dice; the
+    bundled sample is left untouched."""
+    before = _tree()
+    out = tmp_path / "turn.html"
+    game = sample_working_copy(ROOT, sample="jungle", into=tmp_path / "sample-jungle")
+    res = subprocess.run([str(Path(sys.executable).with_name("marimo")), "export", "html",
+                          str(TURN), "-o", str(out), "--", "--game", str(game)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    page = out.read_text("utf-8")
+    assert "svg xmlns" in page and "Tenochtitlan" in page, "the map"
+    assert "fame" in page, "the standings"
+    latest = Desk.open(game).game.latest_turn
+    assert f"Dice commitment for turn {latest + 1}" in page
+    assert _tree() == before, "the bundled sample was modified"
+
+
+def test_history_notebook_follows_fame_per_house(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The victory is the most total Fame: the history notebook's metrics include each house's
+    Fame, living characters, titles and the gods' favour, session by session."""
+    monkeypatch.setattr(sys, "argv", [str(HISTORY), "--game", str(SAMPLE)])
+    spec = importlib.util.spec_from_file_location("history_notebook_jungle", HISTORY)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    _, defs = module.app.run()
+    series = defs["series"]
+    assert {"fame", "characters", "titles", "favour"} <= set(history.metrics(series))
+    fame = series.filter((series["metric"] == "fame") & (series["player"] == "Ocelotl"))
+    assert fame["turn"].to_list() == list(range(0, Desk.open(SAMPLE).game.latest_turn + 1))
