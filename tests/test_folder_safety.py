@@ -446,11 +446,13 @@ def test_folders_are_synced_after_posts_seeds_and_rollbacks(
         played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A stored post, a new seed and a rollback's renames are made durable: the folder holding
     the new entry is synced (on XFS or btrfs an unsynced entry can vanish at a power cut)."""
+    import gmkit.core.files as files
     import gmkit.core.store as store
 
     synced: list[Path] = []
-    real = store.fsync_dir
-    monkeypatch.setattr(store, "fsync_dir", lambda p: (synced.append(Path(p)), real(p)))
+    real = files.fsync_dir
+    for module in (files, store):  # the atomic writer's and the store's own syncs
+        monkeypatch.setattr(module, "fsync_dir", lambda p: (synced.append(Path(p)), real(p)))
     game = Game.open(played)
     game.store.add_post(None, "Red", ATTACK_POST, secret=False, received="x")
     assert played / "pending" / "posts" in synced

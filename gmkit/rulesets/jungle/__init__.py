@@ -23,9 +23,9 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.boards.hexgrid import HexBoard
+from gmkit.core.boards import Board
 from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
-from gmkit.core.maps import GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
 from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
@@ -58,11 +58,11 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     board_kind = "hex"
     standings_subject = "house"
 
-    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+    def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
         return world.setup(players, rules)
 
-    def check_players(self, players: Sequence[PlayerInfo], game_map: GameMap | None
+    def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
         return world.check_players(players)
 
@@ -165,7 +165,7 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
 
-    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+    def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         return [{"id": h, "name": f"House {h}"} for h in
                 ("Ocelotl", "Quetzal", "Tochtli", "Cuauhtli")]
 
