@@ -38,7 +38,7 @@ from gmkit.core.drawing.board_svg import scene_svg
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import Arrow, GameMap
 from gmkit.core.orders import OrderError, ParseResult, merge_posts
-from gmkit.core.ruleset import PlayerInfo, Ruleset, find_ruleset
+from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset
 from gmkit.core.steps import Driver, Event
 from gmkit.core.params import Params
 from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameStore, StoreError, \
@@ -411,8 +411,12 @@ class Game:
         """Who may send orders (players table ids when the ruleset has one)."""
         state = state or self.state()
         if "players" in state.tables:
-            return state["players"]["id"].to_list()
-        return [p.id for p in self.players_from_config(self.config)]
+            ids = state["players"]["id"].to_list()
+        else:
+            ids = [p.id for p in self.players_from_config(self.config)]
+        if self.ruleset.gm_posts and GM_POSTER not in ids:
+            ids.append(GM_POSTER)  # the GM's own inputs of the turn
+        return ids
 
     def receive(self, player: str, text: str, *, secret: bool = False,
                 received: str | None = None) -> ParseResult[Any]:

@@ -35,6 +35,10 @@ class Headline:
     tooltip: tuple[str, ...] = ()
 
 
+#: Who posts the GM's own inputs of a turn (see :attr:`Ruleset.gm_posts`).
+GM_POSTER = "gm"
+
+
 @dataclass(frozen=True)
 class RuleChange:
     """A rule value a turn's own resolution changes (a proposal the players passed), in force
@@ -96,6 +100,11 @@ class Ruleset(ABC, Generic[O]):
     #: A board the ruleset ships that is not a polygon map (a graph board's TOML), as a resource
     #: path relative to its package like ``default_map``; a new game keeps a copy of it.
     packaged_board: ClassVar[str | None] = None
+    #: Whether the GM posts inputs of their own each turn (the figures of a companion game, say),
+    #: as the poster :data:`GM_POSTER`: read by :meth:`parse_post` and :meth:`validate` like a
+    #: player's post, with the same line-naming errors, and stored with the turn. The GM is no
+    #: player: no standings, no colour, no report of their own.
+    gm_posts: ClassVar[bool] = False
     #: Whether an ordinary turn draws at random (False for a game of pure orders whose only
     #: draws break rare ties, such as Pyramid Power Wars).
     chance: ClassVar[bool] = True

@@ -56,6 +56,7 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     schemas = SCHEMAS
     default_map = None
     board_kind = "hex"
+    gm_posts = True  # the GM posts the civilization game's figures each session
     standings_subject = "house"
 
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,

@@ -10,7 +10,7 @@ character's first line is his Morning action and his second line his Afternoon a
     [b]Afternoon[/b]
     [b]Gualpa: Toil[/b]
 
-The GM's desk (the player ``civ``) posts what the Civilization game shows, one line per city,
+The GM (poster ``gm``, :data:`gmkit.core.ruleset.GM_POSTER`) posts what the Civilization game shows, one line per city,
 unit or completed item (:mod:`gmkit.rulesets.jungle.figures`); each line becomes a
 :class:`FigureLine` order, checked against the state with the same line-naming errors as orders
 (an unknown city, a negative health, a unit that does not exist), and stored with the turn as

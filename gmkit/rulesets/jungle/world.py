@@ -20,7 +20,7 @@ from typing import Any
 
 from gmkit.core.boards.hexgrid import Hex, spiral
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.ruleset import GM_POSTER, PlayerInfo
 from gmkit.core.tables import State
 from gmkit.core.dice import Dice
 from gmkit.core.steps import Event
@@ -30,7 +30,7 @@ from gmkit.rulesets.jungle.effects import _tenancy
 from gmkit.rulesets.jungle.state import character_row, empty_state, frame, rows
 
 #: The GM's desk: the one poster of the civilization figures, beside the houses' players.
-CIV = "civ"
+CIV = GM_POSTER  # the GM posts the civilization figures (Ruleset.gm_posts)
 HOUSE, CIVILIZATION = "house", "civilization"
 
 #: name, centre (q, r), citizens, net food, income, expenses, strength
@@ -105,8 +105,7 @@ def setup(players: Sequence[PlayerInfo], rules: Params) -> State:
         houses=frame(houses, "houses"), characters=frame(chars, "characters"),
         cities=frame(start_cities(), "cities"), hexes=frame(hexes, "hexes"),
         units=frame(start_units(), "units"),
-        players=frame([{"id": p.id, "role": HOUSE} for p in players]
-                      + [{"id": CIV, "role": CIVILIZATION}], "players"))
+        players=frame([{"id": p.id, "role": HOUSE} for p in players], "players"))
 
 
 def join(state: State, joins: list[dict[str, Any]], dice: Dice,
