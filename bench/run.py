@@ -29,7 +29,7 @@ from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
 from bench.notebook_clicks import bench_notebook_clicks  # noqa: E402
-from bench.jungle_session import bench_jungle_session  # noqa: E402
+from bench.jungle_session import bench_session as bench_jungle_session  # noqa: E402
 from bench.pyramid_round import bench_pyramid_round  # noqa: E402
 from bench.sweep import bench_sweep  # noqa: E402
 from gmkit.core.boards.resources import load_package_map  # noqa: E402
