@@ -1,6 +1,6 @@
 """The games gmkit runs, one subpackage each; importing this registers them all."""
 
 from gmkit.core.ruleset import find_ruleset, registered
-from gmkit.rulesets import aztlan, cien, example  # noqa: F401  (registers the rulesets)
+from gmkit.rulesets import aeternus, aztlan, cien, example  # noqa: F401  (registers the rulesets)
 
 __all__ = ["find_ruleset", "registered"]
