@@ -212,8 +212,8 @@ _FORMS: list[tuple[str, re.Pattern[str]]] = [
     ("scout", re.compile(r"^scout\s+(?P<where>.+?)$", re.I)),
     ("traverse", re.compile(r"^(?:traverse|move|go|walk)(?:\s+(?:to|into|towards?))?\s+"
                             r"(?P<where>.+?)$", re.I)),
-    ("fish", re.compile(r"^fish(?:\s+(?:in|into|at)?\s*(?P<where>.+?))?"
-                        r"(?:\s+with\s+(?:an?\s+|my\s+|the\s+)?(?P<rod>.+?))?$", re.I)),
+    ("fish", re.compile(r"^fish(?:ing)?(?:\s+(?:in|into|at)\b)?(?P<where>.*?)"
+                        r"(?:\bwith\s+(?:an?\s+|my\s+|the\s+)?(?P<rod>.+?))?$", re.I)),
     ("forage", re.compile(r"^forage(?:\s+here)?$", re.I)),
     ("construct", re.compile(r"^(?:construct|build)\s+(?:an?\s+)?(?P<what>.+?)" + _WHERE + "$",
                              re.I)),
@@ -324,7 +324,8 @@ def _action(line: PostLine) -> Action:
             rod = _ITEM_INDEX.resolve(g["rod"]) if g.get("rod") else None
             if rod is not None and rod not in RODS:
                 raise IllegalOrderError(f"{rod} is no fishing rod ({', '.join(RODS)})")
-            return Fish(parse_place(g["where"]) if g.get("where") else None, rod)
+            where = (g.get("where") or "").strip()
+            return Fish(parse_place(where) if where else None, rod)
         if kind == "forage":
             return Forage()
         if kind == "construct":
