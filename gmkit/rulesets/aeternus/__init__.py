@@ -35,7 +35,9 @@ from gmkit.rulesets.aeternus.orders import Order as AeternusOrder
 from gmkit.rulesets.aeternus.rules import PARAMS
 from gmkit.rulesets.aeternus.steps import STEPS
 
-_PRIVATE_TABLES = ("items", "fish", "seen")
+#: What a player's view alone holds of their own: the inventory and who has seen what. Fish
+#: caught are announced with the action that caught them, so they are public.
+_PRIVATE_TABLES = ("items", "seen")
 
 
 @register
@@ -95,31 +97,30 @@ class Aeternus(Ruleset[AeternusOrder]):
                              pl.col("inventory").fill_null(""))
                .with_columns(
                    pl.when(pl.col("ap").is_null()).then(None).otherwise(pl.col(c)).alias(c)
-                   for c in ("inventory", "score"))
+                   for c in ("inventory",))
                .select(pl.col("id").alias("player"), "name", "faction", "hex", "active",
                        "ap", "inventory", "fish", "score"))
         return out.sort("player")
 
     def gm_only_columns(self) -> tuple[str, ...]:
-        return ("ap", "inventory", "score")
+        return ("ap", "inventory")
 
     def public_state(self, state: State) -> State:
-        """The public sees the explored world, positions, factions, flags and the ledger;
-        not inventories, fish, AP or who has seen what."""
+        """The public sees the explored world, positions, factions, flags, the fish caught and
+        the ledger; not inventories, AP or who has seen what."""
         hidden = {t: state[t].clear() for t in _PRIVATE_TABLES}
         return State(state.turn, {**state.tables, **hidden, "players": state["players"]
                                   .with_columns(pl.lit(None, pl.Int64).alias("ap"))})
 
     def player_state(self, state: State, player: str) -> State:
-        """A player sees the hexes they have seen (their fog), their own inventory, fish and
-        AP, and what the public sees."""
+        """A player sees the hexes they have seen (their fog), their own inventory and AP, and
+        what the public sees."""
         seen = state["seen"].filter(pl.col("player") == player)
         world = state["world"].join(seen.select("q", "r"), on=["q", "r"], how="semi")
         flags = state["flags"].join(seen.select("q", "r"), on=["q", "r"], how="semi")
         return state.replace(
             world=world, flags=flags, seen=seen,
             items=state["items"].filter(pl.col("player") == player),
-            fish=state["fish"].filter(pl.col("player") == player),
             players=state["players"].with_columns(
                 pl.when(pl.col("id") == player).then(pl.col("ap")).otherwise(None)
                 .alias("ap")))
