@@ -19,12 +19,13 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.rulesets.aeternus.clock import parse_time, phase_bounds, time_text
 from gmkit.rulesets.aeternus.doing import Doing
-from gmkit.rulesets.aeternus.orders import SET_RULE, Propose, Vote
+from gmkit.rulesets.aeternus.orders import SET_RULE, Edited, Propose, Vote
 from gmkit.rulesets.aeternus.rules import PROPOSALS, STANDARD, URGENT
 from gmkit.rulesets.aeternus.state import Table
 
@@ -50,7 +51,7 @@ def propose(d: Doing, order: Propose) -> None:
     t.proposals.append({"id": new_id, "author": d.player, "urgent": order.urgent,
                         "text": order.text, "posted_at": time_text(d.when),
                         "ends": time_text(end), "status": OPEN, "votes_for": 0,
-                        "votes_against": 0, "edited": False})
+                        "votes_against": 0, "edited": False, "message": order.message})
     for rule_name, value in order.rules:
         if rule_name not in d.rules:
             d.event("proposal", PROPOSALS, f"Proposal {new_id} sets {rule_name!r}, which is no "
@@ -64,15 +65,32 @@ def propose(d: Doing, order: Propose) -> None:
 def vote(d: Doing, order: Vote) -> None:
     """3.1: a 👍 or 👎 reaction on a proposal (the latest before the end counts)."""
     t = d.table
-    prop = next((p for p in t.proposals if p["id"] == order.target), None)
+    prop = find(t, order.target, order.message)
     if prop is None:
-        raise d.fail(PROPOSALS, f"no proposal {order.target}")
+        raise d.fail(PROPOSALS, f"no proposal {order.message or order.target}")
     if prop["status"] != OPEN or d.when >= parse_time(prop["ends"]):
         raise d.fail(PROPOSALS, f"the voting period of proposal {order.target} has ended")
-    t.votes.append({"proposal": order.target, "player": d.player, "vote": order.vote,
+    t.votes.append({"proposal": prop["id"], "player": d.player, "vote": order.vote,
                     "posted_at": time_text(d.when)})
-    d.event("vote", PROPOSALS, f"{d.player} votes {order.vote} proposal {order.target}.", None,
-            proposal=order.target)
+    d.event("vote", PROPOSALS, f"{d.player} votes {order.vote} proposal {prop['id']}.", None,
+            proposal=prop["id"])
+
+
+def find(t: Table, proposal: int, message: str = "") -> dict[str, Any] | None:
+    """A proposal by number, or by the Discord message it was posted in."""
+    if message:
+        return next((p for p in t.proposals if p["message"] == message), None)
+    return next((p for p in t.proposals if p["id"] == proposal), None)
+
+
+def edited(d: Doing, order: Edited) -> None:
+    """3.1: a proposal whose message was edited or deleted does not take effect."""
+    prop = find(d.table, 0, order.message)
+    if prop is None or prop["author"] != d.player:
+        raise d.fail(PROPOSALS, f"{d.player} posted no proposal in message {order.message}")
+    prop["edited"] = True
+    d.event("proposal", PROPOSALS, f"Proposal {prop['id']} was edited or deleted: it will not "
+            "take effect.", None, proposal=prop["id"])
 
 
 def tally(t: Table, prop: dict[str, object]) -> tuple[int, int]:

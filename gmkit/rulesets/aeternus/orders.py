@@ -169,6 +169,8 @@ class Propose:
     text: str
     urgent: bool = False
     rules: tuple[tuple[str, str], ...] = ()
+    #: The Discord message it was posted in, when read from an export.
+    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,15 @@ class Vote:
     target: int
     vote: str
     merge: bool = False
+    #: The proposal's Discord message, when the vote is a reaction read from an export.
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Edited:
+    """3.1: the message of one's proposal was edited or deleted (seen in a Discord export)."""
+
+    message: str
 
 
 @dataclass(frozen=True)
@@ -198,7 +209,8 @@ class Timed:
 
 
 Action = (Scout | Traverse | Fish | Forage | Construct | Craft | Use | Burn | Stag | Trade
-         | NameQuality | Declare | Join | Leave | LeaveFaction | Propose | Vote | RequestMerge)
+         | NameQuality | Declare | Join | Leave | LeaveFaction | Propose | Vote | RequestMerge
+         | Edited)
 Order = Action | Timed
 
 #: AP-spending actions (6), the rest cost nothing.
@@ -231,7 +243,10 @@ _FORMS: list[tuple[str, re.Pattern[str]]] = [
     ("join", re.compile(r"^join(?:\s+the\s+game)?$", re.I)),
     ("leave", re.compile(r"^leave(?:\s+the\s+game)?$", re.I)),
     ("propose", re.compile(r"^propos(?:e|al)(?P<urgent>\s+urgent(?:ly)?|\s*\(urgent\))?"
-                           r"\s*:\s*(?P<text>.+)$", re.I)),
+                           r"(?:\s*\(message\s+(?P<msg>\d+)\))?\s*:\s*(?P<text>.+)$", re.I)),
+    ("vote_message", re.compile(r"^vote\s+(?P<how>for|against|yes|no|both|unclear|👍|👎)\s+"
+                                r"(?:on\s+)?message\s+(?P<msg>\d+)$", re.I)),
+    ("edited", re.compile(r"^(?:edited|deleted)\s+message\s+(?P<msg>\d+)$", re.I)),
     ("vote", re.compile(r"^vote\s+(?P<how>for|against|yes|no|both|unclear|👍|👎)\s+"
                         r"(?:on\s+)?(?P<merge>merge\s+)?(?:proposal\s+)?#?(?P<n>\d+)$", re.I)),
     ("merge", re.compile(r"^(?:request\s+(?:a\s+)?)?merge\s+with\s+(?P<who>.+?)\s+as\s+"
@@ -359,7 +374,11 @@ def _action(line: PostLine) -> Action:
         if kind == "propose":
             body = g["text"].strip()
             rules = tuple((r["rule"], r["value"].strip()) for r in SET_RULE.finditer(body))
-            return Propose(body, bool(g.get("urgent")), rules)
+            return Propose(body, bool(g.get("urgent")), rules, g.get("msg") or "")
+        if kind == "vote_message":
+            return Vote(0, _VOTES[g["how"].lower()], False, g["msg"])
+        if kind == "edited":
+            return Edited(g["msg"])
         if kind == "vote":
             return Vote(int(g["n"]), _VOTES[g["how"].lower()], bool(g.get("merge")))
         if kind == "merge":
@@ -399,7 +418,11 @@ def describe(order: Order) -> str:
     if isinstance(order, Propose):
         return ("urgent " if order.urgent else "") + f"proposal: {order.text}"
     if isinstance(order, Vote):
+        if order.message:
+            return f"vote {order.vote} message {order.message}"
         return f"vote {order.vote} {'merge' if order.merge else 'proposal'} {order.target}"
+    if isinstance(order, Edited):
+        return f"edited message {order.message}"
     if isinstance(order, RequestMerge):
         return f"request a merge with {order.faction} as {order.name}"
     if isinstance(order, NameQuality):

@@ -36,6 +36,7 @@ from gmkit.rulesets.aeternus.orders import (
     Construct,
     Craft,
     Declare,
+    Edited,
     Fish,
     Forage,
     Join,
@@ -63,7 +64,7 @@ _DISPATCH: dict[type[Any], Callable[[Doing, Any], None]] = {
     Craft: actions.craft, Use: actions.use, Burn: actions.burn, Trade: actions.trade,
     NameQuality: actions.name_quality, Declare: actions.declare, Join: actions.join,
     Leave: actions.leave, LeaveFaction: factions.leave_faction, Propose: ledger.propose,
-    RequestMerge: factions.request_merge,
+    RequestMerge: factions.request_merge, Edited: ledger.edited,
 }
 #: Actions a stagway journey forbids for the rest of the phase (5.3.3.4).
 _ACTS = (*AP_ACTIONS, Construct, Use, Burn, Stag)
