@@ -4,7 +4,8 @@ posts for the ninth pending.
 
 Played through gmkit's real workflow (posts received, parsed, validated, resolved action by action
 in the order posted with seeded dice, committed and revealed) by the ruleset's seeded random
-players, who explore, forage, fish, craft, propose, vote and ask to merge factions. Each turn is
+players, who explore, forage, fish, craft, propose, vote, ask to merge factions and ask the Judge
+(Amber), who rules. Each turn is
 one phase's batch of actions (the bots date their lines in the phase of the turn).
 """
 
@@ -29,7 +30,8 @@ def main() -> None:
     if target.exists():
         shutil.rmtree(target)
     players = find_ruleset("aeternus").example_players(None)
-    game = new_game(target, "aeternus", players, TURNS, MASTER, title="Aeternus — sample cycle")
+    game = new_game(target, "aeternus", players, TURNS, MASTER, title="Aeternus — sample cycle",
+                    rules={"first_judge": "Amber"})
     receive_bot_posts(game, MASTER)
     print(f"built {target.relative_to(ROOT)}: turn {game.latest_turn} committed, posts for turn "
           f"{game.next_turn} pending")

@@ -80,6 +80,7 @@ def scenario(cells: dict[Coord, str], players: dict[str, Coord], *,
     t.qualities = {i: (n, "") for i, n in enumerate(
         ("Garbage", "Bronze", "Silver", "Gold", "Platinum", "Morbium", "Karkalicious"), 1)}
     t.clock = {"now": START, "phase": 0}
+    t.judge = {"judge": r.first_judge or None, "since": START}
     return t.state(0)
 
 

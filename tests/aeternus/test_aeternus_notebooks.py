@@ -28,9 +28,9 @@ def _tree() -> dict[str, str]:
             for p in sorted(SAMPLE.rglob("*")) if p.is_file() and p.name != ".lock"}
 
 
-def test_the_sample_cycle_verifies_and_holds_proposals_and_a_merge(tmp_path: Path) -> None:
-    """A sample cycle of six players over several phases, with proposals taking effect and
-    factions merging (2.1.1, 3.1), every turn replayed by verify."""
+def test_the_sample_cycle_verifies_and_holds_proposals_a_ruling_and_a_merge(tmp_path: Path) -> None:
+    """A sample cycle of six players over several phases, with proposals taking effect, the
+    Judge's rulings and factions merging (2.1.1, 3.1, 3.2), every turn replayed by verify."""
     game = Game.open(sample_working_copy(ROOT, sample="aeternus", into=tmp_path / "ae"))
     assert len(game.player_ids()) >= 6 and game.latest_turn >= 6
     assert game.verify() == []
@@ -38,6 +38,7 @@ def test_the_sample_cycle_verifies_and_holds_proposals_and_a_merge(tmp_path: Pat
     texts = events["text"].to_list()
     assert any("takes effect" in t for t in texts), "a proposal accepted"
     assert any(" merge as " in t and "requests" not in t for t in texts), "a merge"
+    assert any("rules on request" in t for t in texts), "a ruling"
     assert game.state()["clock"]["phase"][0] >= 6, "several phases"
 
 

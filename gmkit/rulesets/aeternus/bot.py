@@ -3,7 +3,8 @@
 Every choice goes through gmkit's dice, so the same seed writes the same posts. The bot reads
 the state as it stands before the batch (it cannot know what its earlier lines will do): it
 walks, scouts, fishes next to a lake, forages a Barren hex, crafts and builds flags when it
-can, votes on open proposals and merges, and now and then proposes or asks to merge.
+can, votes on open proposals and merges, and now and then proposes, asks to merge or asks the
+Judge, who answers.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def random_post(state: State, pid: str, rules: Params, dice: Dice) -> str:
     if all(inv.get(i, 0) >= k for i, k in CONSTRUCTIBLE[FLAG_F].items()):
         lines.append("Construct Flag")
     lines += _ledger_lines(state, pid, me["faction"], pick)
+    lines += _court_lines(state, pid, pick)
     # the bot posts early in the phase numbered like the coming turn, each line a minute
     # apart, as lines pasted from Discord with their times
     start = phase_bounds(state.turn, parse_time(rules.cycle_start))[0]
@@ -96,3 +98,18 @@ def _ledger_lines(state: State, pid: str, faction: str, pick) -> list[str]:  # t
         other = pick(others, "faction to merge with")
         out.append(f"Request merge with {other} as {faction}-{other}")
     return out
+
+
+def _court_lines(state: State, pid: str, pick) -> list[str]:  # type: ignore[no-untyped-def]
+    """The Judge answers open requests of others; now and then a player asks one (3.2)."""
+    judge = state["judge"]["judge"].to_list()
+    if judge and judge[0] == pid:
+        open_requests = state["requests"].filter(pl.col("ruling").is_null()
+                                                 & (pl.col("player") != pid))
+        return [f"Ruling on {n}: {pick(['yes', 'no'], 'ruling')}"
+                for n in open_requests["id"].to_list()]
+    if pick(["yes", "no"], "ask the Judge", [1, 6]) == "yes":
+        what = pick(["a boardwalk on a lake a feature", "scouting the own hex allowed",
+                     "a torch used up"], "the question")
+        return [f"Request: is {what}?"]
+    return []

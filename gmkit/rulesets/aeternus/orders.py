@@ -36,6 +36,17 @@ from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
 from gmkit.rulesets.aeternus.coords import CoordError, from_cube, parse_direction, to_cube
+from gmkit.rulesets.aeternus.judge import (
+    CallConfidence,
+    JudgeOrder,
+    JudgeVote,
+    Overturn,
+    RemoveJudge,
+    RequestJustice,
+    Resign,
+    Ruling,
+    Stand,
+)
 from gmkit.rulesets.aeternus.rules import CONSTRUCTIBLE, ITEMS, RECIPES, RODS
 
 
@@ -210,7 +221,7 @@ class Timed:
 
 Action = (Scout | Traverse | Fish | Forage | Construct | Craft | Use | Burn | Stag | Trade
          | NameQuality | Declare | Join | Leave | LeaveFaction | Propose | Vote | RequestMerge
-         | Edited)
+         | Edited | JudgeOrder)
 Order = Action | Timed
 
 #: AP-spending actions (6), the rest cost nothing.
@@ -246,6 +257,19 @@ _FORMS: list[tuple[str, re.Pattern[str]]] = [
                            r"(?:\s*\(message\s+(?P<msg>\d+)\))?\s*:\s*(?P<text>.+)$", re.I)),
     ("vote_message", re.compile(r"^vote\s+(?P<how>for|against|yes|no|both|unclear|👍|👎)\s+"
                                 r"(?:on\s+)?message\s+(?P<msg>\d+)$", re.I)),
+    ("justice", re.compile(r"^request(?:\s+for\s+justice)?\s*:\s*(?P<text>.+)$", re.I)),
+    ("ruling", re.compile(r"^(?:ruling|rule)\s+on\s+(?:request\s+)?#?(?P<n>\d+)\s*:\s*"
+                          r"(?P<text>.+)$", re.I)),
+    ("overturn", re.compile(r"^overturn\s+ruling\s+#?(?P<n>\d+)$", re.I)),
+    ("confidence", re.compile(r"^call\s+(?:a\s+)?(?:vote\s+of\s+)?confidence(?:\s+vote)?\s+on"
+                              r"\s+ruling\s+#?(?P<n>\d+)$", re.I)),
+    ("judge_vote", re.compile(r"^vote\s+(?P<how>affirm|overturn|for|against|both|unclear|👍|👎)"
+                              r"\s+(?:on\s+)?(?P<kind>confidence|candidacy)\s+#?(?P<n>\d+)$",
+                              re.I)),
+    ("remove_judge", re.compile(r"^remove\s+the\s+judge$", re.I)),
+    ("resign", re.compile(r"^(?:resign|step\s+down)(?:\s+as\s+(?:the\s+)?judge)?$", re.I)),
+    ("stand", re.compile(r"^(?:stand\s+for|run\s+for|candidacy\s+for)\s+(?:the\s+)?judge$",
+                         re.I)),
     ("edited", re.compile(r"^(?:edited|deleted)\s+message\s+(?P<msg>\d+)$", re.I)),
     ("vote", re.compile(r"^vote\s+(?P<how>for|against|yes|no|both|unclear|👍|👎)\s+"
                         r"(?:on\s+)?(?P<merge>merge\s+)?(?:proposal\s+)?#?(?P<n>\d+)$", re.I)),
@@ -379,6 +403,29 @@ def _action(line: PostLine) -> Action:
             return Vote(0, _VOTES[g["how"].lower()], False, g["msg"])
         if kind == "edited":
             return Edited(g["msg"])
+        if kind == "justice":
+            return RequestJustice(g["text"].strip())
+        if kind == "ruling":
+            return Ruling(int(g["n"]), g["text"].strip())
+        if kind == "overturn":
+            return Overturn(int(g["n"]))
+        if kind == "confidence":
+            return CallConfidence(int(g["n"]))
+        if kind == "judge_vote":
+            how = g["how"].lower()
+            if g["kind"].lower() == "confidence":
+                vote = {"affirm": "affirm", "for": "affirm", "👍": "affirm", "overturn":
+                        "overturn", "against": "overturn", "👎": "overturn"}.get(how, "unclear")
+            else:
+                vote = _VOTES.get(how, "unclear")
+                vote = "unclear" if vote not in ("for", "against") else vote
+            return JudgeVote(g["kind"].lower(), int(g["n"]), vote)
+        if kind == "remove_judge":
+            return RemoveJudge()
+        if kind == "resign":
+            return Resign()
+        if kind == "stand":
+            return Stand()
         if kind == "vote":
             return Vote(int(g["n"]), _VOTES[g["how"].lower()], bool(g.get("merge")))
         if kind == "merge":
@@ -425,6 +472,19 @@ def describe(order: Order) -> str:
         return f"edited message {order.message}"
     if isinstance(order, RequestMerge):
         return f"request a merge with {order.faction} as {order.name}"
+    if isinstance(order, RequestJustice):
+        return f"request justice: {order.text}"
+    if isinstance(order, Ruling):
+        return f"rule on request {order.request}"
+    if isinstance(order, Overturn):
+        return f"overturn ruling {order.ruling}"
+    if isinstance(order, CallConfidence):
+        return f"call a vote of confidence on ruling {order.ruling}"
+    if isinstance(order, JudgeVote):
+        return f"vote {order.vote} on {order.kind} {order.target}"
+    if isinstance(order, (RemoveJudge, Resign, Stand)):
+        return {RemoveJudge: "remove the Judge", Resign: "resign as Judge",
+                Stand: "stand for Judge"}[type(order)]
     if isinstance(order, NameQuality):
         return f"name quality {order.quality} {order.name}"
     if isinstance(order, Declare):

@@ -126,6 +126,8 @@ MEMBERS_MAJORITY = "members_majority"
 PHASE_END = "phase_end"
 
 ACTION_PARAMS = (
+    Param("first_judge", "", JUDGEMENT, "the Judge when the cycle begins (a player id; empty: "
+          "none until the first election)"),
     Param("cycle_start", "2026-01-01T00:00:00+00:00", PHASES,
           "when the cycle began (UTC, ISO 8601): phase 0 is the phase holding this time"),
     Param("ap_base", 2, ACTIONS, "action points each phase before the quality score's cube root"),

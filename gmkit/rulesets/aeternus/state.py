@@ -14,7 +14,9 @@ The tables (:data:`SCHEMAS`):
 * the ledger: ``proposals``, ``votes``, ``rule_changes`` (an accepted proposal's effect on the
   rules, for the GM to enter as rule values), ``merges`` and ``merge_votes`` (2.1.1),
   ``trades`` (7.1.1);
-* ``clock``: the time of the latest action resolved and its phase number.
+* ``clock``: the time of the latest action resolved and its phase number;
+* the Judge (3.2): ``judge`` (the incumbent), ``requests``, ``rulings``, ``confidence`` (votes of
+  confidence), ``candidacies`` and ``judge_votes``.
 
 A step turns the state into a :class:`Table` (:meth:`Table.of`), resolves an action on it, and
 writes it back (:meth:`Table.state`): frames are values, the table is the action's scratch pad.
@@ -69,10 +71,23 @@ SCHEMAS: dict[str, Schema] = {
     "trades": {"id": pl.Int64, "player": pl.String, "partner": pl.String, "gives": pl.String,
                "gets": pl.String, "posted_at": pl.String, "status": pl.String},
     "clock": {"now": pl.String, "phase": pl.Int64},
+    "judge": {"judge": pl.String, "since": pl.String},
+    "requests": {"id": pl.Int64, "player": pl.String, "text": pl.String,
+                 "posted_at": pl.String, "ruling": pl.Int64},
+    "rulings": {"id": pl.Int64, "request": pl.Int64, "judge": pl.String, "text": pl.String,
+                "posted_at": pl.String, "status": pl.String},
+    "confidence": {"id": pl.Int64, "ruling": pl.Int64, "posted_at": pl.String,
+                   "ends": pl.String, "status": pl.String, "affirm": pl.Int64,
+                   "overturn": pl.Int64},
+    "candidacies": {"id": pl.Int64, "player": pl.String, "posted_at": pl.String,
+                    "week": pl.Int64, "status": pl.String},
+    "judge_votes": {"kind": pl.String, "target": pl.Int64, "player": pl.String,
+                    "vote": pl.String, "posted_at": pl.String},
 }
 
 #: Tables kept as lists of row dicts in a :class:`Table`.
-_ROW_TABLES = ("proposals", "votes", "rule_changes", "merges", "merge_votes", "trades", "fish")
+_ROW_TABLES = ("proposals", "votes", "rule_changes", "merges", "merge_votes", "trades", "fish",
+               "requests", "rulings", "confidence", "candidacies", "judge_votes")
 
 
 class SetupError(ValueError):
@@ -95,6 +110,7 @@ def setup(players: Sequence[PlayerInfo], rules: Params) -> State:
         table.seen.setdefault(p.id, set()).add((0, 0))
     table.qualities = {i + 1: (n, "") for i, n in enumerate(NAMED_QUALITIES)}
     table.clock = {"now": start, "phase": 0}
+    table.judge = {"judge": rules.first_judge or None, "since": start}
     return table.state(0)
 
 
@@ -120,6 +136,12 @@ class Table:
     merge_votes: list[dict[str, Any]] = field(default_factory=list)
     trades: list[dict[str, Any]] = field(default_factory=list)
     clock: dict[str, Any] = field(default_factory=dict)
+    judge: dict[str, Any] = field(default_factory=dict)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    rulings: list[dict[str, Any]] = field(default_factory=list)
+    confidence: list[dict[str, Any]] = field(default_factory=list)
+    candidacies: list[dict[str, Any]] = field(default_factory=list)
+    judge_votes: list[dict[str, Any]] = field(default_factory=list)
     dice: Dice | None = None
 
     @classmethod
@@ -138,6 +160,8 @@ class Table:
             setattr(t, name, state[name].to_dicts())
         clock = state["clock"].to_dicts()
         t.clock = clock[0] if clock else {"now": rules.cycle_start, "phase": 0}
+        judge = state["judge"].to_dicts()
+        t.judge = judge[0] if judge else {"judge": None, "since": rules.cycle_start}
         return t
 
     def state(self, turn: int) -> State:
@@ -155,6 +179,7 @@ class Table:
             "qualities": _frame([{"quality": k, "name": n, "named_by": b}
                                  for k, (n, b) in sorted(self.qualities.items())], "qualities"),
             "clock": _frame([self.clock], "clock"),
+            "judge": _frame([self.judge], "judge"),
         }
         for name in _ROW_TABLES:
             tables[name] = _frame(getattr(self, name), name)

@@ -10,9 +10,9 @@ AP and voting.
    generation's by the hex, which is generated once). Each action is checked against the state
    the ones before it left: at a player's first action of a phase their AP are replenished; an
    action that cannot be taken spends nothing and says why, naming its line.
-2. **Ledger** (3.1, 2.1.1): the proposals whose voting period ended by the latest action's time
-   are counted and take effect in the order created; merge requests counted at a phase's end are
-   settled.
+2. **Ledger** (3.1, 2.1.1, 3.2): the proposals whose voting period ended by the latest action's
+   time are counted and take effect in the order created; merge requests counted at a phase's
+   end are settled; votes of confidence and the weekly Judge elections are counted.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
-from gmkit.rulesets.aeternus import actions, factions, fishing, ledger, movement
+from gmkit.rulesets.aeternus import actions, factions, fishing, judge, ledger, movement
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
 from gmkit.rulesets.aeternus.doing import ActionFailed, Doing, replenish
 from gmkit.rulesets.aeternus.orders import (
@@ -55,7 +55,7 @@ from gmkit.rulesets.aeternus.orders import (
     Vote,
     describe,
 )
-from gmkit.rulesets.aeternus.rules import ACTIONS, PLAYERS, PROPOSALS, RANDOMNESS, STAG, VICTORY
+from gmkit.rulesets.aeternus.rules import ACTIONS, JUDGEMENT, PLAYERS, PROPOSALS, RANDOMNESS, STAG, VICTORY
 from gmkit.rulesets.aeternus.state import Table
 
 _DISPATCH: dict[type[Any], Callable[[Doing, Any], None]] = {
@@ -65,6 +65,9 @@ _DISPATCH: dict[type[Any], Callable[[Doing, Any], None]] = {
     NameQuality: actions.name_quality, Declare: actions.declare, Join: actions.join,
     Leave: actions.leave, LeaveFaction: factions.leave_faction, Propose: ledger.propose,
     RequestMerge: factions.request_merge, Edited: ledger.edited,
+    judge.RequestJustice: judge.request, judge.Ruling: judge.rule, judge.Overturn: judge.overturn,
+    judge.CallConfidence: judge.call_confidence, judge.JudgeVote: judge.vote,
+    judge.RemoveJudge: judge.remove, judge.Resign: judge.resign, judge.Stand: judge.stand,
 }
 #: Actions a stagway journey forbids for the rest of the phase (5.3.3.4).
 _ACTS = (*AP_ACTIONS, Construct, Use, Burn, Stag)
@@ -142,11 +145,12 @@ def close_ledger(state: State, orders: Orders[Order], dice: Dice,
     t = Table.of(state, rules, dice)
     events = ledger.close_due(t, t.now(), rules)
     factions.settle_merges(t, int(t.clock["phase"]), rules.merge_vote, events)
+    events += judge.settle(t, t.now())
     return t.state(state.turn), events
 
 
 STEPS = (
     Step("actions", "Actions", f"{ACTIONS}, {RANDOMNESS}", actors=in_order_posted,
          act=resolve_action),
-    Step("ledger", "The ledger", PROPOSALS, close_ledger),
+    Step("ledger", "The ledger", f"{PROPOSALS}, {JUDGEMENT}", close_ledger),
 )
