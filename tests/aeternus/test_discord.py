@@ -121,3 +121,22 @@ def test_3_1_edited_and_deleted_proposals_never_take_effect():
                                      ("Amber", "Vote for message 41")], at=MONDAY)
     state, _, _ = play(state, [("Amber", "Forage")], at=MONDAY + timedelta(days=7))
     assert state["proposals"]["status"].to_list() == ["void", "void"]
+
+
+def test_exports_are_received_as_posts_once(tmp_path: Path):
+    """The same actions can come through the CLI, the notebook or an export: an export's
+    messages become the game's posts with their posting times, once."""
+    from gmkit.game import Game
+    from gmkit.rulesets.aeternus.discord import receive_exports
+
+    game = Game.new(tmp_path / "g", "aeternus", [{"id": "Amber", "name": "Amber"},
+                                                 {"id": "Birch", "name": "Birch"}])
+    raw = _export("game-actions", "2026-01-05T12:00:00+00:00", [
+        _message("10", "2026-01-05T10:00:00+00:00", "amber#1", "Forage"),
+        _message("11", "2026-01-05T10:05:00+00:00", "birch", "Traverse North")])
+    export = read_export(raw)
+    assert receive_exports(game, [export], {"amber#1": "Amber", "birch": "Birch"}) == []
+    receive_exports(game, [export], {"amber#1": "Amber", "birch": "Birch"})
+    pending = game.store.pending_posts(game.next_turn)
+    assert pending.select("player", "posted").rows() == [
+        ("Amber", "2026-01-05T10:00:00+00:00"), ("Birch", "2026-01-05T10:05:00+00:00")]

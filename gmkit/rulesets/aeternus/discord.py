@@ -28,9 +28,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
+
+if TYPE_CHECKING:
+    from gmkit.game import Game
 
 ACTIONS_CHANNEL = "game-actions"
 PROPOSALS_CHANNEL = "proposals"
@@ -222,3 +225,27 @@ def votes(exports: Sequence[Export], ends: Mapping[str, datetime],
             how = "both" if len(emojis) == 2 else ("for" if FOR in emojis else "against")
             out.append((who, f"[{stamp}] Vote {how} message {mid}"))
     return out, problems
+
+
+def receive_exports(game: Game, exports: Sequence[Export], players: Mapping[str, str]
+                    ) -> list[str]:
+    """Receive what the exports say as the game's posts for the coming batch: each message's
+    lines as one post of its author with its posting time, then the votes of the proposals whose
+    voting period the exports cover. A line already among the pending posts is not received
+    again, so exports that overlap may be read one after the other. Returns every problem
+    (what could not be read or does not count)."""
+    read, problems = posts(exports, players)
+    state = game.state()
+    ends = {str(r["message"]): parse_time(str(r["ends"]))
+            for r in state["proposals"].iter_rows(named=True)
+            if r["message"] and r["status"] == "open"}
+    tally, more = votes(exports, ends, players)
+    have = {(p, t) for p, t in game.store.pending_posts(game.next_turn)
+            .select("player", "text").iter_rows()}
+    for player, text in read + tally:
+        if (player, text) in have:
+            continue
+        stamp = text[1:text.index("]")]
+        game.receive_post(player, text, posted=stamp)
+        have.add((player, text))
+    return problems + more
