@@ -236,9 +236,9 @@ def receive_exports(game: Game, exports: Sequence[Export], players: Mapping[str,
     (what could not be read or does not count)."""
     read, problems = posts(exports, players)
     state = game.state()
-    ends = {str(r["message"]): parse_time(str(r["ends"]))
+    ends = {str(r["discord_message"]): parse_time(str(r["ends"]))
             for r in state["proposals"].iter_rows(named=True)
-            if r["message"] and r["status"] == "open"}
+            if r["discord_message"] and r["status"] == "open"}
     tally, more = votes(exports, ends, players)
     have = {(p, t) for p, t in game.store.pending_posts(game.next_turn)
             .select("player", "text").iter_rows()}

@@ -51,7 +51,7 @@ def propose(d: Doing, order: Propose) -> None:
     t.proposals.append({"id": new_id, "author": d.player, "urgent": order.urgent,
                         "text": order.text, "posted_at": time_text(d.when),
                         "ends": time_text(end), "status": OPEN, "votes_for": 0,
-                        "votes_against": 0, "edited": False, "message": order.message})
+                        "votes_against": 0, "edited": False, "discord_message": order.message})
     for rule_name, value in order.rules:
         if rule_name not in d.rules:
             d.event("proposal", PROPOSALS, f"Proposal {new_id} sets {rule_name!r}, which is no "
@@ -79,7 +79,7 @@ def vote(d: Doing, order: Vote) -> None:
 def find(t: Table, proposal: int, message: str = "") -> dict[str, Any] | None:
     """A proposal by number, or by the Discord message it was posted in."""
     if message:
-        return next((p for p in t.proposals if p["message"] == message), None)
+        return next((p for p in t.proposals if p["discord_message"] == message), None)
     return next((p for p in t.proposals if p["id"] == proposal), None)
 
 

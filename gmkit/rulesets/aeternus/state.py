@@ -59,7 +59,7 @@ SCHEMAS: dict[str, Schema] = {
     "proposals": {"id": pl.Int64, "author": pl.String, "urgent": pl.Boolean, "text": pl.String,
                   "posted_at": pl.String, "ends": pl.String, "status": pl.String,
                   "votes_for": pl.Int64, "votes_against": pl.Int64, "edited": pl.Boolean,
-                  "message": pl.String},
+                  "discord_message": pl.String},
     "votes": {"proposal": pl.Int64, "player": pl.String, "vote": pl.String,
               "posted_at": pl.String},
     "rule_changes": {"proposal": pl.Int64, "rule_name": pl.String, "value": pl.String,
