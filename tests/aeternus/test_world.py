@@ -41,7 +41,7 @@ def world_of(cells: dict[tuple[int, int], str], params: dict | None = None,
         "biome": list(cells.values()), "mass": [0] * n, "mass_size": [1] * n,
         "landmark": ["Barren"] * n,
         "features": [list((features or {}).get(h, ())) for h in cells],
-        "corrupted": [False] * n, "generated_order": list(range(n)), "turn": [0] * n,
+        "corrupted": [False] * n, "generated_order": list(range(n)), "generated_turn": [0] * n,
         "cause": ["generate"] * n,
     }, schema=WORLD_SCHEMA)
     return World.from_frame(frame, params)
@@ -172,7 +172,7 @@ def test_lake_at_once_when_the_last_hex_closes_the_ring():
     assert set(zip(lakes["q"], lakes["r"])) == inside
     assert set(lakes["cause"]) == {"enclosed"} and set(lakes["landmark"]) == {"Barren"}
     assert set(lakes["mass_size"]) == {7} and lakes["mass"].n_unique() == 1
-    assert set(lakes["turn"]) == {3}
+    assert set(lakes["generated_turn"]) == {3}
     assert not world.enclosed
 
 

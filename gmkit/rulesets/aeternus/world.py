@@ -66,7 +66,7 @@ WORLD_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "q": pl.Int64, "r": pl.Int64, "s": pl.Int64, "x": pl.Int64, "y": pl.Int64, "z": pl.Int64,
     "biome": pl.String, "mass": pl.Int64, "mass_size": pl.Int64, "landmark": pl.String,
     "features": pl.List(pl.String), "corrupted": pl.Boolean, "generated_order": pl.Int64,
-    "turn": pl.Int64, "cause": pl.String,
+    "generated_turn": pl.Int64, "cause": pl.String,
 }
 
 
@@ -333,10 +333,10 @@ class World:
             "landmark": pl.Series(LANDMARK_ORDER).gather(self.landmark),
             "features": _features_column(self.features),
             "corrupted": self.corrupted,
-            "generated_order": range(len(self.q)), "turn": self.turn,
+            "generated_order": range(len(self.q)), "generated_turn": self.turn,
             "cause": pl.Series(CAUSES).gather(self.cause),
         }, schema_overrides={"q": pl.Int64, "r": pl.Int64, "mass": pl.Int64,
-                             "mass_size": pl.Int64, "turn": pl.Int64,
+                             "mass_size": pl.Int64, "generated_turn": pl.Int64,
                              "generated_order": pl.Int64}).with_columns(
             s=-a - pl.col("r"), y=y).with_columns(
             x=a - pl.col("y"), z=b - pl.col("y")).select(list(WORLD_SCHEMA))
@@ -365,7 +365,7 @@ class World:
             world.enclosed.discard((q, r))
             splits = new_regions(nbrs, world.land) if detect else 0
             world._place(q, r, nbrs, biome_code[row["biome"]], landmark_code[row["landmark"]],
-                         bool(row["corrupted"]), row["turn"], cause,
+                         bool(row["corrupted"]), row["generated_turn"], cause,
                          tuple(row["features"] or ()))
             if splits > 0:
                 for region in cut_off((q, r), nbrs, world.index):
@@ -404,7 +404,7 @@ def requests(frame: pl.DataFrame) -> list[tuple[Axial, int]]:
     """What a rule called to generate, in order, with the turn: the world's record minus the
     origin and the lakes generated at once (which follow from the rest)."""
     rows = frame.filter(pl.col("cause") == CAUSES[GENERATE]).sort("generated_order")
-    return [((q, r), t) for q, r, t in zip(rows["q"], rows["r"], rows["turn"])]
+    return [((q, r), t) for q, r, t in zip(rows["q"], rows["r"], rows["generated_turn"])]
 
 
 def replay(generated: Iterable[tuple[Hex | Axial, int]], seeds: Mapping[int, str],
@@ -421,7 +421,7 @@ def replay(generated: Iterable[tuple[Hex | Axial, int]], seeds: Mapping[int, str
 def verify(frame: pl.DataFrame, seeds: Mapping[int, str],
            params: Params | Mapping[str, Any] | None = None, limit: int = 10) -> list[str]:
     """Every difference between a stored world and its replay from the seeds (``[]``: it holds)."""
-    start = frame.filter(pl.col("cause") == CAUSES[ORIGIN])["turn"]
+    start = frame.filter(pl.col("cause") == CAUSES[ORIGIN])["generated_turn"]
     again = replay(requests(frame), seeds, params, int(start[0]) if len(start) else 0).frame()
     stored = frame.sort("generated_order").select(list(WORLD_SCHEMA))
     problems: list[str] = []

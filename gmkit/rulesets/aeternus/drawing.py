@@ -1,0 +1,62 @@
+"""The explored world drawn on gmkit's hex board: hexes coloured by biome (corrupted ones dark),
+towns and features labelled, flags in their faction's colour, players as marks.
+
+:func:`world_scene` is what the ruleset's ``scene`` returns; the fills go in one polars frame so
+a world of a hundred thousand hexes draws in one pass (:mod:`gmkit.core.drawing.hex_svg`).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from gmkit.core.boards.hexgrid import Hex
+from gmkit.core.drawing.scene import Label, LegendEntry, Mark, MarkKind, Scene
+from gmkit.core.tables import State
+
+BIOME_FILLS: dict[str, str] = {
+    "Meadow": "#9bd770", "Deceased Dunes": "#e3cf8f", "Forest": "#3f8f4a",
+    "Perilous Pass": "#a39b8b", "Swamp": "#6d7f4f", "Lake": "#6fa8dc",
+}
+CORRUPTED_FILL = "#4b2a4f"
+PALETTE = ("#c0392b", "#2471a3", "#d4ac0d", "#8e44ad", "#16a085", "#d35400", "#2c3e50",
+           "#e84393", "#7f8c8d", "#27ae60")
+_SHORT = {"Flag": "F", "Pylon of Purity": "P", "Stag Station": "S", "Boardwalk": "B"}
+
+
+def faction_colours(state: State) -> dict[str, str]:
+    """Each faction's colour, and each player's (their faction's), in a stable order."""
+    players = state["players"]
+    names = sorted({*players["faction"].to_list(), *players["id"].to_list(),
+                    *state["flags"]["faction"].to_list()})
+    return {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
+
+
+def world_scene(state: State, title: str = "") -> Scene:
+    """What the map shows for ``state`` (whatever view of it the caller passes)."""
+    world = state["world"]
+    fill = (pl.when(pl.col("corrupted")).then(pl.lit(CORRUPTED_FILL))
+            .otherwise(pl.col("biome").replace_strict(BIOME_FILLS, default="#e8e0c8")))
+    frame = world.select("q", "r", fill.alias("fill"))
+    colour = faction_colours(state)
+    labels = []
+    marked = world.filter((pl.col("landmark") == "Town") | (pl.col("features").list.len() > 0))
+    for row in marked.iter_rows(named=True):
+        parts = (["Town"] if row["landmark"] == "Town" else []) + \
+            [_SHORT.get(f, f[:1]) for f in row["features"]]
+        labels.append(Label(Hex(row["q"], row["r"]), " ".join(parts),
+                            title=", ".join([row["landmark"], *row["features"]])))
+    marks = [Mark(Hex(row["q"], row["r"]), "flag", colour.get(row["faction"], "#000000"),
+                  title=f"flag of {row['faction']}")
+             for row in state["flags"].iter_rows(named=True)]
+    players = state["players"].filter(pl.col("active"))
+    for (q, r), group in players.group_by(["q", "r"], maintain_order=True):
+        ids = group["id"].to_list()
+        marks.append(Mark(Hex(int(q), int(r)), "player", colour[group["faction"][0]],
+                          count=len(ids), title=", ".join(ids)))
+    legend = [LegendEntry(b, c) for b, c in BIOME_FILLS.items()]
+    legend.append(LegendEntry("corrupted", CORRUPTED_FILL))
+    legend += [LegendEntry(f, colour[f]) for f in sorted(set(players["faction"].to_list()))]
+    return Scene(fill_frame=frame, labels=tuple(labels), marks=tuple(marks),
+                 mark_kinds=(MarkKind("flag", "triangle"), MarkKind("player", "circle")),
+                 legend=tuple(legend),
+                 title=title or f"Aeternus after turn {state.turn}")
