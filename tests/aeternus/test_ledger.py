@@ -47,6 +47,24 @@ def test_3_1_2_a_standard_proposal_is_voted_in_the_next_phase_and_needs_more_for
     assert state["rule_changes"].rows() == [(1, "fish_percent", "75", 2)]
 
 
+def test_3_1_an_accepted_proposal_sets_the_rule_from_the_next_batch():
+    """3.1: a popular proposal takes effect: its 'set RULE = VALUE' line, naming a rule of the
+    rules table with a value it takes, is enacted (recorded with the batch, in force from the
+    next); a line naming no rule stays a note in the ledger."""
+    from gmkit.core.ruleset import RuleChange
+
+    before, _, _ = play(_five(), [("Amber", "Propose: set fish_percent = 75"),
+                                  ("Birch", "Propose: set moon_phase = full")])
+    state = before
+    thursday = MONDAY + timedelta(days=3)
+    state, _, _ = play(state, [("Birch", "Vote for 1"), ("Cedar", "Vote for 2")], at=thursday)
+    state, _, _ = play(state, [("Elm", "Forage")], at=datetime(2026, 1, 11, 1,
+                                                               tzinfo=timezone.utc))
+    enacted = Aeternus().enacted(before, state, rules())
+    assert enacted == [RuleChange("fish_percent", 75, "proposal 1 accepted")]
+    assert Aeternus().enacted(state, state, rules()) == []  # once, in the batch it passed
+
+
 def test_3_1_a_tie_is_not_popular_for_a_standard_proposal():
     """3.1.2: more votes in favor than against."""
     state, _, _ = play(_five(), [("Amber", "Propose: a note"), ("Birch", "Vote for 1"),

@@ -17,12 +17,12 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.boards.hexgrid import HexBoard
+from gmkit.core.boards import Board
 from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
-from gmkit.core.maps import GameMap
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, RuleChange, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.rulesets.aeternus import orders as aeternus_orders
@@ -30,6 +30,7 @@ from gmkit.rulesets.aeternus import state as aeternus_state
 from gmkit.rulesets.aeternus.bot import random_post
 from gmkit.rulesets.aeternus.coords import from_axial
 from gmkit.rulesets.aeternus.drawing import faction_colours, world_scene
+from gmkit.rulesets.aeternus.ledger import enacted_changes
 from gmkit.rulesets.aeternus.factions import influence, winner
 from gmkit.rulesets.aeternus.orders import Order as AeternusOrder
 from gmkit.rulesets.aeternus.rules import PARAMS
@@ -52,7 +53,7 @@ class Aeternus(Ruleset[AeternusOrder]):
     board_kind = "hex"
     standings_subject = "player"
 
-    def setup(self, players: Sequence[PlayerInfo], game_map: GameMap | None,
+    def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
         return aeternus_state.setup(players, rules)
 
@@ -66,6 +67,12 @@ class Aeternus(Ruleset[AeternusOrder]):
 
     def steps(self, rules: Params) -> list[Step]:
         return list(STEPS)
+
+    def enacted(self, before: State, after: State, rules: Params) -> list[RuleChange]:
+        """The rule values proposals accepted in this batch set (``rule name = value`` lines),
+        in force from the next batch: recorded with the turn as a GM's ``gmkit rules --set``
+        is, so ``verify`` replays each batch with its own rules."""
+        return enacted_changes(before, after, self)
 
     def outcome(self, state: State, rules: Params) -> Outcome | None:
         """8: the first faction occupying at least 10 hexes with at least twice the influence
@@ -150,7 +157,7 @@ class Aeternus(Ruleset[AeternusOrder]):
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
 
-    def example_players(self, game_map: GameMap | None) -> list[dict[str, Any]]:
+    def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         return [{"id": pid, "name": pid} for pid in
                 ("Amber", "Birch", "Cedar", "Dune", "Elm", "Fern")]
 

@@ -9,25 +9,30 @@
   against; votes of non-players and votes after the end do not count.
 * At the end of its voting period a popular proposal takes effect unless its message was edited
   or deleted; several ending together take effect in the order they were created.
-* gmkit cannot read rule text into the game, so an accepted proposal's ``set RULE = VALUE``
-  lines are recorded in ``rule_changes`` with the phase they apply from, for the GM to enter as
-  rule values (``gmkit rules --set``); a proposal with none is a note in the ledger.
+* An accepted proposal's ``set RULE = VALUE`` lines are recorded in ``rule_changes``; each that
+  names a rule of the rules table with a value it takes is enacted (:func:`enacted_changes`,
+  the ruleset's ``enacted``): in force from the next batch, recorded with the turn like a GM's
+  ``gmkit rules --set``. Rule text gmkit cannot read, and a proposal with none, is a note in
+  the ledger.
 
 :func:`close_due` runs at the end of each batch of actions with the clock of the latest action.
 """
 
 from __future__ import annotations
 
+import tomllib
 from datetime import datetime, timedelta
 from typing import Any
 
 from gmkit.core.params import Params
+from gmkit.core.ruleset import RuleChange, Ruleset
 from gmkit.core.steps import Event
 from gmkit.rulesets.aeternus.clock import parse_time, phase_bounds, time_text
 from gmkit.rulesets.aeternus.doing import Doing
 from gmkit.rulesets.aeternus.orders import SET_RULE, Edited, Propose, Vote
 from gmkit.rulesets.aeternus.rules import PROPOSALS, STANDARD, URGENT
 from gmkit.rulesets.aeternus.state import Table
+from gmkit.core.tables import State
 
 OPEN, ACCEPTED, REJECTED, VOID = "open", "accepted", "rejected", "void"
 
@@ -141,8 +146,8 @@ def close_due(t: Table, now: datetime, rules: Params) -> list[Event]:
         for name, value in changes:
             t.rule_changes.append({"proposal": prop["id"], "rule_name": name, "value": value,
                                    "from_phase": from_phase})
-        what = ("; the GM enters " + ", ".join(f"{n} = {v}" for n, v in changes)
-                + f" from phase {from_phase}") if changes else "; it is a note in the ledger"
+        what = ("; " + ", ".join(f"{n} = {v}" for n, v in changes)
+                + " from the next batch") if changes else "; it is a note in the ledger"
         events.append(Event("proposal", rule, f"Proposal {prop['id']} takes effect ({yes} for, "
                             f"{no} against){what}.", prop["author"],
                             data={"proposal": prop["id"], "changes": len(changes)}))
@@ -155,3 +160,31 @@ def mark_edited(t: Table, proposal: int) -> None:
     for p in t.proposals:
         if p["id"] == proposal:
             p["edited"] = True
+
+
+def enacted_changes(before: State, after: State, ruleset: Ruleset[Any]) -> list[RuleChange]:
+    """The rule changes proposals accepted between ``before`` and ``after`` set: each new row of
+    ``rule_changes`` naming a rule of the rules table with a value that rule takes (read as
+    TOML, else as text). A line naming no rule, or a value the rule refuses, stays a note in the
+    ledger; the proposal's event says what it set."""
+    old = {(r["proposal"], r["rule_name"]) for r in before["rule_changes"].iter_rows(named=True)}
+    known = {p.name for p in ruleset.params}
+    out: list[RuleChange] = []
+    for r in after["rule_changes"].iter_rows(named=True):
+        name = str(r["rule_name"])
+        if (r["proposal"], name) in old or name not in known:
+            continue
+        value = _rule_value(str(r["value"]))
+        try:
+            ruleset.rules({name: value})
+        except ValueError:
+            continue
+        out.append(RuleChange(name, value, f"proposal {r['proposal']} accepted"))
+    return out
+
+
+def _rule_value(text: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
