@@ -268,6 +268,23 @@ def beacon_command(game: Path, turn: int | None, round_: str | None, randomness:
                f"({'signature checked' if got['check'] != 'entered' else 'entered'})")
 
 
+@main.command("import")
+@GAME
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def import_command(game: Path, files: tuple[Path, ...]) -> None:
+    """Receive the posts chat exports hold (for a ruleset that reads them: Aeternus reads
+    DiscordChatExporter JSON), each with its posting time; a post already received is not
+    received again, and every message that could not be read is named."""
+    g = Game.open(game)
+    before = g.store.pending_posts(g.next_turn).height
+    problems = g.ruleset.import_posts(g, list(files))
+    got = g.store.pending_posts(g.next_turn).height - before
+    for problem in problems:
+        click.echo(f"  {problem}")
+    click.echo(f"received {got} post(s) for turn {g.next_turn} from {len(files)} file(s); "
+               f"{len(problems)} message(s) to check by hand")
+
+
 @main.command()
 @GAME
 @click.option("--player", required=True, help="Who sent the post (e.g. the colour in Cien).")

@@ -39,7 +39,7 @@ government = "city-state"
 
 COMMANDS = {"new", "status", "orders", "commit-seed", "reveal", "resolve", "odds", "report",
             "verify", "history", "rollback", "rules", "withdraw", "carry", "sql",
-            "players", "deadline", "seal", "beacon", "map"}
+            "players", "deadline", "seal", "beacon", "map", "import", "sweep"}
 
 ATTACK = "conquest:attack/Tróys/Red"
 #: The id the attack die is printed and logged under (the id it is derived from); a dice file

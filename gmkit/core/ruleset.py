@@ -9,6 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 import polars as pl
@@ -267,6 +268,21 @@ class Ruleset(ABC, Generic[O]):
         nomic's passed proposal): recorded with the turn and in force from the next one, like
         a GM's ``gmkit rules --set``. None by default."""
         return []
+
+    #: What :meth:`import_posts` reads ("DiscordChatExporter JSON, one file per channel"); None
+    #: for a ruleset whose posts are pasted or sent one by one.
+    imports: ClassVar[str | None] = None
+
+    def import_posts(self, game: Any, files: Sequence[Path]) -> list[str]:
+        """Receive the posts chat exports hold into ``game`` (a :class:`gmkit.game.Game`), as
+        ``gmkit orders`` receives one, each with its posting time; a post already received is
+        not received again. Returns every problem found, each naming its file and message.
+
+        Raises:
+            ValueError: when the ruleset reads no exports, or a file cannot be read at all.
+        """
+        raise ValueError(f"{self.title} reads no chat exports: receive each post with "
+                         "'gmkit orders'")
 
     def players_to_move(self, state: State) -> list[str]:
         """Who is expected to post orders for the coming turn."""

@@ -140,3 +140,41 @@ def test_exports_are_received_as_posts_once(tmp_path: Path):
     pending = game.store.pending_posts(game.next_turn)
     assert pending.select("player", "posted").rows() == [
         ("Amber", "2026-01-05T10:00:00+00:00"), ("Birch", "2026-01-05T10:05:00+00:00")]
+
+
+def test_gmkit_import_receives_an_export_matching_authors_by_their_discord_name(tmp_path: Path):
+    """6: the GM reads #game-actions with 'gmkit import GAME FILE': each author is the player
+    whose 'discord' field names them (else whose id they bear); a stranger's message is named,
+    and importing the same file again receives nothing twice."""
+    from click.testing import CliRunner
+
+    from gmkit.cli import main
+    from gmkit.game import Game
+
+    game = Game.new(tmp_path / "g", "aeternus", [{"id": "Amber", "discord": "amber#1"},
+                                                 {"id": "Birch"}])
+    path = tmp_path / "game-actions.json"
+    path.write_text(json.dumps(_export("game-actions", "2026-01-05T12:00:00+00:00", [
+        _message("10", "2026-01-05T10:00:00+00:00", "amber#1", "Forage"),
+        _message("11", "2026-01-05T10:05:00+00:00", "birch", "Traverse North"),
+        _message("12", "2026-01-05T10:06:00+00:00", "stranger", "Forage")])), "utf-8")
+    first = CliRunner().invoke(main, ["import", str(game.root), str(path)])
+    assert first.exit_code == 0, first.output
+    assert "received 2 post(s)" in first.output and "stranger is not a player" in first.output
+    again = CliRunner().invoke(main, ["import", str(game.root), str(path)])
+    assert "received 0 post(s)" in again.output
+    assert game.store.pending_posts(game.next_turn)["player"].to_list() == ["Amber", "Birch"]
+
+
+def test_a_ruleset_without_exports_says_so_in_one_line(tmp_path: Path):
+    """A game whose posts come one by one refuses an import, naming the way posts come in."""
+    from click.testing import CliRunner
+
+    from gmkit.cli import main
+    from gmkit.game import Game
+
+    game = Game.new(tmp_path / "g", "example", [{"id": "Amber"}, {"id": "Birch"}])
+    path = tmp_path / "x.json"
+    path.write_text("{}", "utf-8")
+    res = CliRunner().invoke(main, ["import", str(game.root), str(path)])
+    assert res.exit_code != 0 and "reads no chat exports" in res.output

@@ -12,6 +12,7 @@ in the order posted by ``steps``), a seeded bot (``bot``) and the map (``drawing
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -29,6 +30,7 @@ from gmkit.rulesets.aeternus import orders as aeternus_orders
 from gmkit.rulesets.aeternus import state as aeternus_state
 from gmkit.rulesets.aeternus.bot import random_post
 from gmkit.rulesets.aeternus.coords import from_axial
+from gmkit.rulesets.aeternus.discord import read_export, receive_exports
 from gmkit.rulesets.aeternus.drawing import faction_colours, world_scene
 from gmkit.rulesets.aeternus.ledger import enacted_changes
 from gmkit.rulesets.aeternus.factions import influence, winner
@@ -67,6 +69,29 @@ class Aeternus(Ruleset[AeternusOrder]):
 
     def steps(self, rules: Params) -> list[Step]:
         return list(STEPS)
+
+    imports = ("DiscordChatExporter JSON, one file per channel (#game-actions, #trades, "
+               "#proposals)")
+
+    def import_posts(self, game: Any, files: Sequence[Path]) -> list[str]:
+        """Receive what DiscordChatExporter exports of the game's channels hold (see
+        :mod:`gmkit.rulesets.aeternus.discord`): authors are matched to players by a player's
+        ``discord`` field in ``game.toml`` (a Discord id, user name or nickname), else by their
+        player id."""
+        names: dict[str, str] = {}
+        for p in game.players_from_config(game.config):
+            names[p.id] = p.id
+            if p.extra.get("discord"):
+                names[str(p.extra["discord"])] = p.id
+        exports, problems = [], []
+        for path in files:
+            try:
+                export = read_export(Path(path))
+            except (OSError, ValueError, AttributeError) as e:
+                raise ValueError(f"{path}: not a DiscordChatExporter JSON export ({e})") from None
+            exports.append(export)
+            problems += [f"{path}: {p}" for p in export.problems]
+        return problems + receive_exports(game, exports, names)
 
     def enacted(self, before: State, after: State, rules: Params) -> list[RuleChange]:
         """The rule values proposals accepted in this batch set (``rule name = value`` lines),
