@@ -63,6 +63,12 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
               rules: Params) -> State:
         return world.setup(players, rules)
 
+    def joined(self, state: State, before: Sequence[PlayerInfo], after: Sequence[PlayerInfo],
+               rules: Params) -> State:
+        """JOINING THE GAME mid-game: a new house's peasant; a leaver's house no longer posts
+        (see :func:`gmkit.rulesets.jungle.world.joined`)."""
+        return world.joined(state, before, after, rules)
+
     def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
         return world.check_players(players)
@@ -172,8 +178,9 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
 
     def players_to_move(self, state: State) -> list[str]:
         alive = set(state["characters"].filter(pl.col("alive"))["house"].to_list())
+        posting = set(state["players"]["id"].to_list())  # a removed player's house posts no more
         return [h for h in state["houses"]["house"].to_list()
-                if house_of_player(state, h) in alive]
+                if h in posting and house_of_player(state, h) in alive]
 
     def describe_order(self, order: JungleOrder) -> str:
         return posts.describe(order)

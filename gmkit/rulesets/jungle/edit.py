@@ -4,12 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
+import polars as pl
+
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle.state import Row, frame, rows
+from gmkit.rulesets.jungle.state import SCHEMAS, Row, frame, rows
 
 
 def update(state: State, table: str, key: str, value: Any, **changes: Any) -> State:
     """The state with the rows of ``table`` whose ``key`` is ``value`` changed."""
+    df, schema = state[table], SCHEMAS[table]
+    if value is not None and dict(df.schema) == dict(schema) \
+            and not any(isinstance(schema[k], pl.List) for k in changes):
+        # the common case, column by column (a session edits its 300 characters' rows
+        # thousands of times); the row-by-row path below is the same edit
+        try:
+            hit = pl.col(key) == value
+            out_df = df.with_columns(
+                pl.when(hit).then(pl.lit(v, dtype=schema[k])).otherwise(pl.col(k)).alias(k)
+                for k, v in changes.items())
+            return State(state.turn, {**state.tables, table: out_df})
+        except (pl.exceptions.PolarsError, TypeError, ValueError):
+            pass
     out = rows(state, table)
     for r in out:
         if r[key] == value:
@@ -24,12 +39,18 @@ def append(state: State, table: str, *new: Row) -> State:
 
 def char(state: State, name: str) -> Row:
     """One character's row (a copy)."""
-    return next(r for r in rows(state, "characters") if r["name"] == name)
+    found = state["characters"].filter(pl.col("name") == name).head(1).to_dicts()
+    if not found:
+        raise StopIteration(name)
+    return found[0]
 
 
 def house(state: State, name: str) -> Row:
     """One house's row (a copy)."""
-    return next(r for r in rows(state, "houses") if r["house"] == name)
+    found = state["houses"].filter(pl.col("house") == name).head(1).to_dicts()
+    if not found:
+        raise StopIteration(name)
+    return found[0]
 
 
 def add_to(state: State, character: str, **deltas: int) -> State:
@@ -47,4 +68,5 @@ def add_to_house(state: State, name: str, **deltas: int) -> State:
 
 def members(state: State, house_name: str) -> list[Row]:
     """The living characters of a house."""
-    return [r for r in rows(state, "characters") if r["house"] == house_name and r["alive"]]
+    return state["characters"].filter((pl.col("house") == house_name)
+                                      & pl.col("alive")).to_dicts()

@@ -25,7 +25,7 @@ principal attacker unless one is designated.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import polars as pl
@@ -59,17 +59,34 @@ def _actions(orders: Orders[Any], slot: int) -> list[A.Action]:
             if isinstance(o, A.Action) and o.slot == slot]
 
 
-def chosen_actions(state: State, orders: Orders[Any], slot: int) -> dict[str, A.Action]:
+def _by_who(orders: Orders[Any], slot: int) -> dict[str, list[A.Action]]:
+    """The round's actions by the character they are for."""
+    out: dict[str, list[A.Action]] = {}
+    for a in _actions(orders, slot):
+        out.setdefault(a.who, []).append(a)
+    return out
+
+
+def chosen_actions(state: State, orders: Orders[Any], slot: int,
+                   only: Collection[str] | None = None,
+                   by_who: dict[str, list[A.Action]] | None = None) -> dict[str, A.Action]:
     """The action each character takes this round: his own rather than his owner's demand;
-    in the Afternoon a tenant's Toil (given when he posted none)."""
-    houses = dict(state["characters"].select("name", "house").iter_rows())
+    in the Afternoon a tenant's Toil (given when he posted none). With ``only``, just those
+    characters' (each one's choice depends on his own lines alone); ``by_who``: the round's
+    actions by character, when the caller has them already."""
+    acts = _actions(orders, slot) if only is None else \
+        [a for who in sorted(only) for a in (by_who or _by_who(orders, slot)).get(who, [])]
+    chars = state["characters"]
+    if only is not None:
+        chars = chars.filter(pl.col("name").is_in(list(only)))
+    houses = dict(chars.select("name", "house").iter_rows())
     chosen: dict[str, A.Action] = {}
-    for a in sorted(_actions(orders, slot), key=lambda a: (a.who, a.line)):
+    for a in sorted(acts, key=lambda a: (a.who, a.line)):
         other = chosen.get(a.who)
         if other is None or (houses.get(a.who) == a.by and houses.get(a.who) != other.by):
             chosen[a.who] = a
     if slot == 2:
-        alive = set(state["characters"].filter(pl.col("alive"))["name"].to_list())
+        alive = set(chars.filter(pl.col("alive"))["name"].to_list())
         for who in sorted(set(state["tenants"]["tenant"].to_list()) & alive):
             if who not in chosen:
                 chosen[who] = A.Toil(who=who, slot=2, by=houses[who])
@@ -178,10 +195,19 @@ def _hidden(events: list[Event], dice: Dice, by: str) -> list[Event]:
 def act_in(slot: int) -> ActFn:
     """The act function of a round: one character's action when his turn comes."""
 
+    # the round's actions by character, read once per round's orders (the driver calls act
+    # once per character with the same orders)
+    read: list[tuple[Orders[Any], dict[str, list[A.Action]]]] = []
+
     def act(state: State, orders: Orders[Any], dice: Dice, rules: Params,
             actor: str) -> tuple[State, list[Event]]:
-        chosen = chosen_actions(state, orders, slot)
+        if not read or read[0][0] is not orders:
+            read[:] = [(orders, _by_who(orders, slot))]
+        by_who = read[0][1]
+        chosen = chosen_actions(state, orders, slot, {actor}, by_who)
         a = chosen.get(actor)
+        if isinstance(a, A.Attack) and a.joint:  # the other participants' choices too
+            chosen = chosen_actions(state, orders, slot, {actor, *a.participants}, by_who)
         state = update(state, "characters", "name", actor, acted=slot)
         if a is None:
             return state, [Event("no action", ACTIONS, f"{actor} has no action left this "
@@ -190,7 +216,7 @@ def act_in(slot: int) -> ActFn:
             state, events = _resolve(state, a, chosen, slot, dice, rules)
         except Void as v:
             state, events = state, [_void(a, str(v))]
-        if any(orders.is_secret(o) for o in _actions(orders, slot) if o.who == actor):
+        if any(orders.is_secret(o) for o in by_who.get(actor, [])):
             events = _hidden(events, dice, a.by)
         return state, events
 

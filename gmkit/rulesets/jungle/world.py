@@ -146,6 +146,97 @@ def join(state: State, joins: list[dict[str, Any]], dice: Dice,
     return state, events
 
 
+def _free_name(player: PlayerInfo, index: int, taken: set[str]) -> str:
+    """A joining player's peasant's name: his ``character`` field, else the first of the names
+    (numbered past the list) no character bears yet."""
+    name, i = character_name(player, index), index
+    while name in taken and not player.extra.get("character"):
+        i += 1
+        name = character_name(player, i)
+    return name
+
+
+def assigned_hex(state: State) -> tuple[str, int, int]:
+    """A joining peasant's hex when he chose none, without a draw: of the cities' workable hexes
+    that are no city hex (the Tlatoani's) and no citizen's land, the one with the fewest living
+    characters on it; ties by the cities' and hexes' order in the state."""
+    centres = {(c["city"], c["q"], c["r"]) for c in rows(state, "cities")}
+    crowd: dict[tuple[str, Any, Any], int] = {}
+    for c in rows(state, "characters"):
+        if c["alive"] and c["city"] is not None and c["unit"] is None:
+            crowd[(c["city"], c["q"], c["r"])] = crowd.get((c["city"], c["q"], c["r"]), 0) + 1
+    order = {c: i for i, c in enumerate(state["cities"]["city"].to_list())}
+    spots = [(h["city"], h["q"], h["r"]) for h in rows(state, "hexes")
+             if (h["city"], h["q"], h["r"]) not in centres and h["citizen"] is None]
+    if not spots:  # every hex is held: the least crowded one all the same
+        spots = [(h["city"], h["q"], h["r"]) for h in rows(state, "hexes")]
+    if not spots:
+        raise ValueError("the world has no workable hex for a joining peasant")
+    best = min(enumerate(spots), key=lambda ih: (crowd.get(ih[1], 0), order.get(ih[1][0], 0),
+                                                 ih[0]))[1]
+    return str(best[0]), int(best[1]), int(best[2])
+
+
+def _chosen_hex(state: State, player: PlayerInfo) -> tuple[str, int, int] | None:
+    """The workable hex a joining player chose (his ``city``, ``q`` and ``r`` fields), if it
+    is one; a city alone picks its least crowded hex."""
+    city = player.extra.get("city")
+    if not city:
+        return None
+    hexes = [(h["q"], h["r"]) for h in rows(state, "hexes") if h["city"] == city]
+    q, r = player.extra.get("q"), player.extra.get("r")
+    if q is not None and r is not None and (q, r) in hexes:
+        return str(city), int(q), int(r)
+    if not hexes:
+        return None
+    only = state.replace(hexes=state["hexes"].filter(state["hexes"]["city"] == city))
+    return assigned_hex(only)
+
+
+def joined(state: State, before: Sequence[PlayerInfo], after: Sequence[PlayerInfo],
+           rules: Params) -> State:
+    """JOINING THE GAME between council sessions (a player added with ``gmkit players add``):
+    "you receive one peasant with XP 1, Wisdom 1, Craftsmanship 1, Fame 0. You are head of your
+    own house with food 0 and gold 0" (plus the ``gold`` a returning player brings); "choose a
+    workable hex in any city to live on" (the player's ``city``, ``q``, ``r``), else one is
+    assigned (:func:`assigned_hex`: the set-up has no dice, so the least crowded free hex rather
+    than a drawn one). A house whose id is new gets its ``houses`` and ``players`` rows; a house
+    that comes back posts again, with a new peasant only when it has no living character (as
+    SIGNING UP AGAIN). The peasant joins before the session opens, so he acts in it, like the
+    set-up's peasants.
+
+    A player removed: the rules say nothing of leaving; his house loses its ``players`` row (no
+    one posts for it) and its characters stay in the world, on the chart and open to attack,
+    acting no more. A player replaced keeps his house."""
+    gone = {p.id for p in before} - {p.id for p in after}
+    new = [p for p in after if p.id not in {b.id for b in before}]
+    if gone:
+        state = state.replace(players=state["players"].filter(
+            ~state["players"]["id"].is_in(sorted(gone))))
+    for p in new:
+        houses = {h["house"]: h for h in rows(state, "houses")}
+        if p.id not in houses:
+            state = append(state, "houses", {"house": p.id, "player": p.id, "food": 0,
+                                             "gold": int(p.extra.get("gold", 0) or 0),
+                                             "joined_to": None, "trapped": 0})
+        if p.id not in state["players"]["id"].to_list():
+            state = append(state, "players", {"id": p.id, "role": HOUSE})
+        alive = state["characters"].filter(state["characters"]["alive"]
+                                           & (state["characters"]["house"] == p.id))
+        if p.id in houses and not alive.is_empty():
+            continue  # a house coming back to its living characters
+        if p.id in houses:
+            state = update(state, "houses", "house", p.id, trapped=0,
+                           gold=int(houses[p.id]["gold"]) + int(p.extra.get("gold", 0) or 0))
+        city, q, r = _chosen_hex(state, p) or assigned_hex(state)
+        taken = set(state["characters"]["name"].to_list())
+        name = _free_name(p, len(state["characters"]), taken)
+        state = append(state, "characters", character_row(name, p.id, rules, city=city, q=q,
+                                                          r=r))
+        state = _tenancy(state, name)
+    return state
+
+
 def count_trapped(state: State) -> State:
     """SIGNING UP AGAIN: the sessions in a row each house has had all its living characters
     Slave-Tenants (0 as soon as one is free of either)."""
