@@ -29,6 +29,8 @@ from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
 from bench.notebook_clicks import bench_notebook_clicks  # noqa: E402
+from bench.jungle_scale import bench_big_session as bench_jungle_big_session  # noqa: E402
+from bench.jungle_scale import bench_verify as bench_jungle_verify  # noqa: E402
 from bench.jungle_session import bench_session as bench_jungle_session  # noqa: E402
 from bench.pyramid_round import bench_pyramid_round  # noqa: E402
 from bench.sweep import bench_sweep  # noqa: E402
@@ -201,7 +203,7 @@ def main() -> int:
         for fn in (bench_map, bench_hex_draw, bench_beacon, bench_turn, bench_verify,
                    bench_notebook, bench_notebook_clicks, bench_adjudicate,
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
-                   bench_sweep):
+                   bench_jungle_big_session, bench_jungle_verify, bench_sweep):
             if args.only and args.only not in fn.__name__:
                 continue
             results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_beacon,

@@ -336,7 +336,7 @@ class Desk:
     def players(self) -> list[str]:
         """Who may post orders: those expected to move first, then the others (a free colour
         may join, for instance)."""
-        state = self.game.state()
+        state = self.game.coming_state()
         ids = self.game.player_ids(state)
         to_move = [p for p in self.game.ruleset.players_to_move(state) if p in ids]
         return to_move + [p for p in ids if p not in to_move]
@@ -425,7 +425,7 @@ class Desk:
 
     def _preview(self, player: str, text: str, secret: bool, seq: int | None) -> PostPreview:
         game = self.game
-        state = game.state()
+        state = game.coming_state()
         parsed = game.ruleset.parse_post(text, player, state, game.rules, secret=secret)
         orders = pl.DataFrame(
             [(line.number, line.text, game.ruleset.describe_order(order))
@@ -864,14 +864,14 @@ class Desk:
         session = self._live_session()
         if session is not None:
             return self.game.odds(session)
-        state = self.game.state()
+        state = self.game.coming_state()
         _, _, orders = self.game.read_orders(state, self._pending())
         return self.game.ruleset.odds(state, orders, self.game.rules)
 
     def problems(self) -> pl.DataFrame:
         """Every rejected line and validation problem of the posts that count: player, problem."""
         game = self.game
-        parsed, found, _ = game.read_orders(game.state(), self._pending())
+        parsed, found, _ = game.read_orders(game.coming_state(), self._pending())
         rows = [(p, f"{e}  >  {e.text}" if e.text else str(e))
                 for p, result in parsed.items() for e in [*result.errors, *found.get(p, [])]]
         return pl.DataFrame(rows, schema={"player": pl.String, "problem": pl.String},

@@ -407,9 +407,20 @@ class Game:
         return seed
 
     # -- orders ----------------------------------------------------------------------------------
+    def coming_state(self) -> State:
+        """The state the coming turn starts from: the last committed one, brought in line by
+        the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.joined` when the players changed since
+        (so a newcomer posts at once, and their posts read against it)."""
+        state = self.state()
+        before, after = self.roster(self.next_turn)
+        if before is None or after is None or before == after:
+            return state
+        return self.ruleset.joined(state, self.players_from_config({"players": before}),
+                                   self.players_from_config({"players": after}), self.rules)
+
     def player_ids(self, state: State | None = None) -> list[str]:
         """Who may send orders (players table ids when the ruleset has one)."""
-        state = state or self.state()
+        state = state or self.coming_state()
         if "players" in state.tables:
             ids = state["players"]["id"].to_list()
         else:
@@ -427,7 +438,7 @@ class Game:
                      received: str | None = None, posted: str | None = None) -> Received:
         """Store a player's post and say which turn it landed in (read under the game's lock,
         so a turn committed meanwhile never swallows it) and how it reads."""
-        state = self.state()
+        state = self.coming_state()
         ids = self.player_ids(state)
         match = [p for p in ids if p.casefold() == player.strip().casefold()]
         if not match:
@@ -444,7 +455,7 @@ class Game:
         seq, turn = self.store.add_post(None, match[0], text, secret=secret, received=stamp,
                                         posted=posted)
         if turn != state.turn + 1:  # a turn was committed while the post came in
-            state = self.state()
+            state = self.coming_state()
         parsed = self.ruleset.parse_post(text, match[0], state, self.rules, secret=secret)
         return Received(seq, turn, match[0], parsed)
 

@@ -29,7 +29,7 @@ def derived_seed(master: str, *parts: object) -> str:
 
 def receive_bot_posts(game: Game, master: str, *, secret_every: int = 3) -> None:
     """Every player due to move posts a bot's orders for the coming turn."""
-    state = game.state()
+    state = game.coming_state()
     turn = game.next_turn
     for i, pid in enumerate(game.ruleset.players_to_move(state)):
         dice = Dice(derived_seed(master, "bot", turn), turn, f"bot/{pid}")

@@ -103,3 +103,15 @@ def test_joining_the_game_mid_game_plays_and_verifies(game):
     play(game, 1, master="joining")
     assert "Quetzal" not in game.state()["players"]["id"].to_list()
     assert game.verify() == []
+
+
+def test_a_house_added_between_sessions_posts_for_the_very_next_one(game):
+    """JOINING THE GAME: a house added with ``gmkit players add`` orders its peasant in the
+    session after it joins: its post is received and read against the state it joins."""
+    game.change_player("add", "Coyotl", {"name": "House Coyotl", "character": "Nezahual"},
+                       why="a new house joins")
+    assert "Coyotl" in game.player_ids()
+    got = game.receive_post("Coyotl", "[b]Nezahual: Toil[/b]")
+    assert got.parsed.errors == [] and len(got.parsed.orders) == 1
+    play(game, 1, master="joining")
+    assert game.verify() == []
