@@ -102,6 +102,41 @@ def _(charts, colours, game, metric, mo, series):
 
 
 @app.cell
+def _(game, history, mo, view):
+    # Other subjects the ruleset follows (the Law of the Jungle's characters), if any
+    _subjects = game.ruleset.series_subjects()
+    mo.stop(not _subjects)
+    subject_choice = mo.ui.dropdown(options={_w: _s for _s, _w in _subjects.items()},
+                                    value=next(iter(_subjects.values())), label="Follow")
+    subject_series = history.subject_series(game, next(iter(_subjects)), view=view.value)
+    return subject_choice, subject_series
+
+
+@app.cell
+def _(game, history, mo, subject_choice, subject_series, view):
+    _data = (subject_series if subject_choice.value == next(iter(game.ruleset.series_subjects()))
+             else history.subject_series(game, subject_choice.value, view=view.value))
+    subject_metric = mo.ui.dropdown(options=history.metrics(_data) or ["-"],
+                                    value=(history.metrics(_data) or ["-"])[0], label="Metric")
+    return (subject_metric,)
+
+
+@app.cell
+def _(charts, colours, game, history, mo, subject_choice, subject_metric, view):
+    _data = history.subject_series(game, subject_choice.value, view=view.value)
+    mo.vstack([
+        mo.md(f"## Each of the {game.ruleset.series_subjects()[subject_choice.value]} over "
+              "the turns"),
+        mo.hstack([subject_choice, subject_metric], justify="start"),
+        charts.subject_chart(_data, subject_metric.value, colours=colours,
+                             subject=subject_choice.value,
+                             labels=game.ruleset.metric_labels())
+        if not _data.is_empty() else mo.md("_Nothing to show in this view._"),
+    ])
+    return
+
+
+@app.cell
 def _(game, mo):
     _turns = game.store.turns()
     map_turn = mo.ui.slider(steps=_turns, value=_turns[-1], label="Turn", show_value=True,

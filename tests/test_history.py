@@ -273,3 +273,16 @@ def test_metric_labels() -> None:
     assert charts.metric_label("provinces") == "provinces"
     assert charts.metric_label("spent_conquest") == "spent on conquest"
     assert charts.metric_label("some_figure") == "some figure"
+
+
+def test_a_subject_the_ruleset_does_not_follow_is_named_with_those_it_does(tmp_path):
+    """History follows other subjects only where the ruleset says so (the Law of the Jungle's
+    characters); any other is refused in one line listing the ones it follows."""
+    import pytest as _pytest
+
+    from gmkit import history as _history
+    from gmkit.game import Game as _Game
+
+    game = _Game.new(tmp_path / "g", "example", [{"id": "Amber"}, {"id": "Birch"}])
+    with _pytest.raises(ValueError, match="follows no subject 'character' .*none"):
+        _history.subject_series(game, "character")

@@ -211,6 +211,19 @@ class Ruleset(ABC, Generic[O]):
         """Words for the standings' columns where the column name is not enough."""
         return {}
 
+    def series_subjects(self) -> Mapping[str, str]:
+        """Other subjects the history follows over the turns besides the standings' (Law of the
+        Jungle's characters beside its houses): name -> words, e.g. ``{"character":
+        "characters"}``. None by default."""
+        return {}
+
+    def subject_table(self, state: State, subject: str, rules: Params) -> pl.DataFrame | None:
+        """One row per ``subject`` (one of :meth:`series_subjects`) in ``state``, a state
+        already viewed for its reader: a ``subject`` column (its name), a ``player`` column
+        (whose it is, for colours) and numeric metric columns (null where the viewer may not
+        see the value)."""
+        return None
+
     def holdings(self, state: State) -> pl.DataFrame | None:
         """What each player holds, in words (columns ``player``, ``holdings``), for the GM's
         overview; None when the ruleset has nothing to list."""

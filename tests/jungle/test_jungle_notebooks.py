@@ -77,9 +77,11 @@ def test_turn_notebook_exports_the_jungle_sample_on_the_hex_board(tmp_path: Path
     assert _tree() == before, "the bundled sample was modified"
 
 
-def test_history_notebook_follows_fame_per_house(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_history_notebook_follows_fame_per_house_and_per_character(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The victory is the most total Fame: the history notebook's metrics include each house's
-    Fame, living characters, titles and the gods' favour, session by session."""
+    Fame, living characters, titles and the gods' favour, session by session; and it follows
+    Fame per character (the public view: no character's XP)."""
     monkeypatch.setattr(sys, "argv", [str(HISTORY), "--game", str(SAMPLE)])
     spec = importlib.util.spec_from_file_location("history_notebook_jungle", HISTORY)
     assert spec and spec.loader
@@ -90,3 +92,7 @@ def test_history_notebook_follows_fame_per_house(monkeypatch: pytest.MonkeyPatch
     assert {"fame", "characters", "titles", "favour"} <= set(history.metrics(series))
     fame = series.filter((series["metric"] == "fame") & (series["player"] == "Ocelotl"))
     assert fame["turn"].to_list() == list(range(0, Desk.open(SAMPLE).game.latest_turn + 1))
+    chars = defs["subject_series"]
+    assert {"fame", "titles"} <= set(history.metrics(chars)) and "xp" not in set(chars["metric"])
+    assert chars.filter(chars["metric"] == "fame")["value"].max() > 0
+    assert set(chars["player"]) <= set(Desk.open(SAMPLE).game.player_ids())

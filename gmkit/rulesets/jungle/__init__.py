@@ -105,6 +105,16 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     def gm_only_columns(self) -> tuple[str, ...]:
         return views.GM_ONLY
 
+    def series_subjects(self) -> Mapping[str, str]:
+        return {"character": "characters"}
+
+    def subject_table(self, state: State, subject: str, rules: Params) -> pl.DataFrame | None:
+        """Each living character's Fame (and, where the viewer may see them, XP, Wisdom and
+        Craftsmanship) and titles held, in its house's player's colour."""
+        if subject != "character":
+            return None
+        return views.character_series(state)
+
     def public_state(self, state: State) -> State:
         return views.public_state(state)
 

@@ -70,3 +70,16 @@ def standings(state: State) -> pl.DataFrame:
                    pl.col("favour").fill_null(0).cast(pl.Int64), pl.col("xp").cast(pl.Int64),
                    pl.col("food"), pl.col("gold")))
     return out.sort(["fame", "house"], descending=[True, False])
+
+
+def character_series(state: State) -> pl.DataFrame:
+    """One row per living character of ``state`` (a state already viewed for its reader): its
+    name, its house's player, Fame, the titles it holds, and XP, Wisdom and Craftsmanship where
+    the viewer may see them (null elsewhere), for the history's per-character charts."""
+    chars = state["characters"].filter(pl.col("alive"))
+    titles = state["titles"].group_by("character").agg(pl.len().alias("titles"))
+    return (chars.join(state["houses"].select("house", "player"), on="house", how="left")
+            .join(titles, left_on="name", right_on="character", how="left")
+            .select(pl.col("name").alias("subject"), pl.col("player"), pl.col("fame"),
+                    pl.col("titles").fill_null(0).cast(pl.Int64), pl.col("xp"),
+                    pl.col("wisdom"), pl.col("craftsmanship")))
