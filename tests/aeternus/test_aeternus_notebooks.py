@@ -4,10 +4,6 @@ follows each player's fish over the phases; the sample itself verifies."""
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
@@ -17,15 +13,14 @@ from gmkit import history
 from gmkit.desk import Desk, sample_working_copy
 from gmkit.game import Game
 
+from tests.sample_notebooks import export_turn_notebook, run_history_notebook, sample_tree
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SAMPLE = ROOT / "data" / "sample-aeternus"
-TURN = ROOT / "notebooks" / "turn.py"
-HISTORY = ROOT / "notebooks" / "history.py"
 
 
 def _tree() -> dict[str, str]:
-    return {str(p.relative_to(SAMPLE)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(SAMPLE.rglob("*")) if p.is_file() and p.name != ".lock"}
+    return sample_tree(SAMPLE)
 
 
 def test_the_sample_cycle_verifies_and_holds_proposals_a_ruling_and_a_merge(tmp_path: Path) -> None:
@@ -50,11 +45,7 @@ def test_turn_notebook_exports_the_aeternus_sample(tmp_path: Path) -> None:
     out = tmp_path / "turn.html"
     game = sample_working_copy(ROOT, sample="aeternus", into=tmp_path / "sample-aeternus")
     assert Desk.open(game).game.ruleset.name == "aeternus"
-    res = subprocess.run([str(Path(sys.executable).with_name("marimo")), "export", "html",
-                          str(TURN), "-o", str(out), "--", "--game", str(game)],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=240)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    page = out.read_text("utf-8")
+    page = export_turn_notebook(game, out, timeout=240)
     assert "svg xmlns" in page, "the map"
     assert "Amber" in page and "inventory" in page, "the standings"
     assert "Dice commitment for turn 9" in page
@@ -63,12 +54,7 @@ def test_turn_notebook_exports_the_aeternus_sample(tmp_path: Path) -> None:
 
 def test_history_notebook_follows_the_fish_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """7.3: the history notebook's metrics include each player's fish, phase by phase."""
-    monkeypatch.setattr(sys, "argv", [str(HISTORY), "--game", str(SAMPLE)])
-    spec = importlib.util.spec_from_file_location("history_notebook_aeternus", HISTORY)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    _, defs = module.app.run()
+    defs = run_history_notebook(SAMPLE, monkeypatch, "aeternus")
     series = defs["series"]
     assert "fish" in history.metrics(series)
     fish = series.filter((series["metric"] == "fish") & (series["player"] == "Dune"))

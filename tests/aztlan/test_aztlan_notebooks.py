@@ -4,11 +4,7 @@ the years."""
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,15 +12,14 @@ import pytest
 from gmkit import history
 from gmkit.desk import Desk, DeskError, sample_working_copy
 
+from tests.sample_notebooks import export_turn_notebook, run_history_notebook, sample_tree
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SAMPLE = ROOT / "data" / "sample-aztlan"
-TURN = ROOT / "notebooks" / "turn.py"
-HISTORY = ROOT / "notebooks" / "history.py"
 
 
 def _tree() -> dict[str, str]:
-    return {str(p.relative_to(SAMPLE)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(SAMPLE.rglob("*")) if p.is_file() and p.name != ".lock"}
+    return sample_tree(SAMPLE)
 
 
 def test_sample_working_copy_of_the_aztlan_sample(tmp_path: Path) -> None:
@@ -43,11 +38,7 @@ def test_turn_notebook_exports_the_aztlan_sample_with_stacks(tmp_path: Path) -> 
     before = _tree()
     out = tmp_path / "turn.html"
     game = sample_working_copy(ROOT, sample="aztlan", into=tmp_path / "sample-aztlan")
-    res = subprocess.run([str(Path(sys.executable).with_name("marimo")), "export", "html",
-                          str(TURN), "-o", str(out), "--", "--game", str(game)],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=240)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    page = out.read_text("utf-8")
+    page = export_turn_notebook(game, out, timeout=240)
     assert "svg xmlns" in page and "Tenochtitlan" in page, "the map"
     stacks = re.findall(r"(Aztecs|Tlaxcalans|Chalcans|Chichimecs): \d arm(?:y|ies) in ", page)
     assert {"Aztecs", "Tlaxcalans", "Chichimecs"} <= set(stacks), "the stacks"
@@ -59,12 +50,7 @@ def test_turn_notebook_exports_the_aztlan_sample_with_stacks(tmp_path: Path) -> 
 
 def test_history_notebook_follows_centres_per_empire(monkeypatch: pytest.MonkeyPatch) -> None:
     """1.4: the history notebook's metrics include each empire's cities, turn by turn."""
-    monkeypatch.setattr(sys, "argv", [str(HISTORY), "--game", str(SAMPLE)])
-    spec = importlib.util.spec_from_file_location("history_notebook_aztlan", HISTORY)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    _, defs = module.app.run()
+    defs = run_history_notebook(SAMPLE, monkeypatch, "aztlan")
     series = defs["series"]
     assert "centres" in history.metrics(series)
     centres = series.filter((series["metric"] == "centres") & (series["player"] == "Aztecs"))

@@ -5,10 +5,6 @@ house's Fame over the council sessions."""
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,15 +12,14 @@ import pytest
 from gmkit import history
 from gmkit.desk import Desk, sample_working_copy
 
+from tests.sample_notebooks import export_turn_notebook, run_history_notebook, sample_tree
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SAMPLE = ROOT / "data" / "sample-jungle"
-TURN = ROOT / "notebooks" / "turn.py"
-HISTORY = ROOT / "notebooks" / "history.py"
 
 
 def _tree() -> dict[str, str]:
-    return {str(p.relative_to(SAMPLE)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(SAMPLE.rglob("*")) if p.is_file() and p.name != ".lock"}
+    return sample_tree(SAMPLE)
 
 
 def test_the_sample_has_at_least_eight_houses_several_sessions_in() -> None:
@@ -65,11 +60,7 @@ def test_turn_notebook_exports_the_jungle_sample_on_the_hex_board(tmp_path: Path
     before = _tree()
     out = tmp_path / "turn.html"
     game = sample_working_copy(ROOT, sample="jungle", into=tmp_path / "sample-jungle")
-    res = subprocess.run([str(Path(sys.executable).with_name("marimo")), "export", "html",
-                          str(TURN), "-o", str(out), "--", "--game", str(game)],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    page = out.read_text("utf-8")
+    page = export_turn_notebook(game, out, timeout=300)
     assert "svg xmlns" in page and "Tenochtitlan" in page, "the map"
     assert "fame" in page, "the standings"
     latest = Desk.open(game).game.latest_turn
@@ -82,12 +73,7 @@ def test_history_notebook_follows_fame_per_house_and_per_character(
     """The victory is the most total Fame: the history notebook's metrics include each house's
     Fame, living characters, titles and the gods' favour, session by session; and it follows
     Fame per character (the public view: no character's XP)."""
-    monkeypatch.setattr(sys, "argv", [str(HISTORY), "--game", str(SAMPLE)])
-    spec = importlib.util.spec_from_file_location("history_notebook_jungle", HISTORY)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    _, defs = module.app.run()
+    defs = run_history_notebook(SAMPLE, monkeypatch, "jungle")
     series = defs["series"]
     assert {"fame", "characters", "titles", "favour"} <= set(history.metrics(series))
     fame = series.filter((series["metric"] == "fame") & (series["player"] == "Ocelotl"))

@@ -4,10 +4,6 @@ history notebook follows each house's land, population, glory and pyramids over 
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,15 +11,14 @@ import pytest
 from gmkit import history
 from gmkit.desk import Desk, sample_working_copy
 
+from tests.sample_notebooks import export_turn_notebook, run_history_notebook, sample_tree
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SAMPLE = ROOT / "data" / "sample-pyramid"
-TURN = ROOT / "notebooks" / "turn.py"
-HISTORY = ROOT / "notebooks" / "history.py"
 
 
 def _tree() -> dict[str, str]:
-    return {str(p.relative_to(SAMPLE)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(SAMPLE.rglob("*")) if p.is_file() and p.name != ".lock"}
+    return sample_tree(SAMPLE)
 
 
 def test_sample_working_copy_of_the_pyramid_sample(tmp_path: Path) -> None:
@@ -45,11 +40,7 @@ def test_turn_notebook_exports_the_pyramid_sample_with_its_board(tmp_path: Path)
     before = _tree()
     out = tmp_path / "turn.html"
     game = sample_working_copy(ROOT, sample="pyramid", into=tmp_path / "sample-pyramid")
-    res = subprocess.run([str(Path(sys.executable).with_name("marimo")), "export", "html",
-                          str(TURN), "-o", str(out), "--", "--game", str(game)],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=240)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    page = out.read_text("utf-8")
+    page = export_turn_notebook(game, out, timeout=240)
     assert "svg xmlns" in page and "Redsand" in page, "the board"
     for piece in ("noble", "troops"):
         assert f"data-piece=\\&quot;{piece}" in page or f'data-piece="{piece}' in page \
@@ -64,12 +55,7 @@ def test_history_notebook_follows_land_population_glory_and_pyramids(
     """The history notebook's metrics include each house's land, population, glory and
     pyramids, round by round, in the GM's view (``--view gm``: a house's population is its
     own business, so the public view charts what stands on the map)."""
-    monkeypatch.setattr(sys, "argv", [str(HISTORY), "--game", str(SAMPLE), "--view", "gm"])
-    spec = importlib.util.spec_from_file_location("history_notebook_pyramid", HISTORY)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    _, defs = module.app.run()
+    defs = run_history_notebook(SAMPLE, monkeypatch, "pyramid", "--view", "gm")
     series = defs["series"]
     assert metric in history.metrics(series)
     red = series.filter((series["metric"] == metric) & (series["player"] == "Red"))
