@@ -104,27 +104,27 @@ def series_chart(series: pl.DataFrame, metric: str, *,
 
 
 def subject_chart(series: pl.DataFrame, metric: str, *,
-                  colours: Mapping[str, str] | None = None, subject: str = "subject",
+                  colours: Mapping[str, str] | None = None, subject: str = "entity",
                   width: int = 520, height: int = 260,
                   labels: Mapping[str, str] | None = None) -> alt.LayerChart:
     """One metric of a :func:`gmkit.history.subject_series` frame: a line per subject (a
     character, say) in its player's colour over the turns; hovering a line names it."""
-    data = series.filter(pl.col("metric") == metric).sort(["subject", "turn"])
+    data = series.filter(pl.col("metric") == metric).sort(["entity", "turn"])
     order = _player_order(data["player"], colours)
     label = metric_label(metric, labels)
-    hover = alt.selection_point(fields=["subject"], on="pointerover", clear="pointerout")
+    hover = alt.selection_point(fields=["entity"], on="pointerover", clear="pointerout")
     base = alt.Chart(_records(data)).encode(
         x=alt.X("turn:Q", title="turn", axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("value:Q", title=label),
         color=alt.Color("player:N", scale=_colour_scale(order, colours), sort=order,
                         legend=alt.Legend(title="player")),
-        detail="subject:N",
+        detail="entity:N",
     )
     lines = base.mark_line(strokeWidth=1.5).encode(
         strokeWidth=alt.when(hover).then(alt.value(4)).otherwise(alt.value(1.5)),
     ).properties(name="subject_lines")
     points = base.mark_point(filled=True, size=30).encode(
-        tooltip=[alt.Tooltip("subject:N", title=subject), alt.Tooltip("player:N"),
+        tooltip=[alt.Tooltip("entity:N", title=subject), alt.Tooltip("player:N"),
                  alt.Tooltip("turn:Q"), alt.Tooltip("value:Q", title=label)],
     ).add_params(hover).properties(name="subject_points")
     return alt.LayerChart(layer=[lines, points], width=width, height=height,

@@ -188,13 +188,13 @@ def player_series(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
             .sort(["_m", "turn"], maintain_order=True).drop("_m"))
 
 
-SUBJECT_SCHEMA = {"turn": pl.Int64, "subject": pl.String, "player": pl.String,
+SUBJECT_SCHEMA = {"turn": pl.Int64, "entity": pl.String, "player": pl.String,
                   "metric": pl.String, "value": pl.Float64}
 
 
 def subject_series(game: Game, subject: str, view: str | Viewer = "public") -> pl.DataFrame:
-    """Another subject than the standings' over every committed turn, long: ``turn, subject,
-    player, metric, value`` (the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.subject_table` of
+    """Another subject than the standings' over every committed turn, long: ``turn, entity,
+    player, metric, value`` (``entity``: the character, say) (the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.subject_table` of
     each state as the viewer sees it; a value the viewer may not see is left out)."""
     if subject not in game.ruleset.series_subjects():
         known = ", ".join(game.ruleset.series_subjects()) or "none"
@@ -207,14 +207,14 @@ def subject_series(game: Game, subject: str, view: str | Viewer = "public") -> p
         if table is None or table.is_empty():
             continue
         numeric = [c for c, t in table.schema.items()
-                   if c not in ("subject", "player") and t.is_numeric()]
+                   if c not in ("entity", "player") and t.is_numeric()]
         if not numeric:
             continue
         frames.append(table.select(
             pl.lit(state.turn, pl.Int64).alias("turn"),
-            pl.col("subject").cast(pl.String), pl.col("player").cast(pl.String),
+            pl.col("entity").cast(pl.String), pl.col("player").cast(pl.String),
             *[pl.col(c).cast(pl.Float64) for c in numeric],
-        ).unpivot(index=["turn", "subject", "player"], variable_name="metric",
+        ).unpivot(index=["turn", "entity", "player"], variable_name="metric",
                   value_name="value").filter(pl.col("value").is_not_null()))
     if not frames:
         return pl.DataFrame(schema=SUBJECT_SCHEMA)

@@ -219,7 +219,7 @@ class Ruleset(ABC, Generic[O]):
 
     def subject_table(self, state: State, subject: str, rules: Params) -> pl.DataFrame | None:
         """One row per ``subject`` (one of :meth:`series_subjects`) in ``state``, a state
-        already viewed for its reader: a ``subject`` column (its name), a ``player`` column
+        already viewed for its reader: an ``entity`` column (its name), a ``player`` column
         (whose it is, for colours) and numeric metric columns (null where the viewer may not
         see the value)."""
         return None

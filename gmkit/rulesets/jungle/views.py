@@ -80,6 +80,6 @@ def character_series(state: State) -> pl.DataFrame:
     titles = state["titles"].group_by("character").agg(pl.len().alias("titles"))
     return (chars.join(state["houses"].select("house", "player"), on="house", how="left")
             .join(titles, left_on="name", right_on="character", how="left")
-            .select(pl.col("name").alias("subject"), pl.col("player"), pl.col("fame"),
+            .select(pl.col("name").alias("entity"), pl.col("player"), pl.col("fame"),
                     pl.col("titles").fill_null(0).cast(pl.Int64), pl.col("xp"),
                     pl.col("wisdom"), pl.col("craftsmanship")))
