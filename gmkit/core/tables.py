@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 from types import MappingProxyType
 
 import polars as pl
@@ -49,9 +50,26 @@ class State:
 
     turn: int
     tables: Mapping[str, pl.DataFrame] = field(default_factory=dict)
+    #: Structures derived from these tables, handed on to whatever resolves from this state next
+    #: (see :meth:`carry`); never compared, shown or stored.
+    _carried: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tables", MappingProxyType(dict(self.tables)))
+
+    def carry(self, key: str, value: Any) -> State:
+        """This state, carrying ``value``: a structure a ruleset derived from exactly these
+        tables (Aeternus's world with its masses), so the next action resolved from this state
+        takes it instead of rebuilding it from the tables. It is handed over once (:meth:`take`
+        removes it): a state resolved from again, after a step back, rebuilds from its tables,
+        and a state made by :meth:`replace` carries nothing."""
+        self._carried[key] = value
+        return self
+
+    def take(self, key: str) -> Any | None:
+        """What this state carries under ``key`` (see :meth:`carry`), handed over: None when it
+        carries nothing or it was taken already."""
+        return self._carried.pop(key, None)
 
     def __getitem__(self, name: str) -> pl.DataFrame:
         return self.tables[name]

@@ -114,6 +114,15 @@ def setup(players: Sequence[PlayerInfo], rules: Params) -> State:
     return table.state(0)
 
 
+#: The key under which a state carries its world to the next action (:meth:`State.carry`).
+CARRIED_WORLD = "aeternus/world"
+
+
+def _rules_tag(rules: Params) -> str:
+    """The rule values a carried world was made with (a world is only taken under the same)."""
+    return repr(sorted((name, repr(rules[name])) for name in rules))
+
+
 @dataclass
 class Table:
     """The state while one action is resolved: plain Python values, written back as frames.
@@ -147,7 +156,10 @@ class Table:
     @classmethod
     def of(cls, state: State, rules: Params, dice: Dice | None = None) -> Table:
         """The state's tables as values."""
-        t = cls(world=World.from_frame(state["world"], rules), rules=rules, dice=dice)
+        carried = state.take(CARRIED_WORLD)  # the world the action before left, if any
+        world = carried[1] if carried is not None and carried[0] == _rules_tag(rules) else \
+            World.from_frame(state["world"], rules)
+        t = cls(world=world, rules=rules, dice=dice)
         t.players = {r["id"]: r for r in state["players"].iter_rows(named=True)}
         for r in state["items"].iter_rows(named=True):
             t.items.setdefault(r["player"], {})[r["item"]] = r["count"]
@@ -183,7 +195,8 @@ class Table:
         }
         for name in _ROW_TABLES:
             tables[name] = _frame(getattr(self, name), name)
-        return State(turn, tables)
+        # the world goes on to the next action as it is, not rebuilt from its table
+        return State(turn, tables).carry(CARRIED_WORLD, (_rules_tag(self.rules), self.world))
 
     # -- the clock ---------------------------------------------------------------------------
     @property
