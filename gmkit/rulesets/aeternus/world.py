@@ -128,6 +128,8 @@ class World:
         self.land = UnionFind()
         self.enclosed: set[Axial] = set()
         self.log = GenerationLog(random_entry=p.random_entry, barren=p.weight_barren)
+        #: The last table made by :meth:`frame` and what it was made from (see there).
+        self._table: tuple[tuple[Any, ...], pl.DataFrame] | None = None
 
     @classmethod
     def new(cls, params: Params | Mapping[str, Any] | None = None, turn: int = 0) -> World:
@@ -319,7 +321,18 @@ class World:
         return BIOME_ORDER[self.biome[self.index[_axial(h)]]]
 
     def frame(self) -> pl.DataFrame:
-        """The world as a table (:data:`WORLD_SCHEMA`), in generation order."""
+        """The world as a table (:data:`WORLD_SCHEMA`), in generation order. The table is made
+        again only when the world changed since the last one: a hex generated (which is the
+        only way biomes, masses and turns change) or a landmark, feature or corruption
+        changed."""
+        key = (len(self.q), tuple(self.corrupted), tuple(self.landmark), tuple(self.features))
+        if self._table is not None and self._table[0] == key:
+            return self._table[1]
+        table = self._frame()
+        self._table = (key, table)
+        return table
+
+    def _frame(self) -> pl.DataFrame:
         find, first, size = self.masses.find, self.masses.first, self.masses.size
         roots = [find(i) for i in range(len(self.q))]
         a = pl.col("q")
