@@ -58,9 +58,12 @@ class Orders(Mapping[str, list[O]]):
     def __init__(self, envelopes: Iterable[Envelope[O]] = ()):
         self._envelopes = tuple(envelopes)
         by_player: dict[str, list[O]] = {}
+        envelopes_of: dict[str, list[Envelope[O]]] = {}
         for e in self._envelopes:
             by_player.setdefault(e.player, []).append(e.order)
+            envelopes_of.setdefault(e.player, []).append(e)
         self._by_player = by_player
+        self._envelopes_of = envelopes_of
         self._of = {id(e.order): e for e in self._envelopes}
 
     @classmethod
@@ -93,7 +96,7 @@ class Orders(Mapping[str, list[O]]):
 
     def of(self, player: str) -> list[Envelope[O]]:
         """One player's envelopes, in the order written."""
-        return [e for e in self._envelopes if e.player == player]
+        return list(self._envelopes_of.get(player, ()))
 
     def received(self) -> list[Envelope[O]]:
         """Every envelope as received: by posting time (storing time when the posting time is

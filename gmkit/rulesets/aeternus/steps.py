@@ -88,6 +88,12 @@ def action_keys(orders: Orders[Order]) -> list[tuple[str, Envelope[Order]]]:
     return [(number[id(e)], e) for e in ordered]
 
 
+def _envelope(orders: Orders[Order], unit: str) -> Envelope[Order]:
+    """The action a unit name of :func:`action_keys` names (``"Amber.3"``: Amber's third)."""
+    player, _, k = unit.rpartition(".")
+    return orders.of(player)[int(k) - 1]
+
+
 def in_order_posted(state: State, orders: Orders[Order], dice: Dice,
                     rules: Params) -> tuple[list[str], list[Event]]:
     """The actions as units, in the order posted (4, 6)."""
@@ -100,7 +106,7 @@ def in_order_posted(state: State, orders: Orders[Order], dice: Dice,
 def resolve_action(state: State, orders: Orders[Order], dice: Dice, rules: Params,
                    actor: str) -> tuple[State, list[Event]]:
     """One action, checked against the state left by the actions before it."""
-    envelope = dict(action_keys(orders))[actor]
+    envelope = _envelope(orders, actor)
     t = Table.of(state, rules, dice)
     when = max(posted_at(envelope), t.cycle_start)
     if when > t.now():
