@@ -152,14 +152,18 @@ class Table:
     candidacies: list[dict[str, Any]] = field(default_factory=list)
     judge_votes: list[dict[str, Any]] = field(default_factory=list)
     dice: Dice | None = None
+    #: Each table last made as a frame, with the rows it was made from (so a table an action
+    #: left as it was is not made again).
+    made: dict[str, tuple[str, pl.DataFrame]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, state: State, rules: Params, dice: Dice | None = None) -> Table:
         """The state's tables as values."""
-        carried = state.take(CARRIED_WORLD)  # the world the action before left, if any
-        world = carried[1] if carried is not None and carried[0] == _rules_tag(rules) else \
-            World.from_frame(state["world"], rules)
-        t = cls(world=world, rules=rules, dice=dice)
+        carried = state.take(CARRIED_WORLD)  # what the action before left, if anything
+        if carried is not None and carried[0] == _rules_tag(rules):
+            t = cls(world=carried[1], rules=rules, dice=dice, made=carried[2])
+        else:
+            t = cls(world=World.from_frame(state["world"], rules), rules=rules, dice=dice)
         t.players = {r["id"]: r for r in state["players"].iter_rows(named=True)}
         for r in state["items"].iter_rows(named=True):
             t.items.setdefault(r["player"], {})[r["item"]] = r["count"]
@@ -177,26 +181,37 @@ class Table:
         return t
 
     def state(self, turn: int) -> State:
-        """The tables as frames again."""
+        """The tables as frames again (a table whose rows are as they were when it was last
+        made is not made again)."""
+        made: dict[str, tuple[str, pl.DataFrame]] = {}
+
+        def table(name: str, rows: list[dict[str, Any]]) -> pl.DataFrame:
+            key = repr(rows)
+            old = self.made.get(name)
+            frame = old[1] if old is not None and old[0] == key else _frame(rows, name)
+            made[name] = (key, frame)
+            return frame
+
         items = sorted((p, i, n) for p, inv in self.items.items() for i, n in inv.items() if n)
         seen = sorted((p, q, r) for p, hexes in self.seen.items() for q, r in hexes)
         flags = sorted((q, r, f) for (q, r), f in self.flags.items())
         tables = {
-            "players": _frame([self.players[k] for k in self.players], "players"),
-            "items": _frame([{"player": p, "item": i, "count": n} for p, i, n in items],
-                            "items"),
+            "players": table("players", [self.players[k] for k in self.players]),
+            "items": table("items", [{"player": p, "item": i, "count": n}
+                                     for p, i, n in items]),
             "world": self.world.frame(),
-            "flags": _frame([{"q": q, "r": r, "faction": f} for q, r, f in flags], "flags"),
-            "seen": _frame([{"player": p, "q": q, "r": r} for p, q, r in seen], "seen"),
-            "qualities": _frame([{"quality": k, "name": n, "named_by": b}
-                                 for k, (n, b) in sorted(self.qualities.items())], "qualities"),
-            "clock": _frame([self.clock], "clock"),
-            "judge": _frame([self.judge], "judge"),
+            "flags": table("flags", [{"q": q, "r": r, "faction": f} for q, r, f in flags]),
+            "seen": table("seen", [{"player": p, "q": q, "r": r} for p, q, r in seen]),
+            "qualities": table("qualities", [{"quality": k, "name": n, "named_by": b}
+                                             for k, (n, b) in sorted(self.qualities.items())]),
+            "clock": table("clock", [self.clock]),
+            "judge": table("judge", [self.judge]),
         }
         for name in _ROW_TABLES:
-            tables[name] = _frame(getattr(self, name), name)
-        # the world goes on to the next action as it is, not rebuilt from its table
-        return State(turn, tables).carry(CARRIED_WORLD, (_rules_tag(self.rules), self.world))
+            tables[name] = table(name, getattr(self, name))
+        self.made = made
+        return State(turn, tables).carry(CARRIED_WORLD,
+                                         (_rules_tag(self.rules), self.world, self.made))
 
     # -- the clock ---------------------------------------------------------------------------
     @property
