@@ -25,6 +25,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.aeternus_turn import bench_aeternus_batch  # noqa: E402
 from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
@@ -203,11 +204,13 @@ def main() -> int:
         for fn in (bench_map, bench_hex_draw, bench_beacon, bench_turn, bench_verify,
                    bench_notebook, bench_notebook_clicks, bench_adjudicate,
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
-                   bench_jungle_big_session, bench_jungle_verify, bench_sweep):
+                   bench_jungle_big_session, bench_jungle_verify, bench_aeternus_batch,
+                   bench_sweep):
             if args.only and args.only not in fn.__name__:
                 continue
             results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_beacon,
-                                          bench_notebook_clicks, bench_sweep) else fn(tmp))
+                                          bench_notebook_clicks, bench_sweep,
+                                          bench_aeternus_batch) else fn(tmp))
     for r in results:
         if args.json:
             print(json.dumps(r, ensure_ascii=False))
