@@ -178,3 +178,28 @@ def test_a_ruleset_without_exports_says_so_in_one_line(tmp_path: Path):
     path.write_text("{}", "utf-8")
     res = CliRunner().invoke(main, ["import", str(game.root), str(path)])
     assert res.exit_code != 0 and "reads no chat exports" in res.output
+
+
+def test_3_2_the_judges_channels_give_requests_rulings_and_candidacies():
+    """3.2: a message in #request-for-justice is a request in its author's words, or a line
+    written as an order (a ruling); #judge-elections gives candidacies and written votes, each
+    stamped with its message's time."""
+    justice = _export("request-for-justice", "2026-01-06T12:00:00+00:00", [
+        _message("20", "2026-01-05T09:00:00+00:00", "birch", "Can a flag stand on a lake?"),
+        _message("21", "2026-01-05T11:00:00+00:00", "amber#1",
+                 "Ruling on 1: no, a lake is impassable"),
+    ])
+    elections = _export("judge-elections", "2026-01-06T12:00:00+00:00", [
+        _message("30", "2026-01-05T10:00:00+00:00", "cedar", "Stand for Judge"),
+        _message("31", "2026-01-05T10:30:00+00:00", "dune", "Vote for candidacy 1"),
+    ])
+    got, problems = posts([read_export(justice), read_export(elections)], PLAYERS)
+    assert problems == []
+    assert got == [
+        ("Birch", "[2026-01-05T09:00:00+00:00] Request: Can a flag stand on a lake?"),
+        ("Cedar", "[2026-01-05T10:00:00+00:00] Stand for Judge"),
+        ("Dune", "[2026-01-05T10:30:00+00:00] Vote for candidacy 1"),
+        ("Amber", "[2026-01-05T11:00:00+00:00] Ruling on 1: no, a lake is impassable"),
+    ]
+    from gmkit.rulesets.aeternus.orders import parse
+    assert all(not parse(text).errors for _, text in got)

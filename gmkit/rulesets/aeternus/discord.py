@@ -18,12 +18,16 @@ gives (:func:`posts`):
 
 Every message gmkit could not read (no author, no time, an author who is no player) is named in
 :attr:`Export.problems` or the problems :func:`posts` returns, so the GM can check it by hand.
-``#request-for-justice`` and ``#judge-elections`` are read as exports but give no posts yet.
+* ``#request-for-justice`` and ``#judge-elections``: each message's lines as written (``Ruling on
+  2: ...``, ``Stand for Judge``, ``Vote for candidacy 1``), stamped with its time; a message in
+  #request-for-justice that is no such line is a request in its author's words (``Request:
+  ...``). Votes in the elections are written, not reacted (a candidacy's number is the game's).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -40,6 +44,9 @@ PROPOSALS_CHANNEL = "proposals"
 TRADES_CHANNEL = "trades"
 JUSTICE_CHANNEL = "request-for-justice"
 ELECTIONS_CHANNEL = "judge-elections"
+#: A line of the Judge's channels already written as an order (3.2).
+_JUDGE_LINE = re.compile(r"^\s*(request\s*:|ruling\s+on\b|overturn\b|call\b|vote\b|remove\b|"
+                         r"resign\b|stand\b)", re.I)
 CHANNELS = (ACTIONS_CHANNEL, PROPOSALS_CHANNEL, TRADES_CHANNEL, JUSTICE_CHANNEL,
             ELECTIONS_CHANNEL)
 FOR, AGAINST = "👍", "👎"
@@ -162,6 +169,15 @@ def posts(exports: Sequence[Export], players: Mapping[str, str]
         if channel in (ACTIONS_CHANNEL, TRADES_CHANNEL):
             for k, line in enumerate(ln for ln in m.content.splitlines() if ln.strip()):
                 lines.append((m.timestamp, mid, f"{k:04d}", f"{who}\n{stamp} {line.strip()}"))
+        elif channel in (JUSTICE_CHANNEL, ELECTIONS_CHANNEL):
+            # the Judge's channels: lines written as orders ("Ruling on 2: ...", "Stand for
+            # Judge", "Vote for candidacy 1") as they are; any other message in
+            # #request-for-justice is a request in its own words
+            said = [ln.strip() for ln in m.content.splitlines() if ln.strip()]
+            if channel == JUSTICE_CHANNEL and said and not _JUDGE_LINE.match(said[0]):
+                said = ["Request: " + " ".join(said)]
+            for k, line in enumerate(said):
+                lines.append((m.timestamp, mid, f"{k:04d}", f"{who}\n{stamp} {line}"))
         elif channel == PROPOSALS_CHANNEL:
             body = " ".join(m.content.split())
             urgent = body.lower().startswith("urgent")
