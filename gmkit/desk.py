@@ -62,6 +62,7 @@ __all__ = [
     "sample_working_copy",
     "svg_image",
     "table_changes",
+    "zoomable_map",
 ]
 
 #: The game bundled with gmkit; the desk never writes into it.
@@ -83,7 +84,7 @@ class DeskError(ValueError):
 
 from gmkit.deskviews import (  # noqa: E402  (re-exported: the desk's views)
     Overview, PostPreview, Published, StepView, TurnSoFar, _cell, callout_html,
-    frame_html, svg_image,
+    frame_html, svg_image, zoomable_map,
 )
 
 # ------------------------------------------------------------------------------------------------

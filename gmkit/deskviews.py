@@ -76,6 +76,16 @@ def svg_image(svg: str) -> str:
             f"color:#555'>{title}</figcaption></figure>")
 
 
+def zoomable_map(svg: str, zoom: int = 100) -> str:
+    """A map the GM can zoom (``zoom`` percent of the frame's width, 25 to 800) and pan (the
+    frame scrolls both ways): a hex world or a large board read at any scale. The map stays
+    inline SVG (its regions' hover titles kept), scaled to the frame by its view box."""
+    zoom = max(25, min(800, int(zoom)))
+    return ("<style>.gmkit-map-frame svg{width:100%;height:auto}</style>"
+            f"<div class='gmkit-map-frame' style='overflow:auto;max-height:80vh;"
+            f"border:1px solid #ddd'><div style='width:{zoom}%'>{svg}</div></div>")
+
+
 def _map_html(svg: str, as_image: bool) -> str:
     return svg_image(svg) if as_image else svg
 

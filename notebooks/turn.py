@@ -12,9 +12,9 @@ def _():
     import marimo as mo
 
     from gmkit.desk import (Desk, DeskError, callout_html, frame_html, iframe_html,
-                            sample_working_copy)
+                            sample_working_copy, zoomable_map)
     return (Desk, DeskError, Path, callout_html, frame_html, html, iframe_html, mo,
-            sample_working_copy)
+            sample_working_copy, zoomable_map)
 
 
 @app.cell
@@ -131,15 +131,24 @@ def _(mo):
 
 
 @app.cell
-def _(desk, frame_html, get_posts_tick, get_turn_tick, mo, phase):
+def _(mo):
+    # how large the map is drawn; the frame around it scrolls, so the GM pans a large map
+    map_zoom = mo.ui.slider(50, 400, step=25, value=100, label="Map zoom (%)")
+    return (map_zoom,)
+
+
+@app.cell
+def _(desk, frame_html, get_posts_tick, get_turn_tick, map_zoom, mo, phase, zoomable_map):
     mo.stop(desk is None or phase.value != "The game")
     get_turn_tick(), get_posts_tick()
     _ov = desk.overview()
+    _map = desk.map_svg(title=f"After turn {_ov.latest_turn}")
     mo.vstack([
         mo.md(f"### Turn {_ov.turn}: the game after turn {_ov.latest_turn}"),
         mo.Html(f"<p>{_ov.summary()}</p>"),
         mo.Html(frame_html(_ov.standings, caption="Standings (GM view)")),
-        mo.Html(desk.map_svg(title=f"After turn {_ov.latest_turn}") or ""),
+        map_zoom,
+        mo.Html(zoomable_map(_map, map_zoom.value) if _map else ""),
         # Rulesets that draw orders (AZTLAN's arrows) show those received so far.
         mo.Html(desk.orders_svg() or ""),
     ])

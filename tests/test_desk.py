@@ -402,3 +402,14 @@ def test_summaries_written_before_the_reveal_say_so_and_the_reveal_writes_them_a
     assert desk.published is not None and desk.published.revealed
     assert SEED in (out / "turn-0007-public.html").read_text("utf-8")
     assert "not revealed" not in desk.published.summary()
+
+
+def test_the_map_zooms_and_pans_in_a_scrolling_frame():
+    """The GM zooms a large map (a hex world) and pans it: the map keeps its inline SVG (hover
+    titles and all) at the chosen share of a frame that scrolls; the zoom is held to 25-800%."""
+    from gmkit.desk import zoomable_map
+
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><title>t</title></svg>'
+    page = zoomable_map(svg, 250)
+    assert "overflow:auto" in page and "width:250%" in page and svg in page
+    assert "width:800%" in zoomable_map(svg, 5000) and "width:25%" in zoomable_map(svg, 1)
