@@ -123,3 +123,20 @@ def test_a_world_carried_from_action_to_action_resolves_as_one_rebuilt_from_its_
     last = carried.driver.back()
     again = carried.driver.next()
     assert last is not None and again.after.equals(last.after) and again.events == last.events
+
+
+def test_2_1_2_the_history_follows_each_factions_hexes_members_and_influence():
+    """2.1.2: a faction's influence is the hexes its flags occupy per member; the history
+    follows each faction's figures over the batches (the standings stay per player)."""
+    from gmkit import history
+
+    game = Game.open(Path(__file__).resolve().parents[2] / "data" / "sample-aeternus")
+    series = history.subject_series(game, "faction")
+    last = series.filter(pl.col("turn") == game.latest_turn)
+    state = game.state()
+    for faction in last["entity"].unique().to_list():
+        figures = dict(last.filter(pl.col("entity") == faction)
+                       .select("metric", "value").iter_rows())
+        members = state["players"].filter(pl.col("faction") == faction).height
+        hexes = state["flags"].filter(pl.col("faction") == faction).height
+        assert figures == {"hexes": hexes, "members": members, "influence": hexes / members}

@@ -93,6 +93,24 @@ class Aeternus(Ruleset[AeternusOrder]):
             problems += [f"{path}: {p}" for p in export.problems]
         return problems + receive_exports(game, exports, names)
 
+    def series_subjects(self) -> Mapping[str, str]:
+        return {"faction": "factions"}
+
+    def subject_table(self, state: State, subject: str, rules: Params) -> pl.DataFrame | None:
+        """Each faction's hexes occupied by its flags, its members and its influence (hexes
+        per member, 2.1.2), the figures its victory (8) is judged by."""
+        if subject != "faction":
+            return None
+        members = (state["players"].filter(pl.col("faction").is_not_null())
+                   .group_by("faction").agg(pl.len().cast(pl.Int64).alias("members")))
+        hexes = state["flags"].group_by("faction").agg(pl.len().cast(pl.Int64).alias("hexes"))
+        return (members.join(hexes, on="faction", how="left")
+                .with_columns(pl.col("hexes").fill_null(0))
+                .with_columns((pl.col("hexes") / pl.col("members")).alias("influence"))
+                .sort("faction")
+                .select(pl.col("faction").alias("entity"), pl.col("faction").alias("player"),
+                        "hexes", "members", "influence"))
+
     def enacted(self, before: State, after: State, rules: Params) -> list[RuleChange]:
         """The rule values proposals accepted in this batch set (``rule name = value`` lines),
         in force from the next batch: recorded with the turn as a GM's ``gmkit rules --set``
