@@ -764,10 +764,17 @@ class Game:
             enacted = self.store.manifest(latest).get("enacted") if latest > 0 else None
         except (StoreError, OSError):
             return  # reported by whatever reads the turn next
-        if enacted and not any(c.get("by") == "rules" and c.get("from_turn") == latest + 1
-                               for c in self.recorded_changes()):
+        mine = [c for c in self.recorded_changes()
+                if c.get("by") == "rules" and c.get("from_turn") == latest + 1]
+        if enacted and not mine:
             with self.store.lock():
                 self._record_enacted(latest, enacted)
+        elif mine and dict(self.config.get("rules", {})) == mine[0].get("rules_before") \
+                and mine[-1].get("rules_after") != mine[0].get("rules_before"):
+            # recorded, but game.toml not yet written: the record is the intent
+            with self.store.lock():
+                self.store.write_config({**self.config, "rules": mine[-1]["rules_after"]})
+            self.config = GameStore.read_config(self.root)
 
     def _record_enacted(self, turn: int, enacted: Sequence[Mapping[str, Any]]) -> None:
         """Record the rule changes turn ``turn`` enacted for the turns after it (replacing

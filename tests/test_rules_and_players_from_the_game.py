@@ -96,3 +96,21 @@ def test_a_player_added_mid_game_enters_the_state_at_the_turn_they_join(monkeypa
     game.commit(game.start())  # nobody posts this turn
     assert game.state(4)["diggers"]["id"].to_list().count("Birch") == 0
     assert game.verify() == []
+
+
+def test_several_enactments_recorded_but_not_yet_written_are_completed_on_open(monkeypatch,
+                                                                            tmp_path):
+    """A commit stopped after recording two enacted changes and before writing game.toml: the
+    next open writes what the record says, so verify finds no hand edit."""
+    monkeypatch.setattr(ThreeHills, "enacted", lambda self, b, a, r: [
+        RuleChange("gold_to_win", 20, "proposal 1"), RuleChange("last_turn", 40, "proposal 2")]
+        if a.turn == 2 else [])
+    game = play(Game.new(tmp_path / "g", "example", PLAYERS, rules={"last_turn": 30}), 2, "two")
+    path = game.root / "game.toml"
+    text = path.read_text("utf-8")
+    assert "gold_to_win = 20" in text and "last_turn = 40" in text
+    path.write_text(text.replace("gold_to_win = 20\n", "").replace("last_turn = 40",
+                                                                     "last_turn = 30"), "utf-8")
+    again = Game.open(game.root)
+    assert (again.rules.gold_to_win, again.rules.last_turn) == (20, 40)
+    assert again.verify() == []
