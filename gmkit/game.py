@@ -129,6 +129,19 @@ class Received:
     parsed: ParseResult[Any]
 
 
+def apply_rule_changes(rules: Mapping[str, Any], changes: Any) -> dict[str, Any]:
+    """``rules`` with the rule changes among ``changes`` applied in order (a change's value None
+    restores the ruleset's default); changes of another kind are passed over."""
+    out = dict(rules)
+    for change in changes if isinstance(changes, list) else []:
+        if isinstance(change, dict) and change.get("kind") == "rules":
+            if change.get("value") is None:
+                out.pop(str(change.get("name")), None)
+            else:
+                out[str(change.get("name"))] = change.get("value")
+    return out
+
+
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
@@ -411,12 +424,15 @@ class Game:
         """The state the coming turn starts from: the last committed one, brought in line by
         the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.joined` when the players changed since
         (so a newcomer posts at once, and their posts read against it)."""
-        state = self.state()
-        before, after = self.roster(self.next_turn)
-        if before is None or after is None or before == after:
+        return self._joined(self.state(), self.roster(self.next_turn), self.rules)
+
+    def _joined(self, state: State, roster: tuple[Any, Any] | None, rules: Params) -> State:
+        """``state`` brought in line by the ruleset's ``joined`` when ``roster`` (the players
+        of the turn before and of this turn, see :meth:`roster`) differ; else as it is."""
+        if roster is None or roster[0] is None or roster[1] is None or roster[0] == roster[1]:
             return state
-        return self.ruleset.joined(state, self.players_from_config({"players": before}),
-                                   self.players_from_config({"players": after}), self.rules)
+        return self.ruleset.joined(state, self.players_from_config({"players": roster[0]}),
+                                   self.players_from_config({"players": roster[1]}), rules)
 
     def player_ids(self, state: State | None = None) -> list[str]:
         """Who may send orders (players table ids when the ruleset has one)."""
@@ -518,10 +534,7 @@ class Game:
         differ, the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.joined` brings the state in
         line first."""
         rules = self.rules if rules is None else rules
-        if roster is not None and roster[0] is not None and roster[1] is not None \
-                and roster[0] != roster[1]:
-            state = self.ruleset.joined(state, self.players_from_config({"players": roster[0]}),
-                                        self.players_from_config({"players": roster[1]}), rules)
+        state = self._joined(state, roster, rules)
         parsed, problems, orders = self.read_orders(state, posts, rules)
         dice_seed = seed if beacon is None else fairdice.derive_seed(seed, beacon)
         dice = Dice(dice_seed, turn, entered=dict(entered or {}))
@@ -792,22 +805,15 @@ class Game:
                     rules, undone = dict(c["rules_before"]), True  # as before the first
             elif c.get("from_turn", 0) > turn:
                 kept.append(c)
-                if undone and c.get("kind") == "rules":  # a GM's change made after it stays
-                    if c.get("value") is None:
-                        rules.pop(str(c.get("name")), None)
-                    else:
-                        rules[str(c.get("name"))] = c.get("value")
+                if undone:  # a GM's change made after it stays
+                    rules = apply_rule_changes(rules, [c])
         changes = list(kept)
         at = datetime.now(timezone.utc).isoformat(timespec="seconds")
         for e in enacted:
-            before = dict(rules)
-            name, value = str(e["name"]), e.get("value")
-            if value is None:
-                rules.pop(name, None)
-            else:
-                rules[name] = value
-            changes.append({"kind": "rules", "name": name, "value": value,
-                            "old": before.get(name), "from_turn": turn + 1,
+            before = rules
+            change = {"kind": "rules", "name": str(e["name"]), "value": e.get("value")}
+            rules = apply_rule_changes(before, [change])
+            changes.append({**change, "old": before.get(change["name"]), "from_turn": turn + 1,
                             "why": str(e.get("why", "")), "by": "rules", "at": at,
                             "rules_before": before, "rules_after": dict(rules)})
         if changes == self.recorded_changes() and rules == dict(config.get("rules", {})):
@@ -872,12 +878,9 @@ class Game:
             raise GameError("say why the rule changes (--why): players see it in the report")
         with self.store.lock():
             config = GameStore.read_config(self.root)
-            rules = dict(config.get("rules", {}))
-            old = rules.get(name)
-            if value is None:
-                rules.pop(name, None)
-            else:
-                rules[name] = value
+            old = dict(config.get("rules", {})).get(name)
+            rules = apply_rule_changes(config.get("rules", {}),
+                                       [{"kind": "rules", "name": name, "value": value}])
             try:
                 self.ruleset.rules(rules)
             except ValueError as e:

@@ -32,6 +32,7 @@ from gmkit import fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.store import StoreError, TurnData
 from gmkit.core.tables import State
+from gmkit.game import apply_rule_changes
 
 if TYPE_CHECKING:
     from gmkit.game import Game
@@ -181,7 +182,7 @@ def _config_problems(game: Game, latest: int) -> list[str]:
             continue
     recorded = [t for t in sorted(manifests) if isinstance(manifests[t].get("rules"), dict)]
     for a, b in zip(recorded, recorded[1:]):
-        want = _apply_changes(manifests[a]["rules"], manifests[b].get("changes", []))
+        want = apply_rule_changes(manifests[a]["rules"], manifests[b].get("changes", []))
         if manifests[b]["rules"] != want:
             out.append(f"turn {b}: resolved with rules {_diff(want, manifests[b]['rules'])} "
                        f"that no recorded change made after turn {a}")
@@ -197,7 +198,7 @@ def _config_problems(game: Game, latest: int) -> list[str]:
     config = game.config
     toml = game.root / "game.toml"
     pending = [c for c in game.recorded_changes() if c.get("from_turn", 0) > latest]
-    want_rules = _apply_changes(last["rules"], pending)
+    want_rules = apply_rule_changes(last["rules"], pending)
     if dict(config.get("rules", {})) != want_rules:
         out.append(f"{toml}: [rules] {_diff(want_rules, dict(config.get('rules', {})))} differ "
                    f"from what turn {latest} was resolved with, and no recorded change "
@@ -219,17 +220,6 @@ def _config_problems(game: Game, latest: int) -> list[str]:
 
         where = board_path or game.root / (board_copy_name(game.ruleset) or MAP_FILE)
         out.append(f"{where}: the board is not the one turn {latest} was resolved on")
-    return out
-
-
-def _apply_changes(rules: Mapping[str, Any], changes: Any) -> dict[str, Any]:
-    out = dict(rules)
-    for change in changes if isinstance(changes, list) else []:
-        if isinstance(change, dict) and change.get("kind") == "rules":
-            if change.get("value") is None:
-                out.pop(str(change.get("name")), None)
-            else:
-                out[str(change.get("name"))] = change.get("value")
     return out
 
 
