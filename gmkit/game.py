@@ -154,7 +154,8 @@ def rolls_frame(rolls: Sequence[Roll]) -> pl.DataFrame:
         rows.append({"step": r.step, "draw_id": r.draw_id, "purpose": r.purpose, "rule": r.rule,
                      "expression": r.expression, "result": _json(r.result),
                      "total": float(total) if isinstance(total, (int, float)) else None,
-                     "source": r.source, "public": r.public, "player": r.player})
+                     "source": r.source, "public": r.public, "player": r.player,
+                     "shared_with": list(r.shared_with) or None})
     return pl.DataFrame(rows, schema=dict(ROLLS_SCHEMA), orient="row") if rows else \
         pl.DataFrame(schema=dict(ROLLS_SCHEMA))
 
@@ -162,7 +163,8 @@ def rolls_frame(rolls: Sequence[Roll]) -> pl.DataFrame:
 def events_frame(records: Sequence[tuple[str, Event]]) -> pl.DataFrame:
     """Events (with the step that made them) as the event-log table."""
     rows = [{"step": step, "kind": e.kind, "rule": e.rule, "text": e.text, "player": e.player,
-             "region": e.region, "public": e.public, "data": _json(dict(e.data))}
+             "region": e.region, "public": e.public, "data": _json(dict(e.data)),
+             "shared_with": list(e.shared_with) or None}
             for step, e in records]
     return pl.DataFrame(rows, schema=dict(EVENTS_SCHEMA), orient="row") if rows else \
         pl.DataFrame(schema=dict(EVENTS_SCHEMA))

@@ -107,11 +107,12 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
             continue
         steps.append(StepSection(
             name, step.title, step.rule,
-            tuple(EventLine(e["kind"], e["rule"], e["text"], e["public"], e["player"])
+            tuple(EventLine(e["kind"], e["rule"], e["text"], e["public"], e["player"],
+                            tuple(e["shared_with"] or ()))
                   for e in ev.iter_rows(named=True)),
             tuple(RollLine(r["draw_id"], r["purpose"], r["rule"], r["expression"],
                            _result_text(r["result"], r["expression"]), r["source"], r["public"],
-                           r["player"])
+                           r["player"], tuple(r["shared_with"] or ()))
                   for r in ro.iter_rows(named=True))))
     problems: dict[str, list[str]] = {}
     if t > 0 and not v.is_public:

@@ -154,7 +154,7 @@ def test_history_frames_and_maps_show_each_viewer_only_their_canaries(played):
                   history.dice_report(game, view=viewer),
                   game.history("orders", view=viewer), game.history("events", view=viewer),
                   game.history("rolls", view=viewer)]
-        text = "\n".join(f.write_csv() for f in frames)
+        text = "\n".join(f.write_ndjson() for f in frames)
         text += "".join(history.map_at(game, t, view=viewer) for t in game.store.turns())
         seen = _check(text, viewer, planted, "history")
         assert seen == _allowed(viewer, planted), viewer

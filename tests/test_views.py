@@ -58,6 +58,24 @@ def test_visible_frames_follow_the_same_rules():
     assert visible_orders(posts, Viewer.gm()).height == 3
 
 
+def test_a_secret_shared_with_other_players_is_seen_by_them_alone():
+    """A non-public event or roll may concern several players (two houses joined into one): the
+    GM, its player and the players it is shared with see it; no one else does, in the log's
+    frames as in the events themselves, and a log written before events could be shared reads
+    as shared with no one."""
+    ev = Event("offering", "1", "grain", player="Red", public=False, shared_with=("Blue",))
+    roll = Roll(1, "s", "s:1", "offering", "1", "U", 0.5, "seeded", public=False, player="Red",
+                shared_with=("Blue",))
+    for item in (ev, roll):
+        assert [sees_event(v, item) for v in ("gm", "public", "player:Red", "player:Blue",
+                                              "player:Gold")] == [True, False, True, True, False]
+    log = pl.DataFrame({"public": [False, False, True], "player": ["Red", "Gold", None],
+                        "shared_with": [["Blue"], None, None]})
+    assert visible_events(log, "player:Blue")["player"].to_list() == ["Red", None]
+    assert visible_rolls(log, "player:Gold")["player"].to_list() == ["Gold", None]
+    assert visible_events(log.drop("shared_with"), "player:Blue").height == 1
+
+
 @pytest.fixture(scope="module")
 def cien(tmp_path_factory) -> Game:
     root = tmp_path_factory.mktemp("views") / "game"

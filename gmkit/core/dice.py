@@ -103,7 +103,8 @@ class DiceSpec:
 
 @dataclass(frozen=True)
 class Roll:
-    """One logged draw."""
+    """One logged draw; ``public`` False keeps it for the GM and the player it concerns
+    (``player``), and the players it is shared with (``shared_with``)."""
 
     turn: int
     step: str
@@ -115,6 +116,7 @@ class Roll:
     source: str
     public: bool = True
     player: str | None = None
+    shared_with: tuple[str, ...] = ()
 
     @property
     def entry_ids(self) -> tuple[str, ...]:

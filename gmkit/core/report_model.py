@@ -63,17 +63,20 @@ class RollLine:
     source: str  # "seeded" | "entered"
     public: bool = True
     player: str | None = None  # the player the roll concerns, if any
+    shared_with: tuple[str, ...] = ()  # other players a non-public roll concerns
 
 
 @dataclass(frozen=True)
 class EventLine:
-    """Something that happened in a step; ``player`` names the player it concerns, if any."""
+    """Something that happened in a step; ``player`` names the player it concerns, if any, and
+    ``shared_with`` the other players a non-public one concerns."""
 
     kind: str
     rule: str
     text: str
     public: bool = True
     player: str | None = None
+    shared_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -183,8 +186,8 @@ def view_report(report: TurnReport, viewer: Viewer | str) -> TurnReport:
     steps = tuple(
         replace(
             step,
-            events=tuple(e for e in step.events if sees(v, e.public, e.player)),
-            rolls=tuple(r for r in step.rolls if sees(v, r.public, r.player)),
+            events=tuple(e for e in step.events if sees(v, e.public, e.player, e.shared_with)),
+            rolls=tuple(r for r in step.rolls if sees(v, r.public, r.player, r.shared_with)),
         )
         for step in report.steps
     )

@@ -29,7 +29,9 @@ from gmkit.core.tables import State
 class Event:
     """Something that happened in a step, with the rule section it applies.
 
-    ``public`` is False for what only the GM may see (a secret order's grain, a hidden roll).
+    ``public`` is False for what only the GM may see (a secret order's grain, a hidden roll),
+    with the player it concerns (``player``) and any other players it also concerns
+    (``shared_with``: two houses that join both see what joining did to them).
     """
 
     kind: str
@@ -39,6 +41,7 @@ class Event:
     region: str | None = None
     public: bool = True
     data: Mapping[str, Any] = field(default_factory=dict)
+    shared_with: tuple[str, ...] = ()
 
 
 StepFn = Callable[[State, Orders[Any], Dice, Params], tuple[State, list[Event]]]

@@ -8,7 +8,8 @@ that viewer may see, as decided here:
 * the GM sees everything;
 * a public event, roll or post is seen by everyone;
 * a non-public event or roll is seen by the GM and by the player it concerns (its ``player``
-  field): a player sees the results of their own secret orders and their own private figures;
+  field), and also by the players it is shared with (``shared_with``: both houses of a
+  join): a player sees the results of their own secret orders and their own private figures;
 * a secret post is seen by the GM and by the player who sent it.
 
 This module is generic: it never imports a ruleset.
@@ -16,7 +17,7 @@ This module is generic: it never imports a ruleset.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,10 +102,15 @@ class Viewer:
         return f"{PLAYER}:{self.player_id}" if self.kind == PLAYER else self.kind
 
 
-def sees(viewer: Viewer | str, public: bool, player: str | None = None) -> bool:
-    """Whether ``viewer`` may see something marked ``public`` that concerns ``player``."""
+def sees(viewer: Viewer | str, public: bool, player: str | None = None,
+         shared_with: Sequence[str] | None = ()) -> bool:
+    """Whether ``viewer`` may see something marked ``public`` that concerns ``player`` (and,
+    besides, the players in ``shared_with``)."""
     v = Viewer.parse(viewer)
-    return bool(public) or v.is_gm or (v.is_player and player is not None and player == v.player_id)
+    if public or v.is_gm:
+        return True
+    return v.is_player and ((player is not None and player == v.player_id)
+                            or v.player_id in (shared_with or ()))
 
 
 def _field(item: Any, name: str) -> Any:
@@ -115,7 +121,8 @@ def sees_event(viewer: Viewer | str, item: Any) -> bool:
     """Whether ``viewer`` may see an event or a roll: anything with ``public`` and ``player``
     (an :class:`~gmkit.core.steps.Event`, a :class:`~gmkit.core.dice.Roll`, a report line or a
     row of the stored log as a mapping)."""
-    return sees(viewer, bool(_field(item, "public")), _field(item, "player"))
+    return sees(viewer, bool(_field(item, "public")), _field(item, "player"),
+                _field(item, "shared_with"))
 
 
 def sees_post(viewer: Viewer | str, player: str, secret: bool) -> bool:
@@ -128,17 +135,22 @@ def _mine(viewer: Viewer, column: str) -> pl.Expr:
 
 
 def visible_events(df: pl.DataFrame, viewer: Viewer | str) -> pl.DataFrame:
-    """The rows of a stored events frame (with ``public`` and ``player``) ``viewer`` may see."""
+    """The rows of a stored events frame (with ``public``, ``player`` and ``shared_with``)
+    ``viewer`` may see."""
     v = Viewer.parse(viewer)
     if v.is_gm:
         return df
     if v.is_public:
         return df.filter(pl.col("public"))
-    return df.filter(pl.col("public") | _mine(v, "player"))
+    mine = _mine(v, "player")
+    if "shared_with" in df.columns:
+        mine = mine | pl.col("shared_with").list.contains(v.player_id).fill_null(False)
+    return df.filter(pl.col("public") | mine)
 
 
 def visible_rolls(df: pl.DataFrame, viewer: Viewer | str) -> pl.DataFrame:
-    """The rows of a stored rolls frame (with ``public`` and ``player``) ``viewer`` may see."""
+    """The rows of a stored rolls frame (with ``public``, ``player`` and ``shared_with``)
+    ``viewer`` may see."""
     return visible_events(df, viewer)
 
 

@@ -7,10 +7,13 @@ Draw keys: ``order/<slot>/<fame>`` (ties in the action order), ``attack/<princip
 
 from __future__ import annotations
 
+from gmkit.core.envelope import Envelope, Orders
+from gmkit.core.steps import Driver
+from gmkit.core.views import sees_event
 from gmkit.rulesets.jungle import actions as A
 from gmkit.rulesets.jungle.attack import AttackType
 from gmkit.rulesets.jungle.orders import WordLimitError, parse
-from gmkit.rulesets.jungle.resolve import resolve_part
+from gmkit.rulesets.jungle.resolve import resolve_part, round_steps, shared
 from tests.jungle.helpers import RULES, char, char_of, city_row, dice, drawn, unit_row, world
 
 
@@ -323,6 +326,37 @@ def test_join_houses_needs_both_heads_and_split_houses_takes_a_random_share():
     assert houses["Blue"]["joined_to"] is None
     assert {c["name"]: c["house"] for c in split["characters"].to_dicts()} == {
         "Gualpa": "Red", "Itzel": "Red", "Xoco": "Blue", "Mixtli": "Blue"}
+
+
+def secretly(state, house, post):
+    """The round resolved from ``post`` sent by ``house`` in secret, through the session's
+    steps (which share a house's private results with the houses joined into it)."""
+    orders = Orders([Envelope(a, house, 1, a.line, secret=True)
+                     for a in acts(state, house, post)[0]])
+    driver = Driver([shared(st) for st in round_steps(1)], state, orders,
+                    drawn(**{"first-actions:Itzel/offering/Itzel": 0.5}), RULES)
+    driver.run_all()
+    return driver
+
+
+def test_join_houses_both_players_see_the_joined_houses_secret_results():
+    """JOIN HOUSES: "Once joined, they are considered a single house": both players order its
+    characters, so what only the house may see (a secret action's result and its draws) is
+    seen by both of them and by no one else."""
+    s = town()
+    joined, _ = run(s, {"Red": "[b]Gualpa: Join Houses with Xoco[/b]",
+                        "Blue": "[b]Xoco: Join Houses with Gualpa[/b]"})
+    driver = secretly(joined, "Red", "[b]Itzel: Offering 2 to Tlaloc[/b]")
+    offering = next(e for e in driver.events if e.kind == "offering")
+    assert sees_event("player:Red", offering) and sees_event("player:Blue", offering)
+    assert not sees_event("public", offering) and not sees_event("player:Green", offering)
+    rolls = [r for r in driver.rolls if "offering" in r.draw_id]
+    assert rolls and all(sees_event("player:Blue", r) and not sees_event("public", r)
+                         for r in rolls)
+    # before the join, Red's secret result is Red's alone
+    alone = next(e for e in secretly(s, "Red", "[b]Itzel: Offering 2 to Tlaloc[/b]").events
+                 if e.kind == "offering")
+    assert sees_event("player:Red", alone) and not sees_event("player:Blue", alone)
 
 
 def test_only_a_head_may_split_houses():

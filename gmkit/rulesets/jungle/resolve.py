@@ -43,7 +43,7 @@ from gmkit.rulesets.jungle.effects import EFFECTS, Void, join_houses
 from gmkit.rulesets.jungle.fight import fight
 from gmkit.rulesets.jungle.gods import DEFIANT, offering, sacrifice
 from gmkit.rulesets.jungle.lifecycle import add_title
-from gmkit.rulesets.jungle.state import AFTERNOON, MORNING, frame, owner_of, rows
+from gmkit.rulesets.jungle.state import AFTERNOON, MORNING, frame, joined_players, owner_of, rows
 
 FIRST, SECOND = "first-actions", "second-actions"
 PHASES = {1: "Morning", 2: "Afternoon"}
@@ -260,6 +260,41 @@ def round_steps(slot: int) -> list[Step]:
     return out
 
 
+def _share(state: State, events: list[Event], dice: Dice) -> list[Event]:
+    """JOIN HOUSES: the players of houses joined into another order its characters, so what
+    only a house may see (its secret actions' results, its draws, its citizens' beakers) is
+    shared with them."""
+    def shared(item: Any) -> tuple[str, ...]:
+        if item.public or not item.player or item.shared_with:
+            return tuple(item.shared_with)
+        return joined_players(state, item.player)
+
+    if state["houses"]["joined_to"].null_count() == state["houses"].height:
+        return events
+    dice.log[:] = [dataclasses.replace(r, shared_with=shared(r)) for r in dice.log]
+    return [dataclasses.replace(e, shared_with=shared(e)) for e in events]
+
+
+def shared(step: Step) -> Step:
+    """``step``, sharing a house's private events with the houses joined into it."""
+    if step.per_actor:
+        act = step.act
+        assert act is not None
+
+        def acts(state: State, orders: Orders[Any], dice: Dice, rules: Params,
+                 actor: str) -> tuple[State, list[Event]]:
+            after, events = act(state, orders, dice, rules, actor)
+            return after, _share(after, events, dice)
+        return dataclasses.replace(step, act=acts)
+    fn = step.fn
+
+    def run(state: State, orders: Orders[Any], dice: Dice,
+            rules: Params) -> tuple[State, list[Event]]:
+        after, events = fn(state, orders, dice, rules)
+        return after, _share(after, events, dice)
+    return dataclasses.replace(step, fn=run)
+
+
 def resolve_part(state: State, actions: Sequence[A.Action], dice: Dice, rules: Params,
                  slot: int) -> tuple[State, list[Event]]:
     """One round resolved through the core's driver, as a scenario sees it: the actions given
@@ -267,7 +302,7 @@ def resolve_part(state: State, actions: Sequence[A.Action], dice: Dice, rules: P
     orders: dict[str, list[A.Action]] = {}
     for a in actions:
         orders.setdefault(a.by, []).append(a)
-    driver = Driver(round_steps(slot), state, orders,
+    driver = Driver([shared(s) for s in round_steps(slot)], state, orders,
                     Dice(dice.seed, dice.turn, entered=dict(dice.entered)), rules)
     driver.run_all()
     return driver.state, driver.events

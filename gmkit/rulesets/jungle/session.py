@@ -36,7 +36,7 @@ from gmkit.rulesets.jungle.gameturns import Pick, credit, draws
 from gmkit.rulesets.jungle.gods import bless_priests, draw_festival
 from gmkit.rulesets.jungle.posts import figures_of
 from gmkit.rulesets.jungle.proposals import PROPOSALS, proposals
-from gmkit.rulesets.jungle.resolve import new_session, round_steps
+from gmkit.rulesets.jungle.resolve import new_session, round_steps, shared
 from gmkit.rulesets.jungle.state import EVENING, festival, frame, rows
 from gmkit.rulesets.jungle.titles import adopt_policy, conquests, session_titles
 from gmkit.rulesets.jungle.units import apply_unit_figures, shared_gains, unit_events
@@ -175,6 +175,10 @@ def closing(state: State, orders: Orders[Any], dice: Dice, rules: Params) -> Res
 
 def steps() -> list[Step]:
     """Every step of a council session, in order."""
+    return [shared(s) for s in _steps()]
+
+
+def _steps() -> list[Step]:
     morning = "Morning"
     return [
         Step("opening", "The council session opens", STRUCTURE, opening, phase=morning),

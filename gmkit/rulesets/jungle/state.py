@@ -170,6 +170,16 @@ def house_of_player(state: State, player: str) -> str:
     return house
 
 
+def joined_players(state: State, house: str) -> tuple[str, ...]:
+    """The players, other than the house's own, whose houses were joined into ``house`` (JOIN
+    HOUSES): they order its characters and see what its secret actions did."""
+    joined = dict(state["houses"].filter(pl.col("joined_to").is_not_null())
+                  .select("house", "joined_to").iter_rows())
+    if house not in joined.values():
+        return ()
+    return tuple(p for p in joined if house_of_player(state, p) == house)
+
+
 def landlord_of(state: State, tenant: str) -> str | None:
     """The citizen or Tlatoani on whose land a tenant lives, or None."""
     found = state["tenants"].filter(pl.col("tenant") == tenant)["landlord"].to_list()
