@@ -233,3 +233,43 @@ def test_a_captured_worker_gives_the_capturing_captains_house_a_character():
         "Red", "soldier", "Inca Worker", False)
     assert after["units"].filter(after["units"]["unit"] == "Inca Worker")["captain"].item() == \
         "Captain of Inca Worker"
+
+
+def test_a_captured_settler_removes_its_characters_until_rescued():
+    """LIFE AND DEATH IN A UNIT: "If a settler or worker is captured, all characters within the
+    unit are removed from the game, but will be returned if the unit is later rescued"."""
+    settler = unit_row("Settler 1", unit_type="Settler", military=False, level=None,
+                       captain="A", enlisted=2, city="Tenochtitlan")
+    s = world([char("A", "Red", unit="Settler 1", fame=4), char("B", "Red", unit="Settler 1"),
+               char("C", "Blue")], units=[settler])
+    lost = check_figures(s, parse_figures("lost Settler 1"), RULES)
+    assert not lost.errors
+    after, events = unit_events(s, lost["unit_events"].to_dicts(), dice(), RULES)
+    assert after["characters"]["name"].to_list() == ["C"]
+    assert after["units"].is_empty() and after["captive_units"]["unit"].to_list() == ["Settler 1"]
+    assert sorted(after["captives"]["name"].to_list()) == ["A", "B"]
+    assert "A, B leave the game" in events[0].text
+    # nothing of theirs is seen by another house, as with any character's sheet
+    from gmkit.rulesets.jungle.views import house_state, public_state
+    seen = house_state(after, public_state(after), "Blue")
+    assert seen["captives"]["wisdom"].null_count() == 2
+    assert house_state(after, public_state(after), "Red")["captives"]["wisdom"].null_count() == 0
+    # a captured unit takes no figures and cannot be lost twice; the rescue needs a captive
+    again = check_figures(after, parse_figures("lost Settler 1\nrescued Settler 2"), RULES)
+    assert [e.line for e in again.errors] == [1, 2]
+    back = check_figures(after, parse_figures("rescued settler 1"), RULES)
+    assert not back.errors
+    home, events = unit_events(after, back["unit_events"].to_dicts(), dice(), RULES)
+    assert sorted(home["characters"]["name"].to_list()) == ["A", "B", "C"]
+    assert char_of(home, "A")["unit"] == "Settler 1" and char_of(home, "A")["fame"] == 4
+    assert home["units"]["captain"].to_list() == ["A"] and home["captives"].is_empty()
+    assert "return to the game" in events[0].text
+
+
+def test_only_a_settler_or_worker_is_captured_with_its_characters():
+    """LIFE AND DEATH IN A UNIT: a captured settler or worker takes its characters out of the
+    game; a military unit is not captured so, it loses health ("If a unit is killed, all
+    characters within the unit are killed")."""
+    s = world([char("A", "Red", unit="Warrior 1")], units=[unit_row("Warrior 1", captain="A")])
+    got = check_figures(s, parse_figures("lost Warrior 1"), RULES)
+    assert "military unit" in str(got.errors[0]) and got["unit_events"].is_empty()

@@ -12,6 +12,8 @@ item (``#`` starts a comment)::
     gains Warrior 1 with general Great General: xp 2, fame 1, gold 3
     settled Settler 1                  (also 'expended Great Prophet', 'used Work Boat')
     captured worker Inca Worker by Warrior 1
+    lost Settler 1                     (the enemy captured our settler or worker: its
+    rescued Settler 1                   characters leave the game until it is rescued)
     join Coyotl: Nezahual in Texcoco -1,4, gold 12   (a new house or one signing up again;
                                                       the city, hex and gold are optional)
     conquered Cuzco by Warrior 1 citizens 3          (liberated ..., razed ...; add
@@ -61,8 +63,11 @@ GAIN_FIELDS = {"xp": "xp", "fame": "fame", "gold": "gold"}
 _JOIN = re.compile(r"^join\s+(?P<house>[^:]+?)\s*:\s*(?P<name>[^,]+?)(?:\s+in\s+(?P<city>[^,]+?)"
                    r"(?:\s+(?P<q>-?\d+)\s*,\s*(?P<r>-?\d+))?)?(?:\s*,\s*gold\s+(?P<gold>\d+))?$",
                    re.I)
-_UNIT_EVENT = re.compile(r"^(?:(?P<consumed>consumed|settled|expended|used)\s+(?P<unit>.+)|"
-                         r"captured\s+worker\s+(?P<worker>.+?)\s+by\s+(?P<by>.+))$", re.I)
+_UNIT_EVENT = re.compile(r"^(?:(?P<consumed>consumed|settled|expended|used|lost|rescued)\s+"
+                         r"(?P<unit>.+)|captured\s+worker\s+(?P<worker>.+?)\s+by\s+(?P<by>.+))$",
+                         re.I)
+#: What a unit line's verb records: the unit consumed its Captain, or was lost or rescued.
+_UNIT_VERBS = {"lost": "lost", "rescued": "rescued"}
 _COMPLETION = re.compile(
     rf"^(?P<kind>{'|'.join(COMPLETION_KINDS)})\s+(?P<item>.+?)(?:\s+in\s+(?P<city>.+?))?"
     r"(?:\s+era\s+(?P<era>\d+))?\s+(?:game\s*turn|turn|gt)\s+(?P<gt>\d+)$", re.I)
@@ -126,8 +131,9 @@ def parse_figures(text: str) -> Figures:
             m = _UNIT_EVENT.match(body)
             if m:
                 rows["unit_events"].append(
-                    {"line": line.number, "kind": "consumed", "unit": m["unit"].strip(),
-                     "by": None} if m["consumed"] else
+                    {"line": line.number,
+                     "kind": _UNIT_VERBS.get(m["consumed"].lower(), "consumed"),
+                     "unit": m["unit"].strip(), "by": None} if m["consumed"] else
                     {"line": line.number, "kind": "captured", "unit": m["worker"].strip(),
                      "by": m["by"].strip()})
                 continue
@@ -284,10 +290,20 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
         gains.append({**r, "unit": unit, "general": general})
     tables["unit_gains"] = _frame(gains, "unit_gains")
     happened: list[Row] = []
+    military = dict(state["units"].select("unit", "military").iter_rows())
+    held = NameIndex(state["captive_units"]["unit"].to_list(), kind="captured unit")
     for r in figures["unit_events"].to_dicts():
-        if r["kind"] == "consumed":
+        if r["kind"] == "rescued":
+            unit = resolve(held, r["unit"], r["line"])
+            if unit is not None and once("rescued", unit, r["line"]):
+                happened.append({**r, "unit": unit})
+        elif r["kind"] in ("consumed", "lost"):
             unit = resolve(units, r["unit"], r["line"])
-            if unit is not None:
+            if unit is not None and r["kind"] == "lost" and military.get(unit):
+                bad(r["line"], IllegalOrderError(
+                    f"{unit} is a military unit: only a settler or worker is captured with its "
+                    "characters (a military unit loses health)"))
+            elif unit is not None:
                 happened.append({**r, "unit": unit})
         else:
             by = resolve(units, r["by"], r["line"])

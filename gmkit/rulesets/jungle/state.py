@@ -58,9 +58,16 @@ SCHEMAS: dict[str, Schema] = {
               "item": pl.String, "city": pl.String},
     # the house each character of a joined house came from, for a later Split Houses
     "origins": {"character": pl.String, "house": pl.String},
+    # LIFE AND DEATH IN A UNIT: a settler or worker the enemy captured, and its characters,
+    # "removed from the game, but ... returned if the unit is later rescued"
+    "captive_units": {},
+    "captives": {},
     # who may post: each house's player, and the GM's desk for the civilization figures
     "players": {"id": pl.String, "role": pl.String},
 }
+
+SCHEMAS["captive_units"] = dict(SCHEMAS["units"])
+SCHEMAS["captives"] = dict(SCHEMAS["characters"])
 
 #: The civilization figures the GM enters for a session, one row per line entered (``line``).
 FIGURE_SCHEMAS: dict[str, Schema] = {

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import polars as pl
+
 from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
@@ -106,9 +108,14 @@ def unit_events(state: State, happened: list[dict[str, Any]], dice: Dice,
     """"Settling a city, expending a Great Person, or using a work boat consumes the Captain of
     the unit. Any other characters within the unit are treated as if the unit had disbanded";
     "If a worker is captured, the player controlling the Captain of the capturing unit receives
-    the new character" (a soldier, Captain of the worker)."""
+    the new character" (a soldier, Captain of the worker); a settler or worker of ours the
+    enemy captured (``lost``) or that was rescued."""
     events: list[Event] = []
     for h in happened:
+        if h["kind"] in ("lost", "rescued"):
+            state, more = (held if h["kind"] == "lost" else rescued)(state, h["unit"])
+            events += more
+            continue
         if h["kind"] == "consumed":
             u = next(x for x in rows(state, "units") if x["unit"] == h["unit"])
             captain = u["captain"]
@@ -140,6 +147,39 @@ def unit_events(state: State, happened: list[dict[str, Any]], dice: Dice,
                             f"house {house} gains {name}.", house,
                             data={"unit": h["unit"], "character": name}))
     return state, events
+
+
+def held(state: State, unit: str) -> tuple[State, list[Event]]:
+    """"If a settler or worker is captured, all characters within the unit are removed from the
+    game, but will be returned if the unit is later rescued": the unit and its living
+    characters are kept aside (``captive_units``, ``captives``), titles and all."""
+    gone = state["characters"].filter(pl.col("alive") & (pl.col("unit") == unit))
+    names = gone["name"].to_list()
+    state = state.replace(
+        captive_units=pl.concat([state["captive_units"],
+                                 state["units"].filter(pl.col("unit") == unit)]),
+        units=state["units"].filter(pl.col("unit") != unit),
+        captives=pl.concat([state["captives"], gone]),
+        characters=state["characters"].filter(~pl.col("name").is_in(names)))
+    return state, [Event("unit", LIFE, f"{unit} is captured by the enemy: "
+                         f"{', '.join(names) or 'no character'} leave the game until it is "
+                         "rescued.", data={"unit": unit, "characters": names})]
+
+
+def rescued(state: State, unit: str) -> tuple[State, list[Event]]:
+    """A captured settler or worker is rescued: it and its characters come back as they were
+    (they may act in this session)."""
+    back = state["captives"].filter(pl.col("unit") == unit).with_columns(
+        may_act=pl.col("alive"))
+    names = back["name"].to_list()
+    state = state.replace(
+        units=pl.concat([state["units"], state["captive_units"].filter(pl.col("unit") == unit)]),
+        captive_units=state["captive_units"].filter(pl.col("unit") != unit),
+        characters=pl.concat([state["characters"], back]),
+        captives=state["captives"].filter(pl.col("unit") != unit))
+    return state, [Event("unit", LIFE, f"{unit} is rescued: "
+                         f"{', '.join(names) or 'no character'} return to the game.",
+                         data={"unit": unit, "characters": names})]
 
 
 def apply_unit_figures(state: State, figures: list[dict[str, Any]], dice: Dice,

@@ -21,31 +21,38 @@ PRIVATE_CHARACTER = ("craftsmanship", "wisdom", "beakers", "hammers", "defending
 CHOICES = {"projects": "character", "policy_support": "character", "join_offers": "offerer"}
 
 
+#: Tables of characters: those in the game, and those a captured unit took out of it.
+CHARACTER_TABLES = ("characters", "captives")
+
+
 def public_state(state: State) -> State:
     """The chart as published: private character columns blank, private choices removed."""
-    chars = state["characters"].with_columns(
-        pl.lit(None, dtype=state["characters"].schema[c]).alias(c) for c in PRIVATE_CHARACTER)
+    chars = {t: state[t].with_columns(pl.lit(None, dtype=state[t].schema[c]).alias(c)
+                                      for c in PRIVATE_CHARACTER)
+             for t in CHARACTER_TABLES if t in state.tables}
     cleared = {t: state[t].clear() for t in CHOICES if t in state.tables}
-    return State(state.turn, {**state.tables, "characters": chars, **cleared})
+    return State(state.turn, {**state.tables, **chars, **cleared})
 
 
 def house_state(state: State, public: State, house: str) -> State:
     """``public`` with the house's own rows as the GM sees them: its characters' sheets, its
     stores and its choices; every hex's yields (the map is no secret)."""
-    mine = state["characters"].filter(pl.col("house") == house)
-    names = mine["name"].to_list()
-    others = public["characters"].filter(pl.col("house") != house)
-    chars = pl.concat([state["characters"].filter(pl.col("name").is_in(names)), others])
-    order = state["characters"].select("name").with_row_index("_i")
-    chars = chars.join(order, on="name", how="left").sort("_i").drop("_i")
-    houses = pl.concat([state["houses"].filter(pl.col("house") == house),
-                        public["houses"].filter(pl.col("house") != house)])
-    houses = houses.join(state["houses"].select("house").with_row_index("_i"), on="house",
-                         how="left").sort("_i").drop("_i")
+    names = state["characters"].filter(pl.col("house") == house)["name"].to_list()
+    chars = {t: _own_rows(state[t], public[t], "name", pl.col("house") == house)
+             for t in CHARACTER_TABLES if t in state.tables}
+    houses = _own_rows(state["houses"], public["houses"], "house", pl.col("house") == house)
     choices = {t: state[t].filter(pl.col(col).is_in(names)) for t, col in CHOICES.items()
                if t in state.tables}
-    return State(public.turn, {**public.tables, "characters": chars, "houses": houses,
+    return State(public.turn, {**public.tables, **chars, "houses": houses,
                                "hexes": state["hexes"], **choices})
+
+
+def _own_rows(full: pl.DataFrame, public: pl.DataFrame, key: str,
+              own: pl.Expr) -> pl.DataFrame:
+    """``public`` with the rows ``own`` selects taken from ``full``, in ``full``'s order."""
+    out = pl.concat([full.filter(own), public.filter(~own)])
+    order = full.select(key).with_row_index("_i")
+    return out.join(order, on=key, how="left").sort("_i").drop("_i")
 
 
 def standings(state: State) -> pl.DataFrame:
