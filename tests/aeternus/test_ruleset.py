@@ -140,3 +140,29 @@ def test_2_1_2_the_history_follows_each_factions_hexes_members_and_influence():
         members = state["players"].filter(pl.col("faction") == faction).height
         hexes = state["flags"].filter(pl.col("faction") == faction).height
         assert figures == {"hexes": hexes, "members": members, "influence": hexes / members}
+
+
+def test_4_a_generation_draw_entered_at_the_desk_resolves_commits_and_verifies(tmp_path: Path):
+    """4, 5.3: the GM enters a hex's landmark from a roll made elsewhere at the desk; the batch
+    resolves with it, the log shows it entered, and ``verify`` replays the batch with it."""
+    from gmkit.desk import Desk
+    from gmkit.playout import receive_bot_posts
+    from gmkit.verify import verify_game
+
+    rs = find_ruleset("aeternus")
+    game = playout(Game.new(tmp_path / "g", "aeternus", rs.example_players(None)), 1, "enter")
+    receive_bot_posts(game, "enter")
+    desk = Desk.open(game.root)
+    desk.run_all()
+    landmarks = desk.draws().filter(pl.col("draw_id").str.ends_with("/landmark"))
+    assert landmarks.height, "the batch generates hexes"
+    draw, drawn = landmarks.row(0, named=True)["draw_id"], landmarks.row(0, named=True)["result"]
+    other = "Town" if drawn == "Barren" else "Barren"
+    desk.enter_die(draw, other)
+    desk.run_all()
+    got = desk.draws().filter(pl.col("draw_id") == draw).row(0, named=True)
+    assert (got["result"], got["source"]) == (other, "entered")
+    turn = desk.commit()
+    stored = Game.open(game.root).history("rolls").filter(pl.col("draw_id") == draw)
+    assert stored["source"].to_list() == ["entered"] and turn == 2
+    assert verify_game(Game.open(game.root)).ok

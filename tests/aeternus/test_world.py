@@ -483,3 +483,50 @@ def test_world_frame_reads_back(timing):
     again = World.from_frame(frame, {"lake_timing": timing})
     assert again.frame().equals(frame)
     assert again.enclosed == world.enclosed
+
+
+# -- dice the GM entered ---------------------------------------------------------------------
+
+def test_5_3_generation_draws_entered_by_the_gm_from_a_roll_made_elsewhere():
+    """5.3 with 4's "generally trusted and fair method": each of a hex's draws may be a roll the
+    GM made elsewhere, entered under its draw id (the pool's by what it gave or as a number in
+    [0, 1), the random biome and the landmark by name, the corruption as a d100); the log shows
+    each as entered, the others as seeded."""
+    world = world_of(SMALL)
+    start = len(world.log)
+    entered = {draw_id(*H, "biome"): "forest", draw_id(*H, "landmark"): "Town",
+               draw_id(*H, "corrupt#0"): 50}
+    [i] = world.generate(H, seed=SEED, turn=1, entered=entered)
+    row = world.frame().row(i, named=True)
+    assert (row["biome"], row["landmark"], row["corrupted"]) == ("Forest", "Town", False)
+    sources = {r.draw_id.rsplit("/", 1)[1]: (r.result, r.source) for r in world.log.rolls(start)}
+    assert sources == {"biome": ("Forest", "entered"), "landmark": ("Town", "entered"),
+                       "corrupt#0": ([50], "entered")}
+    # the pool's "random" entry entered, then the random biome by name; a corrupt d100 of 5
+    world = world_of(SMALL)
+    [i] = world.generate(H, seed=SEED, turn=1, entered={
+        draw_id(*H, "biome"): "random", draw_id(*H, "random"): "Swamp",
+        draw_id(*H, "corrupt"): 5})
+    row = world.frame().row(i, named=True)
+    assert (row["biome"], row["corrupted"], row["landmark"]) == ("Swamp", True, "Barren")
+    assert [r.source for r in world.log.rolls(start)] == ["entered", "entered", "seeded",
+                                                          "entered"]
+    # a number in [0, 1) draws from the pool as the seeded number would: 0 is its first entry
+    world = world_of(SMALL)
+    [i] = world.generate(H, seed=SEED, turn=1, entered={draw_id(*H, "biome"): 0.0})
+    assert world.frame()["biome"][i] == pool_table(world_of(SMALL), H)[0][0]
+
+
+@pytest.mark.parametrize("purpose, value, says", [
+    ("biome", "Lake", "Forest, Meadow, random"), ("biome", 1.5, "not a number in [0, 1)"),
+    ("landmark", "Castle", "Barren, Town"), ("corrupt#0", 101, "1 to 100")])
+def test_5_3_an_entered_generation_draw_that_cannot_be_is_refused_by_its_draw_id(
+        purpose, value, says):
+    """5.3: a value the draw cannot give is refused, naming the draw and what it can give."""
+    from gmkit.core.dice import DiceError
+
+    world = world_of(SMALL)
+    with pytest.raises(DiceError) as got:
+        world.generate(H, seed=SEED, turn=1, entered={draw_id(*H, purpose): value})
+    assert draw_id(*H, purpose.split("#")[0]) in str(got.value) and says in str(got.value)
+    assert H not in world

@@ -17,6 +17,12 @@ the entry drawn is the first whose cumulative weight exceeds ``u`` times the tot
 exact integers over the common denominator of the masses. A draw whose outcome is certain
 (a pool with only "random" in it) is not made.
 
+The GM may enter any of these draws from a roll made elsewhere, under its draw id (as every
+gmkit die): the biome pool's as a number in [0, 1) or as what it gave (a biome of the pool or
+``random``), the random biome and the landmark by name, the corruption d100 as a number from 1 to
+100. The record keeps which draws were entered (``entered``, a bit per purpose) and the log
+shows them so.
+
 The log keeps, per hex, what was drawn and why: the pool's entries (biome, bias in force,
 mass size), ``u``, what the pool gave, the random-biome roll, the landmark roll and the d100 — as
 parallel lists of integers, not one object per draw. :meth:`GenerationLog.frame` makes a polars
@@ -31,7 +37,7 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.dice import SEEDED, Roll
+from gmkit.core.dice import ENTERED, SEEDED, Roll
 from gmkit.rulesets.aeternus.constants import (
     BARREN,
     BIOME_ORDER,
@@ -52,6 +58,8 @@ ORIGIN, GENERATE, ENCLOSED = range(3)
 RANDOM_PICK = -1
 #: A draw that was not made.
 NONE = -1
+#: The bits of a record's ``entered``: which of the hex's draws the GM entered.
+BIOME_BIT, RANDOM_BIT, LANDMARK_BIT, CORRUPT_BIT = 1, 2, 4, 8
 
 LOG_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "generated_order": pl.Int64, "q": pl.Int64, "r": pl.Int64, "turn": pl.Int64,
@@ -103,10 +111,10 @@ def weights_text(weights: tuple[int, ...]) -> str:
 FIELDS: tuple[str, ...] = (
     "order", "q", "r", "turn", "cause", "pool", "pool_k", "pool_pick", "random_roll",
     "random_weights", "landmark_roll", "town_weight", "corrupt_roll", "biome", "landmark",
-    "corrupted",
+    "corrupted", "entered",
 )
 Record = tuple[int, int, int, int, int, tuple[int, ...], int, int, int, tuple[int, ...], int,
-               int, int, int, int, bool]
+               int, int, int, int, bool, int]
 
 
 @dataclass
@@ -138,7 +146,7 @@ class GenerationLog:
         if not recs:
             return pl.DataFrame(schema=LOG_SCHEMA)
         (order, q, r, turn, cause, pool, pool_k, pool_pick, random_roll, random_weights,
-         landmark_roll, _town, corrupt_roll, biome, landmark, corrupted) = zip(*recs)
+         landmark_roll, _town, corrupt_roll, biome, landmark, corrupted, _entered) = zip(*recs)
         texts: dict[tuple[tuple[int, ...], int], str] = {}
         return pl.DataFrame({
             "generated_order": order, "q": q, "r": r, "turn": turn,
@@ -161,28 +169,30 @@ class GenerationLog:
         """The gmkit roll records of the draws made, from record ``start`` on, in draw order."""
         out: list[Roll] = []
         for (_i, q, r, turn, cause, pool, k, pick, random_roll, random_weights, landmark_roll,
-             town, corrupt_roll, biome, _landmark, _corrupted) in self.records[start:]:
+             town, corrupt_roll, biome, _landmark, _corrupted, entered) in self.records[start:]:
             x, y, z = from_axial(q, r)
             where = f"({x}, {y}, {z})"
             prefix = f"{STEP}:({x},{y},{z})/"
-            if k >= 0:
+            if k >= 0 or entered & BIOME_BIT:
                 label = "random" if pick == RANDOM_PICK else BIOME_ORDER[pick]
+                u = f"U[0,1)={k / 2**53!r} over " if k >= 0 else ""
                 out.append(Roll(turn, STEP, prefix + "biome", f"biome pool of {where}", BIOMES,
-                                f"U[0,1)={k / 2**53!r} over "
-                                f"pool({pool_text(pool, self.random_entry)})", label, SEEDED))
+                                f"{u}pool({pool_text(pool, self.random_entry)})", label,
+                                ENTERED if entered & BIOME_BIT else SEEDED))
             if random_roll >= 0:
                 out.append(Roll(turn, STEP, prefix + "random", f"random biome of {where}",
                                 BIOMES, f"choice({weights_text(random_weights)})",
-                                BIOME_ORDER[biome], SEEDED))
+                                BIOME_ORDER[biome], ENTERED if entered & RANDOM_BIT else SEEDED))
             if landmark_roll >= 0:
                 drawn = BARREN if landmark_roll < self.barren else TOWN
                 out.append(Roll(turn, STEP, prefix + "landmark", f"landmark of {where}",
                                 LANDMARKS, f"choice({BARREN}:{self.barren}, {TOWN}:{town})",
-                                drawn, SEEDED))
+                                drawn, ENTERED if entered & LANDMARK_BIT else SEEDED))
             if corrupt_roll >= 0:
                 rule = CORRUPTED if cause != ENCLOSED else f"{CORRUPTED}, {LAKE_RULE}"
                 out.append(Roll(turn, STEP, prefix + "corrupt#0", f"corruption of {where}",
-                                rule, "1d100", [corrupt_roll], SEEDED))
+                                rule, "1d100", [corrupt_roll],
+                                ENTERED if entered & CORRUPT_BIT else SEEDED))
         return out
 
 

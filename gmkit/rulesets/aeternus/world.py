@@ -25,6 +25,7 @@ generation, and :func:`verify` checks a stored world against that replay.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -32,6 +33,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.boards.hexgrid import Hex
+from gmkit.core.dice import DiceError
 from gmkit.core.params import Params
 from gmkit.rulesets.aeternus.constants import (
     AT_ONCE,
@@ -45,7 +47,11 @@ from gmkit.rulesets.aeternus.draws import SeedDraws
 from gmkit.rulesets.aeternus.lakes import cut_off, new_regions
 from gmkit.rulesets.aeternus.masses import UnionFind
 from gmkit.rulesets.aeternus.records import (
+    BIOME_BIT,
     CAUSES,
+    CORRUPT_BIT,
+    LANDMARK_BIT,
+    RANDOM_BIT,
     ENCLOSED,
     GENERATE,
     NONE,
@@ -87,6 +93,40 @@ def _features_column(features: list[tuple[str, ...]]) -> pl.Series:
     codes = [distinct.setdefault(f, len(distinct)) for f in features]
     table = pl.Series([list(f) for f in distinct] or [[]], dtype=pl.List(pl.String))
     return table.gather(codes)
+
+
+def _entered_for(entered: Mapping[str, Any] | None, prefix: str) -> dict[str, Any] | None:
+    """The values the GM entered for one hex's draws, by purpose (None when none)."""
+    mine = {k[len(prefix):]: v for k, v in (entered or {}).items() if k.startswith(prefix)}
+    return mine or None
+
+
+def _entered_pool(value: Any, pool: tuple[int, ...], weights: list[int], rnd: int,
+                  draw: str) -> tuple[int, int]:
+    """The biome pool's draw as the GM entered it: a number ``u`` in [0, 1) (``k`` and the entry
+    it gives) or what the pool gave, a biome of the pool or ``random`` (``k`` NONE)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1:
+        k = math.floor(value * 2**53)
+        return k, pick_index(k, weights, sum(weights) + rnd)
+    options = [BIOME_ORDER[pool[3 * i]] for i, w in enumerate(weights) if w > 0]
+    name = str(value).strip().casefold()
+    if name == "random" and rnd > 0:
+        return NONE, len(weights)
+    for i, w in enumerate(weights):
+        if w > 0 and BIOME_ORDER[pool[3 * i]].casefold() == name:
+            return NONE, i
+    raise DiceError(f"entered value {value!r} for {draw} is not a number in [0, 1) nor one of "
+                    f"{', '.join(dict.fromkeys(options))}, random")
+
+
+def _entered_name(value: Any, names: Sequence[str], weights: Sequence[int], draw: str) -> int:
+    """The index of the name the GM entered for a weighted choice among ``names``."""
+    name = str(value).strip().casefold()
+    for i, (n, w) in enumerate(zip(names, weights)):
+        if w > 0 and n.casefold() == name:
+            return i
+    raise DiceError(f"entered value {value!r} for {draw} is not one of "
+                    f"{', '.join(n for n, w in zip(names, weights) if w > 0)}")
 
 
 def _axial(h: Hex | Axial) -> Axial:
@@ -153,8 +193,10 @@ class World:
 
     # -- generation ------------------------------------------------------------------------
 
-    def generate(self, h: Hex | Axial, *, seed: str, turn: int) -> list[int]:
-        """Generate ``h`` if it is indeterminate (5.3), with the draws of ``turn``'s ``seed``.
+    def generate(self, h: Hex | Axial, *, seed: str, turn: int,
+                 entered: Mapping[str, Any] | None = None) -> list[int]:
+        """Generate ``h`` if it is indeterminate (5.3), with the draws of ``turn``'s ``seed``,
+        or the values the GM ``entered`` under their draw ids (see :mod:`.records`).
 
         Returns the generation orders of the hexes generated: ``h``, then any Lake it cut off
         (at once), or ``[]`` when ``h`` was already generated."""
@@ -167,14 +209,20 @@ class World:
         get = self.index.get
         nbrs = [get((q + dq, r + dr), -1) for dq, dr in AXIAL_STEPS]
         prefix = _prefix(q, r)
+        mine = _entered_for(entered, prefix) if entered else None
         if (q, r) in self.enclosed:
             self.enclosed.discard((q, r))
-            return [self._lake(q, r, nbrs, draws, prefix, GENERATE)]
+            return [self._lake(q, r, nbrs, draws, prefix, GENERATE, mine)]
         pool = self._pool(nbrs)
+        given = 0
         if pool:
             weights, rnd, _ = pool_weights(pool, self.log.random_entry)
-            k = draws.uniform_k(prefix + "biome")
-            pick = pick_index(k, weights, sum(weights) + rnd)
+            if mine and "biome" in mine:
+                k, pick = _entered_pool(mine["biome"], pool, weights, rnd, prefix + "biome")
+                given |= BIOME_BIT
+            else:
+                k = draws.uniform_k(prefix + "biome")
+                pick = pick_index(k, weights, sum(weights) + rnd)
         else:
             k, pick = NONE, 0
         random_weights: tuple[int, ...] = ()
@@ -186,50 +234,78 @@ class World:
             total = sum(random_weights)
             if total <= 0:
                 raise WorldError("5.3.1: the random biome pool is empty")
-            random_roll = draws.below(prefix + "random", total)
-            biome, left = 0, random_roll
-            while left >= random_weights[biome]:
-                left -= random_weights[biome]
-                biome += 1
+            if mine and "random" in mine:
+                biome = _entered_name(mine["random"], BIOME_ORDER, random_weights,
+                                      prefix + "random")
+                random_roll = sum(random_weights[:biome])
+                given |= RANDOM_BIT
+            else:
+                random_roll = draws.below(prefix + "random", total)
+                biome, left = 0, random_roll
+                while left >= random_weights[biome]:
+                    left -= random_weights[biome]
+                    biome += 1
             pool_pick = RANDOM_PICK
         barren, town = self._barren, self._town_meadow if biome == MEADOW else self._town
-        landmark_roll = draws.below(prefix + "landmark", barren + town)
-        landmark = BARREN if landmark_roll < barren else TOWN
-        corrupt_roll = draws.below(prefix + "corrupt#0", 100) + 1
+        if mine and "landmark" in mine:
+            landmark = _entered_name(mine["landmark"], LANDMARK_ORDER, (barren, town),
+                                     prefix + "landmark")
+            landmark_roll = 0 if landmark == BARREN else barren
+            given |= LANDMARK_BIT
+        else:
+            landmark_roll = draws.below(prefix + "landmark", barren + town)
+            landmark = BARREN if landmark_roll < barren else TOWN
+        corrupt_roll, bit = self._corrupt_roll(draws, prefix, mine)
+        given |= bit
         corrupted = corrupt_roll <= self._corruption
         splits = new_regions(nbrs, self.land)
         i = self._place(q, r, nbrs, biome, BARREN if corrupted else landmark, corrupted, turn,
                         GENERATE)
         self._record(i, turn, GENERATE, pool, k, pool_pick, random_roll, random_weights,
-                     landmark_roll, town, corrupt_roll, landmark)
+                     landmark_roll, town, corrupt_roll, landmark, given)
         if splits <= 0:
             return [i]
         out = [i]
         for region in cut_off((q, r), nbrs, self.index):
             if self._at_once:
                 for lq, lr in region:
-                    out.append(self._lake(lq, lr, self._neighbours(lq, lr), draws,
-                                          _prefix(lq, lr), ENCLOSED))
+                    there = _prefix(lq, lr)
+                    out.append(self._lake(lq, lr, self._neighbours(lq, lr), draws, there,
+                                          ENCLOSED, _entered_for(entered, there)
+                                          if entered else None))
             else:
                 self.enclosed.update(region)
         return out
 
-    def generate_all(self, hexes: Iterable[Hex | Axial], *, seed: str, turn: int) -> list[int]:
+    def generate_all(self, hexes: Iterable[Hex | Axial], *, seed: str, turn: int,
+                     entered: Mapping[str, Any] | None = None) -> list[int]:
         """Generate each of ``hexes`` in turn; the orders of every hex generated."""
         out: list[int] = []
         for h in hexes:
-            out.extend(self.generate(h, seed=seed, turn=turn))
+            out.extend(self.generate(h, seed=seed, turn=turn, entered=entered))
         return out
 
+    def _corrupt_roll(self, draws: SeedDraws, prefix: str,
+                      mine: Mapping[str, Any] | None) -> tuple[int, int]:
+        """The hex's corruption d100 (5.3.2), drawn or entered, and its ``entered`` bit."""
+        value = None if not mine else mine.get("corrupt#0", mine.get("corrupt"))
+        if value is None:
+            return draws.below(prefix + "corrupt#0", 100) + 1, 0
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+            raise DiceError(f"entered value {value!r} for {prefix}corrupt#0 is not a d100 roll "
+                            "(a whole number from 1 to 100)")
+        return value, CORRUPT_BIT
+
     def _lake(self, q: int, r: int, nbrs: list[int], draws: SeedDraws, prefix: str,
-              cause: int) -> int:
+              cause: int, mine: Mapping[str, Any] | None = None) -> int:
         """A cut-off hex generated as Lake with a Barren landmark (5.3.1.6)."""
-        corrupt_roll, corrupted = NONE, False
+        corrupt_roll, corrupted, given = NONE, False, 0
         if self.params.lake_corruption:
-            corrupt_roll = draws.below(prefix + "corrupt#0", 100) + 1
+            corrupt_roll, given = self._corrupt_roll(draws, prefix, mine)
             corrupted = corrupt_roll <= self._corruption
         i = self._place(q, r, nbrs, LAKE, BARREN, corrupted, draws.turn, cause)
-        self._record(i, draws.turn, cause, (), NONE, NONE, NONE, (), NONE, 0, corrupt_roll)
+        self._record(i, draws.turn, cause, (), NONE, NONE, NONE, (), NONE, 0, corrupt_roll,
+                     entered=given)
         return i
 
     def _pool(self, nbrs: Sequence[int]) -> tuple[int, ...]:
@@ -290,12 +366,14 @@ class World:
     def _record(self, i: int, turn: int, cause: int, pool: tuple[int, ...], k: int,
                 pool_pick: int, random_roll: int, random_weights: tuple[int, ...],
                 landmark_roll: int, town: int, corrupt_roll: int,
-                drawn_landmark: int | None = None) -> None:
-        """The generation log's record of hex ``i`` (the landmark as drawn, before corruption)."""
+                drawn_landmark: int | None = None, entered: int = 0) -> None:
+        """The generation log's record of hex ``i`` (the landmark as drawn, before corruption;
+        ``entered``: which draws the GM entered)."""
         self.log.records.append((
             i, self.q[i], self.r[i], turn, cause, pool, k, pool_pick, random_roll, random_weights,
             landmark_roll, town, corrupt_roll, self.biome[i],
-            self.landmark[i] if drawn_landmark is None else drawn_landmark, self.corrupted[i]))
+            self.landmark[i] if drawn_landmark is None else drawn_landmark, self.corrupted[i],
+            entered))
 
     def corrupt(self, h: Hex | Axial) -> bool:
         """Corrupt a generated hex (5.3.3.1): its landmark becomes Barren and every feature but

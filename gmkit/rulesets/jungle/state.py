@@ -62,7 +62,7 @@ SCHEMAS: dict[str, Schema] = {
     # "removed from the game, but ... returned if the unit is later rescued"
     "captive_units": {},
     "captives": {},
-    # who may post: each house's player, and the GM's desk for the civilization figures
+    # who may post: each house's player (the GM posts the civilization figures as the GM)
     "players": {"id": pl.String, "role": pl.String},
 }
 
