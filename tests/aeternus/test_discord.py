@@ -182,8 +182,9 @@ def test_a_ruleset_without_exports_says_so_in_one_line(tmp_path: Path):
 
 def test_3_2_the_judges_channels_give_requests_rulings_and_candidacies():
     """3.2: a message in #request-for-justice is a request in its author's words, or a line
-    written as an order (a ruling); #judge-elections gives candidacies and written votes, each
-    stamped with its message's time."""
+    written as an order (a ruling); a message in #judge-elections is a candidacy (with its
+    message, whose reactions are its votes) unless it is a vote written out, each stamped with
+    its message's time."""
     justice = _export("request-for-justice", "2026-01-06T12:00:00+00:00", [
         _message("20", "2026-01-05T09:00:00+00:00", "birch", "Can a flag stand on a lake?"),
         _message("21", "2026-01-05T11:00:00+00:00", "amber#1",
@@ -197,9 +198,60 @@ def test_3_2_the_judges_channels_give_requests_rulings_and_candidacies():
     assert problems == []
     assert got == [
         ("Birch", "[2026-01-05T09:00:00+00:00] Request: Can a flag stand on a lake?"),
-        ("Cedar", "[2026-01-05T10:00:00+00:00] Stand for Judge"),
+        ("Cedar", "[2026-01-05T10:00:00+00:00] Stand for Judge (message 30)"),
         ("Dune", "[2026-01-05T10:30:00+00:00] Vote for candidacy 1"),
         ("Amber", "[2026-01-05T11:00:00+00:00] Ruling on 1: no, a lake is impassable"),
     ]
     from gmkit.rulesets.aeternus.orders import parse
     assert all(not parse(text).errors for _, text in got)
+
+
+def test_3_2_a_judge_is_elected_by_the_reactions_on_the_candidacy_messages():
+    """3.2: "Any reputable player may become a candidate for the Judge by sending a message in
+    the channel #judge-elections ... the player whose message is both popular and has the most
+    👍 reactions from players becomes the Judge once that week ends. A Judge Candidacy message
+    is popular if it has more 👍 than 👎 reactions from players": the reactions are read from
+    the first export made after the week ended; a player with both counts in each tally; a
+    non-player's reaction does not count."""
+    from gmkit.rulesets.aeternus.discord import election_votes
+    from gmkit.rulesets.aeternus.judge import week_end
+
+    def candidacies(reactions):
+        return [_message("40", "2026-01-05T11:00:00+00:00", "birch", "I will judge fairly",
+                         reactions=reactions.get("40")),
+                _message("41", "2026-01-06T11:00:00+00:00", "cedar", "Me! Me!",
+                         reactions=reactions.get("41"))]
+
+    during = _export("judge-elections", "2026-01-07T09:00:00+00:00", candidacies({}))
+    after = _export("judge-elections", "2026-01-12T09:00:00+00:00", candidacies({
+        "40": {"👍": ["amber#1", "birch"], "👎": ["dune"]},
+        "41": {"👍": ["cedar", "dune", "outsider"], "👎": ["amber#1", "cedar"]}}))
+    exports = [read_export(during), read_export(after)]
+    got, problems = posts(exports, PLAYERS)
+    assert got == [("Birch", "[2026-01-05T11:00:00+00:00] Stand for Judge (message 40)"),
+                   ("Cedar", "[2026-01-06T11:00:00+00:00] Stand for Judge (message 41)")]
+    state = scenario({O: "Meadow"}, {p: O for p in PLAYERS.values()}, first_judge="Amber")
+    state, _, _ = play(state, got, at=MONDAY, first_judge="Amber")
+    ends = {r["discord_message"]: (week_end(r["week"]), r["id"])
+            for r in state["candidacies"].iter_rows(named=True)}
+    end = parse_time("2026-01-12T00:00:00+00:00")
+    assert set(v[0] for v in ends.values()) == {end}
+    # an export made before the week ended holds no votes yet
+    early, problems = election_votes(exports[:1], ends, PLAYERS)
+    assert early == [] and "no export of #judge-elections made after" in problems[0]
+    tally, problems = election_votes(exports, ends, PLAYERS)
+    stamp = "[2026-01-11T23:59:59+00:00]"
+    assert tally == [("Amber", f"{stamp} Vote for candidacy 1"),
+                     ("Birch", f"{stamp} Vote for candidacy 1"),
+                     ("Dune", f"{stamp} Vote against candidacy 1"),
+                     ("Amber", f"{stamp} Vote against candidacy 2"),
+                     ("Cedar", f"{stamp} Vote both candidacy 2"),
+                     ("Dune", f"{stamp} Vote for candidacy 2")]
+    assert problems == ["candidacy message 41: 👍 by outsider, who is not a player, does not "
+                        "count"]
+    state, _, _ = play(state, tally, at=MONDAY, first_judge="Amber")
+    state, _, _ = play(state, [("Dune", "Forage")], at=MONDAY + timedelta(days=7),
+                       first_judge="Amber")
+    # candidacy 1: 2 for, 1 against (popular); candidacy 2: 2 for, 2 against (Cedar in each)
+    assert state["judge"]["judge"].to_list() == ["Birch"]
+    assert state["candidacies"]["status"].to_list() == ["elected", "unpopular"]

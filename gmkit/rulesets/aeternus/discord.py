@@ -15,13 +15,17 @@ gives (:func:`posts`):
   after its voting period ended (:func:`votes`): each player who reacted gets a ``Vote ...
   message ID`` line stamped a second before the end; a player with both reactions votes
   ``both`` (unclear, against); reactions of non-players are left out and named.
+* ``#request-for-justice``: each message's lines as written (``Ruling on 2: ...``), stamped with
+  its time; a message that is no such line is a request in its author's words (``Request:
+  ...``).
+* ``#judge-elections``: each message is a candidacy (``Stand for Judge (message ID)``) but a
+  vote written as one (``Vote for candidacy 1``, kept as written); the votes are a candidacy's
+  👍 and 👎 reactions from players, read from the first export made after its week ended
+  (:func:`election_votes`): ``Vote for|against|both candidacy N`` stamped a second before the
+  week's end (a player with both reactions counts in each tally).
 
 Every message gmkit could not read (no author, no time, an author who is no player) is named in
 :attr:`Export.problems` or the problems :func:`posts` returns, so the GM can check it by hand.
-* ``#request-for-justice`` and ``#judge-elections``: each message's lines as written (``Ruling on
-  2: ...``, ``Stand for Judge``, ``Vote for candidacy 1``), stamped with its time; a message in
-  #request-for-justice that is no such line is a request in its author's words (``Request:
-  ...``). Votes in the elections are written, not reacted (a candidacy's number is the game's).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
+from gmkit.rulesets.aeternus.judge import week_end
 
 if TYPE_CHECKING:
     from gmkit.game import Game
@@ -47,6 +52,9 @@ ELECTIONS_CHANNEL = "judge-elections"
 #: A line of the Judge's channels already written as an order (3.2).
 _JUDGE_LINE = re.compile(r"^\s*(request\s*:|ruling\s+on\b|overturn\b|call\b|vote\b|remove\b|"
                          r"resign\b|stand\b)", re.I)
+#: A written vote in #judge-elections (any other message there is a candidacy).
+_VOTE_LINE = re.compile(r"^\s*vote\b", re.I)
+
 CHANNELS = (ACTIONS_CHANNEL, PROPOSALS_CHANNEL, TRADES_CHANNEL, JUSTICE_CHANNEL,
             ELECTIONS_CHANNEL)
 FOR, AGAINST = "👍", "👎"
@@ -176,6 +184,9 @@ def posts(exports: Sequence[Export], players: Mapping[str, str]
             said = [ln.strip() for ln in m.content.splitlines() if ln.strip()]
             if channel == JUSTICE_CHANNEL and said and not _JUDGE_LINE.match(said[0]):
                 said = ["Request: " + " ".join(said)]
+            elif channel == ELECTIONS_CHANNEL and said and not _VOTE_LINE.match(said[0]):
+                # 3.2: a message in #judge-elections is a candidacy; its reactions the votes
+                said = [f"Stand for Judge (message {mid})"]
             for k, line in enumerate(said):
                 lines.append((m.timestamp, mid, f"{k:04d}", f"{who}\n{stamp} {line}"))
         elif channel == PROPOSALS_CHANNEL:
@@ -214,32 +225,54 @@ def votes(exports: Sequence[Export], ends: Mapping[str, datetime],
     its voting period ended (``ends`` maps its message id to that time), each player's 👍
     (for), 👎 (against) or both (unclear), stamped a second before the end. Reactions of
     non-players and proposals no export covers yet are named."""
+    return _reactions(exports, PROPOSALS_CHANNEL, "proposal",
+                      {mid: (end, f"message {mid}") for mid, end in ends.items()}, players)
+
+
+def election_votes(exports: Sequence[Export], ends: Mapping[str, tuple[datetime, int]],
+                   players: Mapping[str, str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """3.2: each candidacy's votes, its message's 👍 and 👎 reactions from players, read from the
+    first export of #judge-elections made after its week ended (``ends`` maps the candidacy's
+    message id to the week's end and the candidacy's number), stamped a second before the end:
+    ``Vote for candidacy N`` (both reactions: ``Vote both candidacy N``, counted in each
+    tally)."""
+    return _reactions(exports, ELECTIONS_CHANNEL, "candidacy",
+                      {mid: (end, f"candidacy {cid}") for mid, (end, cid) in ends.items()},
+                      players)
+
+
+def _reactions(exports: Sequence[Export], channel: str, what: str,
+               ends: Mapping[str, tuple[datetime, str]], players: Mapping[str, str]
+               ) -> tuple[list[tuple[str, str]], list[str]]:
+    """The votes read from the reactions on messages of ``channel``: for each message id in
+    ``ends`` (its period's end and what a vote line names), from the first export of the
+    channel made after the end."""
     out: list[tuple[str, str]] = []
     problems: list[str] = []
-    made = sorted((e for e in exports if e.channel == PROPOSALS_CHANNEL and e.exported_at),
+    made = sorted((e for e in exports if e.channel == channel and e.exported_at),
                   key=lambda e: e.exported_at or datetime.min)
-    for mid, end in sorted(ends.items(), key=lambda kv: (kv[1], kv[0])):
+    for mid, (end, target) in sorted(ends.items(), key=lambda kv: (kv[1][0], kv[0])):
         export = next((e for e in made if e.exported_at and e.exported_at >= end), None)
         if export is None:
-            problems.append(f"proposal message {mid}: no export made after its voting period "
-                            f"ended ({time_text(end)})")
+            problems.append(f"{what} message {mid}: no export of #{channel} made after its "
+                            f"voting period ended ({time_text(end)})")
             continue
         message = next((m for m in export.messages if m.id == mid), None)
         if message is None:
-            continue  # deleted: it does not take effect either way
+            continue  # deleted: no reactions, so no votes
         reacted: dict[str, set[str]] = {}
         for emoji in (FOR, AGAINST):
             for a in message.reactions.get(emoji, ()):
                 who = player_of(a, players)
                 if who is None:
-                    problems.append(f"proposal message {mid}: {emoji} by {a.name}, who is not a "
+                    problems.append(f"{what} message {mid}: {emoji} by {a.name}, who is not a "
                                     "player, does not count")
                     continue
                 reacted.setdefault(who, set()).add(emoji)
         stamp = time_text(end - timedelta(seconds=1))
         for who, emojis in sorted(reacted.items()):
             how = "both" if len(emojis) == 2 else ("for" if FOR in emojis else "against")
-            out.append((who, f"[{stamp}] Vote {how} message {mid}"))
+            out.append((who, f"[{stamp}] Vote {how} {target}"))
     return out, problems
 
 
@@ -256,6 +289,11 @@ def receive_exports(game: Game, exports: Sequence[Export], players: Mapping[str,
             for r in state["proposals"].iter_rows(named=True)
             if r["discord_message"] and r["status"] == "open"}
     tally, more = votes(exports, ends, players)
+    weeks = {str(r["discord_message"]): (week_end(int(r["week"])), int(r["id"]))
+             for r in state["candidacies"].iter_rows(named=True)
+             if r["discord_message"] and r["status"] == "open"}
+    elected, also = election_votes(exports, weeks, players)
+    tally, more = tally + elected, more + also
     have = {(p, t) for p, t in game.store.pending_posts(game.next_turn)
             .select("player", "text").iter_rows()}
     for player, text in read + tally:

@@ -11,10 +11,13 @@ elections.
   vote to overturn than to affirm. Counted when the vote's period has ended.
 * The Judge is removed with the assent of two players (``Remove the Judge``), or resigns
   (``Resign as Judge``).
-* A reputable player stands for Judge in #judge-elections (``Stand for Judge``); players vote
-  ``Vote for candidacy N`` / ``Vote against candidacy N``. When a week (Monday 00:00 UTC) ends,
-  of the popular candidacies of that week (more for than against) the one with most for wins,
-  ties to the earliest message; with none, the incumbent stays.
+* A reputable player stands for Judge by a message in #judge-elections (``Stand for Judge``;
+  read from an export, ``Stand for Judge (message ID)``); the votes are the 👍 and 👎
+  reactions of players on that message, read from the first export made after the week ended
+  (``Vote for candidacy N`` / ``Vote against candidacy N``, or written so when pasted; a player
+  with both reactions counts in each tally). When a week (Monday 00:00 UTC) ends, of the popular
+  candidacies of that week (more 👍 than 👎) the one with most 👍 wins, ties to the earliest
+  message; with none, the incumbent stays.
 
 Overturned rulings are marked ``overturned``: they have no bearing on the rules (the GM reads
 the standing ones).
@@ -87,7 +90,10 @@ class Resign:
 
 @dataclass(frozen=True)
 class Stand:
-    """3.2: a candidacy for Judge."""
+    """3.2: a candidacy for Judge; ``message`` is its Discord message, when read from an export
+    (its 👍 and 👎 reactions are the votes)."""
+
+    message: str = ""
 
 
 JudgeOrder = RequestJustice | Ruling | Overturn | CallConfidence | JudgeVote | RemoveJudge \
@@ -234,7 +240,8 @@ def stand(d: Doing, order: Stand) -> None:
         raise d.fail(JUDGEMENT, f"{d.player} is not reputable")
     cid = _next(t.candidacies)
     t.candidacies.append({"id": cid, "player": d.player, "posted_at": time_text(d.when),
-                          "week": week_of(d.when), "status": "open"})
+                          "week": week_of(d.when), "status": "open",
+                          "discord_message": order.message or None})
     d.event("candidacy", JUDGEMENT, f"{d.player} stands for Judge (candidacy {cid}).", None,
             candidacy=cid)
 
@@ -277,8 +284,9 @@ def settle(t: Table, now: datetime) -> list[Event]:
         for c in sorted((c for c in t.candidacies if c["week"] == week
                          and c["status"] == "open"), key=lambda c: c["posted_at"]):
             votes = _count(t, "candidacy", c["id"], end)
-            yes = sum(1 for v in votes.values() if v == "for")
-            no = sum(1 for v in votes.values() if v == "against")
+            # a player who reacted both 👍 and 👎 (unclear) is counted in each
+            yes = sum(1 for v in votes.values() if v in ("for", "unclear"))
+            no = sum(1 for v in votes.values() if v in ("against", "unclear"))
             c["status"] = "popular" if yes > no else "unpopular"
             if yes > no and (best is None or yes > best[0]):
                 best = (yes, c["posted_at"], c)

@@ -268,8 +268,8 @@ _FORMS: list[tuple[str, re.Pattern[str]]] = [
                               re.I)),
     ("remove_judge", re.compile(r"^remove\s+the\s+judge$", re.I)),
     ("resign", re.compile(r"^(?:resign|step\s+down)(?:\s+as\s+(?:the\s+)?judge)?$", re.I)),
-    ("stand", re.compile(r"^(?:stand\s+for|run\s+for|candidacy\s+for)\s+(?:the\s+)?judge$",
-                         re.I)),
+    ("stand", re.compile(r"^(?:stand\s+for|run\s+for|candidacy\s+for)\s+(?:the\s+)?judge"
+                         r"(?:\s*\(message\s+(?P<msg>\d+)\))?$", re.I)),
     ("edited", re.compile(r"^(?:edited|deleted)\s+message\s+(?P<msg>\d+)$", re.I)),
     ("vote", re.compile(r"^vote\s+(?P<how>for|against|yes|no|both|unclear|👍|👎)\s+"
                         r"(?:on\s+)?(?P<merge>merge\s+)?(?:proposal\s+)?#?(?P<n>\d+)$", re.I)),
@@ -425,7 +425,7 @@ def _action(line: PostLine) -> Action:
         if kind == "resign":
             return Resign()
         if kind == "stand":
-            return Stand()
+            return Stand(g["msg"] or "")
         if kind == "vote":
             return Vote(int(g["n"]), _VOTES[g["how"].lower()], bool(g.get("merge")))
         if kind == "merge":

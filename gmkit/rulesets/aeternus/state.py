@@ -80,7 +80,7 @@ SCHEMAS: dict[str, Schema] = {
                    "ends": pl.String, "status": pl.String, "affirm": pl.Int64,
                    "overturn": pl.Int64},
     "candidacies": {"id": pl.Int64, "player": pl.String, "posted_at": pl.String,
-                    "week": pl.Int64, "status": pl.String},
+                    "week": pl.Int64, "status": pl.String, "discord_message": pl.String},
     "judge_votes": {"kind": pl.String, "target": pl.Int64, "player": pl.String,
                     "vote": pl.String, "posted_at": pl.String},
 }
