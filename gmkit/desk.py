@@ -789,7 +789,7 @@ class Desk:
             return self._shadow[2]
         shadow = Driver(driver.steps, driver.start, driver.orders,
                         Dice(driver.dice.seed, driver.dice.turn, entered=dict(driver.dice.entered)),
-                        driver.rules)
+                        driver.rules, driver.rules_at)
         try:
             shadow.run_all()
         except DiceError:

@@ -39,7 +39,7 @@ from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import Arrow, GameMap
 from gmkit.core.orders import OrderError, ParseResult, merge_posts
 from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset
-from gmkit.core.steps import Driver, Event
+from gmkit.core.steps import Driver, Event, RulesAt
 from gmkit.core.params import Params
 from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameStore, StoreError, \
     TurnData, atomic_write, read_json_file, sha256_file
@@ -139,6 +139,19 @@ def apply_rule_changes(rules: Mapping[str, Any], changes: Any) -> dict[str, Any]
                 out.pop(str(change.get("name")), None)
             else:
                 out[str(change.get("name"))] = change.get("value")
+    return out
+
+
+def enacted_record(ruleset: Ruleset[Any], start: State, end: State,
+                   rules: Params) -> list[dict[str, Any]]:
+    """The rule changes a turn from ``start`` to ``end`` enacted, as its manifest records them
+    (``at_once`` only for a change in force within the turn already)."""
+    out = []
+    for c in ruleset.enacted(start, end, rules):
+        row = dataclasses.asdict(c)
+        if not row["at_once"]:
+            del row["at_once"]
+        out.append(row)
     return out
 
 
@@ -540,8 +553,17 @@ class Game:
         parsed, problems, orders = self.read_orders(state, posts, rules)
         dice_seed = seed if beacon is None else fairdice.derive_seed(seed, beacon)
         dice = Dice(dice_seed, turn, entered=dict(entered or {}))
-        driver = Driver(self.ruleset.steps(rules), state, orders, dice, rules)
+        driver = Driver(self.ruleset.steps(rules), state, orders, dice, rules,
+                        self._rules_at(rules))
         return TurnSession(turn, seed, posts, parsed, problems, orders, driver, beacon)
+
+    def _rules_at(self, rules: Params) -> RulesAt | None:
+        """What rules each unit of a turn resolves with, for a ruleset that enacts rules (None:
+        the turn's rules throughout)."""
+        if type(self.ruleset).enacted is Ruleset.enacted:
+            return None
+        ruleset = self.ruleset
+        return lambda start, state: ruleset.rules_at(start, state, rules)
 
     def roster(self, turn: int) -> tuple[Any, Any]:
         """The players turn ``turn - 1`` was played with and those of ``turn`` (its manifest's
@@ -645,9 +667,10 @@ class Game:
         if self.dice_setting.ahead:
             record.update(fairdice.manifest_part(self.root, session.turn,
                                                  gdice.commitment(session.seed)))
-        enacted = self.ruleset.enacted(session.driver.start, data.state, session.driver.rules)
+        enacted = enacted_record(self.ruleset, session.driver.start, data.state,
+                                 session.driver.rules)
         if enacted:
-            record["enacted"] = [dataclasses.asdict(c) for c in enacted]
+            record["enacted"] = enacted
         if self.dice_setting.beacon is not None and (
                 session.beacon is None or record.get("beacon") != session.beacon.to_dict()):
             raise GameError(f"turn {session.turn} needs a beacon ([dice] beacon = "
@@ -709,10 +732,11 @@ class Game:
         record = {k: record[k] for k in (*RECORD_KEYS, *fairdice.MANIFEST_KEYS, "changes")
                   if k in record} or self.record()
         record["reason"] = reason or "not given"
-        enacted = self.ruleset.enacted(session.driver.start, data.state, session.driver.rules)
+        enacted = enacted_record(self.ruleset, session.driver.start, data.state,
+                                 session.driver.rules)
         record.pop("enacted", None)
         if enacted:
-            record["enacted"] = [dataclasses.asdict(c) for c in enacted]
+            record["enacted"] = enacted
         with self.store.lock():
             folder = self.store.commit(data, new_revision=True, posts=session.seqs, record=record)
             self._record_enacted(turn, record.get("enacted", []))

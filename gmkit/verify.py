@@ -18,7 +18,6 @@ the history a player saw.
 
 from __future__ import annotations
 
-import dataclasses
 
 import hashlib
 import json
@@ -32,7 +31,7 @@ from gmkit import fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.store import StoreError, TurnData
 from gmkit.core.tables import State
-from gmkit.game import apply_rule_changes
+from gmkit.game import apply_rule_changes, enacted_record
 
 if TYPE_CHECKING:
     from gmkit.game import Game
@@ -132,7 +131,7 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
         problems.append(f"{where}: re-resolving failed: {e}")
         return data
     problems.extend(_compare(where, data, again))
-    enacted = [dataclasses.asdict(c) for c in game.ruleset.enacted(prev, again.state, rules)]
+    enacted = enacted_record(game.ruleset, prev, again.state, rules)
     if manifest.get("enacted", []) != enacted:
         problems.append(f"{where}: the rule changes recorded as enacted "
                         f"({manifest.get('enacted', [])}) are not what the turn enacts "

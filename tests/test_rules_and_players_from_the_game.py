@@ -1,6 +1,7 @@
 """Rules a game changes itself (a nomic's passed proposal) and players who join mid-game, both
 through the core's seams: a ruleset's ``enacted`` changes are recorded with the turn and in force
-from the next, exactly as a GM's ``gmkit rules --set``; a ruleset's ``joined`` brings the state in
+from the next, exactly as a GM's ``gmkit rules --set`` (those ``at_once`` already from the next
+unit of the same turn); a ruleset's ``joined`` brings the state in
 line with a changed player list at the start of the turn the change takes effect. ``verify``
 replays both. (The contract's "rules, players and board in force per turn".)"""
 
@@ -114,3 +115,39 @@ def test_several_enactments_recorded_but_not_yet_written_are_completed_on_open(m
     again = Game.open(game.root)
     assert (again.rules.gold_to_win, again.rules.last_turn) == (20, 40)
     assert again.verify() == []
+
+
+def test_a_rule_enacted_at_once_is_in_force_for_the_rest_of_the_turn(monkeypatch):
+    """A rule a turn enacts ``at_once`` (a proposal taking effect "at the end of its voting
+    period", between two actions) is in force from the next unit of the same turn; the units
+    before resolve with the turn's rules."""
+    from gmkit.core.dice import Dice
+    from gmkit.core.steps import Driver, Step
+    from gmkit.core.tables import State
+
+    def enact(self, before, after, rules):
+        passed = after["passed"].height > before["passed"].height
+        return [RuleChange("gold_to_win", 20, "proposal 1 passed", at_once=True)] if passed else []
+
+    monkeypatch.setattr(ThreeHills, "enacted", enact)
+    ruleset = ThreeHills()
+    rules = ruleset.rules({})
+    seen: list[int] = []
+
+    def look(state, orders, dice, rules):
+        seen.append(rules.gold_to_win)
+        return state, []
+
+    def pass_it(state, orders, dice, rules):
+        seen.append(rules.gold_to_win)
+        return state.replace(passed=pl.DataFrame({"proposal": [1]})), []
+
+    start = State(1, {"passed": pl.DataFrame(schema={"proposal": pl.Int64})})
+    steps = [Step("a", "A", "1", look), Step("b", "B", "1", pass_it), Step("c", "C", "1", look)]
+    driver = Driver(steps, start, {}, Dice("ab" * 32, 1), rules,
+                    lambda begun, now: ruleset.rules_at(begun, now, rules))
+    driver.run_all()
+    assert seen == [12, 12, 20]
+    driver.back()
+    driver.next()
+    assert seen[-1] == 20

@@ -43,11 +43,14 @@ GM_POSTER = "gm"
 @dataclass(frozen=True)
 class RuleChange:
     """A rule value a turn's own resolution changes (a proposal the players passed), in force
-    from the next turn on: ``value`` None restores the ruleset's default."""
+    from the next turn on: ``value`` None restores the ruleset's default. ``at_once``: in force
+    already for the rest of the turn that enacted it, from the unit after the one that did (a
+    rule taking effect "at the end of its voting period", in the middle of a batch)."""
 
     name: str
     value: Any
     why: str
+    at_once: bool = False
 
 
 @dataclass(frozen=True)
@@ -279,8 +282,24 @@ class Ruleset(ABC, Generic[O]):
     def enacted(self, before: State, after: State, rules: Params) -> list[RuleChange]:
         """The rule values this turn's resolution changed, from ``before`` to ``after`` (a
         nomic's passed proposal): recorded with the turn and in force from the next one, like
-        a GM's ``gmkit rules --set``. None by default."""
+        a GM's ``gmkit rules --set``; those ``at_once`` also for the rest of the turn (asked
+        before each unit with the turn's start state and the unit's, so keep it cheap when
+        nothing changed). None by default."""
         return []
+
+    def rules_at(self, start: State, state: State, rules: Params) -> Params:
+        """The rules in force for the unit of the turn about to resolve from ``state``: the
+        turn's ``rules`` with the ``at_once`` changes the turn enacted since ``start``."""
+        now = [c for c in self.enacted(start, state, rules) if c.at_once]
+        if not now:
+            return rules
+        overrides = dict(rules.overrides)
+        for c in now:
+            if c.value is None:
+                overrides.pop(c.name, None)
+            else:
+                overrides[c.name] = c.value
+        return Params(rules.table.values(), overrides)
 
     #: What :meth:`import_posts` reads ("DiscordChatExporter JSON, one file per channel"); None
     #: for a ruleset whose posts are pasted or sent one by one.

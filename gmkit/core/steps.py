@@ -124,16 +124,25 @@ class Outcome:
     reason: str
 
 
+#: The rules in force for a unit, from the turn's start state and the unit's (a rule the turn
+#: enacted may take effect at once): see :meth:`gmkit.core.ruleset.Ruleset.rules_at`.
+RulesAt = Callable[[State, State], Params]
+
+
 class Driver:
-    """Runs a turn's steps over a state, one at a time or all at once, and can step back."""
+    """Runs a turn's steps over a state, one at a time or all at once, and can step back.
+
+    ``rules`` are the turn's rules; ``rules_at``, when given, says which rules each unit
+    resolves with (the turn's, with what the turn enacted at once since its start)."""
 
     def __init__(self, steps: Sequence[Step], state: State, orders: Mapping[str, Sequence[Any]],
-                 dice: Dice, rules: Params):
+                 dice: Dice, rules: Params, rules_at: RulesAt | None = None):
         self.steps = list(steps)
         self.start = state
         self.orders = Orders.plain(orders)
         self.dice = dice
         self.rules = rules
+        self.rules_at = rules_at
         self.records: list[StepRecord] = []
 
     def _position(self) -> tuple[int, tuple[str, ...] | None, int]:
@@ -193,21 +202,22 @@ class Driver:
             raise RuntimeError("every step has run already")
         step = self.steps[i]
         before = self.state
+        rules = self.rules if self.rules_at is None else self.rules_at(self.start, before)
         if not step.per_actor:
             dice = self.dice.for_step(step.name)
-            after, events = step.fn(before, self.orders, dice, self.rules)
+            after, events = step.fn(before, self.orders, dice, rules)
             record = StepRecord(step, before, after, tuple(events), tuple(dice.log))
         elif actors is None:
             assert step.actors is not None
             dice = self.dice.for_step(step.name)
-            order, events = step.actors(before, self.orders, dice, self.rules)
+            order, events = step.actors(before, self.orders, dice, rules)
             record = StepRecord(step, before, before, tuple(events), tuple(dice.log),
                                 actors=tuple(order))
         else:
             assert step.act is not None
             actor = actors[acted]
             dice = self.dice.for_step(step.name, scope=actor)
-            after, events = step.act(before, self.orders, dice, self.rules, actor)
+            after, events = step.act(before, self.orders, dice, rules, actor)
             record = StepRecord(step, before, after, tuple(events), tuple(dice.log), actor=actor)
         self.records.append(record)
         return record

@@ -13,6 +13,7 @@ from gmkit.core.dice import Dice, Roll
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.orders import PostLine
 from gmkit.core.params import Params
+from gmkit.core.ruleset import find_ruleset
 from gmkit.core.steps import Driver, Event
 from gmkit.core.tables import State
 from gmkit.rulesets.aeternus.coords import from_axial, to_axial
@@ -93,8 +94,10 @@ def play(state: State, lines: list[tuple[str, str]], *, entered: dict[str, Any] 
         order = parse_line(PostLine(1, text, False))
         when = (at + timedelta(minutes=i)).isoformat()
         envelopes.append(Envelope(order, pid, i + 1, 1, posted=when))
+    ruleset, params = find_ruleset("aeternus"), rules(**overrides)
+    # each action with the rules in force when it comes (a proposal may enact one at once)
     driver = Driver(STEPS, state, Orders(envelopes), Dice(seed, turn, entered=entered or {}),
-                    rules(**overrides))
+                    params, lambda start, now: ruleset.rules_at(start, now, params))
     driver.run_all()
     return driver.state, driver.events, driver.rolls
 

@@ -47,10 +47,10 @@ def test_3_1_2_a_standard_proposal_is_voted_in_the_next_phase_and_needs_more_for
     assert state["rule_changes"].rows() == [(1, "fish_percent", "75", 2)]
 
 
-def test_3_1_an_accepted_proposal_sets_the_rule_from_the_next_batch():
+def test_3_1_an_accepted_proposal_sets_the_rule_it_names():
     """3.1: a popular proposal takes effect: its 'set RULE = VALUE' line, naming a rule of the
-    rules table with a value it takes, is enacted (recorded with the batch, in force from the
-    next); a line naming no rule stays a note in the ledger."""
+    rules table with a value it takes, is enacted (recorded with the batch, in force at once
+    and in the batches after); a line naming no rule stays a note in the ledger."""
     from gmkit.core.ruleset import RuleChange
 
     before, _, _ = play(_five(), [("Amber", "Propose: set fish_percent = 75"),
@@ -61,8 +61,25 @@ def test_3_1_an_accepted_proposal_sets_the_rule_from_the_next_batch():
     state, _, _ = play(state, [("Elm", "Forage")], at=datetime(2026, 1, 11, 1,
                                                                tzinfo=timezone.utc))
     enacted = Aeternus().enacted(before, state, rules())
-    assert enacted == [RuleChange("fish_percent", 75, "proposal 1 accepted")]
+    assert enacted == [RuleChange("fish_percent", 75, "proposal 1 accepted", at_once=True)]
     assert Aeternus().enacted(state, state, rules()) == []  # once, in the batch it passed
+
+
+def test_3_1_a_rule_takes_effect_at_the_end_of_the_voting_period_within_a_batch():
+    """3.1: "At the end of its voting period, a proposal takes effect": in a batch whose actions
+    straddle that moment, an action posted before it is resolved under the old rule and one
+    posted after under the new, and the change is recorded for the batches after."""
+    state, _, _ = play(_five(), [("Amber", "Propose urgent: set cost_forage = 2")])
+    ends = MONDAY + timedelta(days=2)
+    # Dune forages a minute before the end, Elm at the end: one batch
+    state, events, _ = play(state, [("Dune", "Forage"), ("Elm", "Forage")],
+                            at=ends - timedelta(minutes=1))
+    ap = dict(state["players"].select("id", "ap").iter_rows())
+    assert (ap["Dune"], ap["Elm"]) == (1, 0)  # 2 AP each: forage cost 1, then 2
+    texts = [e.text for e in events]
+    took = next(i for i, t in enumerate(texts) if "takes effect" in t)
+    assert "cost_forage = 2" in texts[took]
+    assert any("Dune" in t for t in texts[:took]) and any("Elm" in t for t in texts[took:])
 
 
 def test_3_1_a_tie_is_not_popular_for_a_standard_proposal():

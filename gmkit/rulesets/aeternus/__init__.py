@@ -113,8 +113,9 @@ class Aeternus(Ruleset[AeternusOrder]):
 
     def enacted(self, before: State, after: State, rules: Params) -> list[RuleChange]:
         """The rule values proposals accepted in this batch set (``rule name = value`` lines),
-        in force from the next batch: recorded with the turn as a GM's ``gmkit rules --set``
-        is, so ``verify`` replays each batch with its own rules."""
+        in force at once (from the action after the end of the voting period) and for the
+        batches after: recorded with the turn as a GM's ``gmkit rules --set`` is, so
+        ``verify`` replays each batch with its own rules."""
         return enacted_changes(before, after, self)
 
     def outcome(self, state: State, rules: Params) -> Outcome | None:

@@ -11,11 +11,14 @@
   or deleted; several ending together take effect in the order they were created.
 * An accepted proposal's ``set RULE = VALUE`` lines are recorded in ``rule_changes``; each that
   names a rule of the rules table with a value it takes is enacted (:func:`enacted_changes`,
-  the ruleset's ``enacted``): in force from the next batch, recorded with the turn like a GM's
-  ``gmkit rules --set``. Rule text gmkit cannot read, and a proposal with none, is a note in
-  the ledger.
+  the ruleset's ``enacted``) at once: in force for every action posted after the end of the
+  voting period, in the same batch as in the batches after it (recorded with the turn like a
+  GM's ``gmkit rules --set``). Rule text gmkit cannot read, and a proposal with none, is a note
+  in the ledger.
 
-:func:`close_due` runs at the end of each batch of actions with the clock of the latest action.
+:func:`close_due` runs after each action with the time of the action that follows it (so a
+proposal whose period ends between two actions takes effect between them), and at the end of
+each batch with the clock of the latest action.
 """
 
 from __future__ import annotations
@@ -147,7 +150,7 @@ def close_due(t: Table, now: datetime, rules: Params) -> list[Event]:
             t.rule_changes.append({"proposal": prop["id"], "rule_name": name, "value": value,
                                    "from_phase": from_phase})
         what = ("; " + ", ".join(f"{n} = {v}" for n, v in changes)
-                + " from the next batch") if changes else "; it is a note in the ledger"
+                + " from now on") if changes else "; it is a note in the ledger"
         events.append(Event("proposal", rule, f"Proposal {prop['id']} takes effect ({yes} for, "
                             f"{no} against){what}.", prop["author"],
                             data={"proposal": prop["id"], "changes": len(changes)}))
@@ -167,6 +170,8 @@ def enacted_changes(before: State, after: State, ruleset: Ruleset[Any]) -> list[
     ``rule_changes`` naming a rule of the rules table with a value that rule takes (read as
     TOML, else as text). A line naming no rule, or a value the rule refuses, stays a note in the
     ledger; the proposal's event says what it set."""
+    if after["rule_changes"].height <= before["rule_changes"].height:
+        return []  # rows are only ever added: nothing new (asked before every action)
     old = {(r["proposal"], r["rule_name"]) for r in before["rule_changes"].iter_rows(named=True)}
     known = {p.name for p in ruleset.params}
     out: list[RuleChange] = []
@@ -179,7 +184,7 @@ def enacted_changes(before: State, after: State, ruleset: Ruleset[Any]) -> list[
             ruleset.rules({name: value})
         except ValueError:
             continue
-        out.append(RuleChange(name, value, f"proposal {r['proposal']} accepted"))
+        out.append(RuleChange(name, value, f"proposal {r['proposal']} accepted", at_once=True))
     return out
 
 

@@ -10,6 +10,9 @@ AP and voting.
    generation's by the hex, which is generated once). Each action is checked against the state
    the ones before it left: at a player's first action of a phase their AP are replenished; an
    action that cannot be taken spends nothing and says why, naming its line.
+   After each action, the proposals whose voting period ended before the next action was posted
+   are counted and take effect (3.1: "At the end of its voting period, a proposal takes
+   effect"): a rule they set is in force from that next action on.
 2. **Ledger** (3.1, 2.1.1, 3.2): the proposals whose voting period ended by the latest action's
    time are counted and take effect in the order created; merge requests counted at a phase's
    end are settled; votes of confidence and the weekly Judge elections are counted.
@@ -88,6 +91,18 @@ def action_keys(orders: Orders[Order]) -> list[tuple[str, Envelope[Order]]]:
     return [(number[id(e)], e) for e in ordered]
 
 
+_NEXT: list[tuple[Orders[Order], dict[str, datetime]]] = []
+
+
+def _next_posted(orders: Orders[Order], unit: str) -> datetime | None:
+    """When the action after ``unit`` in posting order was posted (None for the last): the
+    batch's order, worked out once per batch."""
+    if not _NEXT or _NEXT[0][0] is not orders:
+        keys = action_keys(orders)
+        _NEXT[:] = [(orders, {k: posted_at(e) for (k, _), (_, e) in zip(keys, keys[1:])})]
+    return _NEXT[0][1].get(unit)
+
+
 def _envelope(orders: Orders[Order], unit: str) -> Envelope[Order]:
     """The action a unit name of :func:`action_keys` names (``"Amber.3"``: Amber's third)."""
     player, _, k = unit.rpartition(".")
@@ -124,6 +139,9 @@ def resolve_action(state: State, orders: Orders[Order], dice: Dice, rules: Param
     except ActionFailed as e:
         d.event("failed", e.rule, f"{envelope.player} cannot {describe(order)} (line "
                 f"{envelope.line}): {e.reason}.", None, failed=True)
+    following = _next_posted(orders, actor)
+    if following is not None:
+        d.events += ledger.close_due(t, following, rules)
     return t.state(state.turn), d.events
 
 
