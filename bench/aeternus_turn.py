@@ -30,6 +30,7 @@ from gmkit.core.dice import Dice  # noqa: E402
 from gmkit.core.envelope import Envelope, Orders  # noqa: E402
 from gmkit.core.orders import PostLine  # noqa: E402
 from gmkit.core.params import Params  # noqa: E402
+from gmkit.core.ruleset import find_ruleset  # noqa: E402
 from gmkit.core.steps import Driver  # noqa: E402
 from gmkit.core.store import parquet_bytes  # noqa: E402
 from gmkit.rulesets.aeternus.orders import parse_line  # noqa: E402
@@ -82,7 +83,9 @@ def batch(hexes: int = 20_000, players: int = 50, actions: int = 2_000
         envelopes.append(Envelope(order, pid, i + 1, 1,
                                   posted=(at + timedelta(seconds=i)).isoformat()))
     t1 = time.perf_counter()
-    driver = Driver(STEPS, state, Orders(envelopes), Dice(SEED, 1), rules)
+    aeternus = find_ruleset("aeternus")  # each action's rules as the game gives them
+    driver = Driver(STEPS, state, Orders(envelopes), Dice(SEED, 1), rules,
+                    lambda start, now: aeternus.rules_at(start, now, rules))
     driver.run_all()
     resolved = time.perf_counter() - t1
     t2 = time.perf_counter()

@@ -45,11 +45,8 @@ def factions(t: Table) -> list[str]:
 def influence(t: Table) -> dict[str, tuple[int, int, Fraction]]:
     """Each faction's (hexes occupied, members, influence) (2.1.2)."""
     occupied = Counter(t.flags.values())
-    out: dict[str, tuple[int, int, Fraction]] = {}
-    for f in factions(t):
-        n = len(members(t, f))
-        out[f] = (occupied[f], n, Fraction(occupied[f], n))
-    return out
+    sizes = Counter(p["faction"] for p in t.players.values() if p["active"])
+    return {f: (occupied[f], n, Fraction(occupied[f], n)) for f, n in sorted(sizes.items())}
 
 
 def winner(t: Table, hexes: int, ratio: int) -> str | None:

@@ -118,9 +118,18 @@ def setup(players: Sequence[PlayerInfo], rules: Params) -> State:
 CARRIED_WORLD = "aeternus/world"
 
 
+_TAGS: dict[int, tuple[Params, str]] = {}
+
+
 def _rules_tag(rules: Params) -> str:
-    """The rule values a carried world was made with (a world is only taken under the same)."""
-    return repr(sorted((name, repr(rules[name])) for name in rules))
+    """The rule values a carried world was made with (a world is only taken under the same);
+    worked out once per rules object (asked twice an action)."""
+    got = _TAGS.get(id(rules))
+    if got is None or got[0] is not rules:
+        if len(_TAGS) > 64:
+            _TAGS.clear()
+        got = _TAGS[id(rules)] = (rules, repr(sorted((n, repr(rules[n])) for n in rules)))
+    return got[1]
 
 
 @dataclass
@@ -161,15 +170,16 @@ class Table:
         """The state's tables as values."""
         carried = state.take(CARRIED_WORLD)  # what the action before left, if anything
         if carried is not None and carried[0] == _rules_tag(rules):
-            t = cls(world=carried[1], rules=rules, dice=dice, made=carried[2])
+            # the world and what each player has seen (sets that only grow), as left
+            t = cls(world=carried[1], rules=rules, dice=dice, made=carried[2], seen=carried[3])
         else:
             t = cls(world=World.from_frame(state["world"], rules), rules=rules, dice=dice)
+            for r in state["seen"].iter_rows(named=True):
+                t.seen.setdefault(r["player"], set()).add((r["q"], r["r"]))
         t.players = {r["id"]: r for r in state["players"].iter_rows(named=True)}
         for r in state["items"].iter_rows(named=True):
             t.items.setdefault(r["player"], {})[r["item"]] = r["count"]
         t.flags = {(r["q"], r["r"]): r["faction"] for r in state["flags"].iter_rows(named=True)}
-        for r in state["seen"].iter_rows(named=True):
-            t.seen.setdefault(r["player"], set()).add((r["q"], r["r"]))
         t.qualities = {r["quality"]: (r["name"], r["named_by"])
                        for r in state["qualities"].iter_rows(named=True)}
         for name in _ROW_TABLES:
@@ -185,15 +195,18 @@ class Table:
         made is not made again)."""
         made: dict[str, tuple[str, pl.DataFrame]] = {}
 
-        def table(name: str, rows: list[dict[str, Any]]) -> pl.DataFrame:
-            key = repr(rows)
+        def table(name: str, rows: list[dict[str, Any]] | None, key: str | None = None
+                  ) -> pl.DataFrame:
+            key = repr(rows) if key is None else key
             old = self.made.get(name)
-            frame = old[1] if old is not None and old[0] == key else _frame(rows, name)
+            if old is not None and old[0] == key:
+                frame = old[1]
+            else:
+                frame = _frame(rows if rows is not None else self._seen_rows(), name)
             made[name] = (key, frame)
             return frame
 
         items = sorted((p, i, n) for p, inv in self.items.items() for i, n in inv.items() if n)
-        seen = sorted((p, q, r) for p, hexes in self.seen.items() for q, r in hexes)
         flags = sorted((q, r, f) for (q, r), f in self.flags.items())
         tables = {
             "players": table("players", [self.players[k] for k in self.players]),
@@ -201,7 +214,9 @@ class Table:
                                      for p, i, n in items]),
             "world": self.world.frame(),
             "flags": table("flags", [{"q": q, "r": r, "faction": f} for q, r, f in flags]),
-            "seen": table("seen", [{"player": p, "q": q, "r": r} for p, q, r in seen]),
+            # hexes are only ever added to what a player has seen (:meth:`see`): how many each
+            # has seen tells whether the table changed, without listing them every action
+            "seen": table("seen", None, repr(sorted((p, len(h)) for p, h in self.seen.items()))),
             "qualities": table("qualities", [{"quality": k, "name": n, "named_by": b}
                                              for k, (n, b) in sorted(self.qualities.items())]),
             "clock": table("clock", [self.clock]),
@@ -210,8 +225,13 @@ class Table:
         for name in _ROW_TABLES:
             tables[name] = table(name, getattr(self, name))
         self.made = made
-        return State(turn, tables).carry(CARRIED_WORLD,
-                                         (_rules_tag(self.rules), self.world, self.made))
+        return State(turn, tables).carry(CARRIED_WORLD, (_rules_tag(self.rules), self.world,
+                                                         self.made, self.seen))
+
+    def _seen_rows(self) -> list[dict[str, Any]]:
+        return [{"player": p, "q": q, "r": r}
+                for p, q, r in sorted((p, q, r) for p, hexes in self.seen.items()
+                                      for q, r in hexes)]
 
     # -- the clock ---------------------------------------------------------------------------
     @property
