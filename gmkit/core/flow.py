@@ -27,9 +27,10 @@ from gmkit.core.params import Params
 from gmkit.core.steps import ActorsFn, Event
 from gmkit.core.tables import State
 
-#: Which actors take part: all rows of the table (None), or those a function of the state and
-#: orders keeps (for instance, the characters who have an action this round).
-Who = Callable[[State, Orders[Any]], pl.Expr] | None
+#: Which actors take part: all rows of the table (None), or those a function of the state, the
+#: orders and the rules in force keeps (for instance, the characters who have an action this
+#: round).
+Who = Callable[[State, Orders[Any], Params], pl.Expr] | None
 
 
 def _ordering_event(rule: str, what: str, actors: list[str], values: dict[str, Any]) -> Event:
@@ -53,7 +54,7 @@ def by_column(table: str, column: str, *, id_column: str = "id", descending: boo
                rules: Params) -> tuple[list[str], list[Event]]:
         frame = state[table]
         if who is not None:
-            frame = frame.filter(who(state, orders))
+            frame = frame.filter(who(state, orders, rules))
         rows = sorted(((r[id_column], r[column]) for r in
                        frame.select(id_column, column).iter_rows(named=True)),
                       key=lambda r: (-r[1] if descending else r[1], str(r[0])))

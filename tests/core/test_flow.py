@@ -137,3 +137,17 @@ def test_an_order_by_a_hidden_column_names_the_order_not_the_values():
     assert "17" not in text and " 4" not in text
     assert set(first.actors[:2]) == {"A", "B"} and first.actors[2] == "C"
     assert first.rolls[0].draw_id == "morning:ties/rank-1"
+
+
+def test_who_takes_part_may_depend_on_the_rules_in_force():
+    """Which actors take part is decided from the state, the orders and the rules in force (a
+    game whose rules set the Fame a character needs to act)."""
+    table = Params([Param("least_fame", 4, "2.1", "Fame needed to act")])
+    fame = {"Itzel": 3, "Gualpa": 9, "Xoco": 5}
+    step = [Step("morning", "Morning actions", "2.1", act=act, actors=by_column(
+        "characters", "fame", rule="2.1",
+        who=lambda st, orders, rules: pl.col("fame") >= rules.least_fame))]
+    assert Driver(step, state(fame), {}, Dice(SEED, 1), table).next().actors == \
+        ("Gualpa", "Xoco")
+    stricter = Params(table.table.values(), {"least_fame": 6})
+    assert Driver(step, state(fame), {}, Dice(SEED, 1), stricter).next().actors == ("Gualpa",)

@@ -68,7 +68,7 @@ def crowding(state: State, orders: Orders[Order], dice: Dice,
     return state, events
 
 
-def _diggers(state: State, orders: Orders[Order]) -> pl.Expr:
+def _diggers(state: State, orders: Orders[Order], rules: Params) -> pl.Expr:
     """Who digs this turn: the diggers who ordered a dig."""
     return pl.col("id").is_in([p for p in orders if any(isinstance(o, Dig) for o in orders[p])])
 

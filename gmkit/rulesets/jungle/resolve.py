@@ -224,7 +224,7 @@ def act_in(slot: int) -> ActFn:
 
 
 def _who(slot: int) -> Any:
-    def who(state: State, orders: Orders[Any]) -> pl.Expr:
+    def who(state: State, orders: Orders[Any], rules: Params) -> pl.Expr:
         return pl.col("name").is_in(sorted(chosen_actions(state, orders, slot)))
     return who
 
