@@ -31,7 +31,7 @@ from gmkit import fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.store import StoreError, TurnData
 from gmkit.core.tables import State
-from gmkit.game import apply_rule_changes, enacted_record
+from gmkit.changes import apply_rule_changes, enacted_record
 
 if TYPE_CHECKING:
     from gmkit.game import Game
