@@ -12,13 +12,16 @@ from typing import Any
 
 from gmkit.desk import Desk, DeskError, Published, callout_html, frame_html, iframe_html
 
-__all__ = ["DeskPanel", "SECTIONS"]
+__all__ = ["DeskPanel", "SECTIONS", "TABS"]
 
 
 #: The sections whose buttons say what they did beside them, and each button's section.
 SECTIONS = {"store": "orders", "withdraw": "withdraw", "next": "resolve", "back": "resolve",
             "run_all": "resolve", "restart": "resolve", "enter": "dice", "clear": "dice",
-            "commit": "publish", "reveal": "publish", "publish": "publish"}
+            "commit": "publish", "reveal": "publish", "publish": "publish",
+            "set_deadline": "guard", "seal": "guard", "enter_beacon": "guard"}
+#: The panel's tabs, as the turn notebook's: the turn's phases of work, in order.
+TABS = ("The game", "Orders", "Odds and commitment", "Resolution", "Commit and publish")
 
 
 class DeskPanel:
@@ -54,6 +57,18 @@ class DeskPanel:
         w["seq"] = W.Dropdown(options=[], value=None, description="Post")
         w["withdraw"] = W.Button(description="Withdraw post", button_style="warning")
         w["odds"] = W.HTML()
+        # what guards the dice: the order deadline, the seal, the beacon (as gmkit deadline,
+        # seal and beacon do)
+        w["guard"] = W.HTML()
+        w["deadline"] = W.Text(description="Deadline", placeholder="2026-12-01T18:00:00+00:00")
+        w["set_deadline"] = W.Button(description="Set the deadline")
+        w["seal"] = W.Button(description="Seal the posts")
+        w["beacon_round"] = W.Text(description="Round", placeholder="drand round")
+        w["beacon_randomness"] = W.Text(description="Randomness", placeholder="hex")
+        w["beacon_signature"] = W.Text(description="Signature", placeholder="hex")
+        w["beacon_source"] = W.Text(description="Source", placeholder="or a named source")
+        w["beacon_value"] = W.Text(description="Value", placeholder="its value")
+        w["enter_beacon"] = W.Button(description="Enter the beacon")
         w["commitment"] = W.HTML()
         w["next"] = W.Button(description="Next step", button_style="primary")
         w["back"] = W.Button(description="Step back")
@@ -79,29 +94,39 @@ class DeskPanel:
             "store": self._store, "withdraw": self._withdraw, "next": self._next,
             "back": self._back, "run_all": self._run_all, "restart": self._restart,
             "enter": self._enter, "clear": self._clear, "commit": self._commit,
-            "reveal": self._reveal, "publish": self._publish}
+            "reveal": self._reveal, "publish": self._publish,
+            "set_deadline": lambda: self.desk.set_deadline(w["deadline"].value),
+            "seal": self.desk.seal, "enter_beacon": self._enter_beacon}
         for name, fn in actions.items():
             w[name].on_click(lambda _b, fn=fn, where=SECTIONS[name]: self.act(fn, where))
 
         def section(title: str, *children: Any) -> Any:
             return W.VBox([W.HTML(f"<h3>{html.escape(title)}</h3>"), *children])
 
-        self.widget = W.VBox([
-            section("1. The turn", w["overview"], w["map"]),
-            section("2. Orders", W.HBox([w["player"], w["secret"]]), w["text"], w["preview"],
+        pages = [
+            section("The turn", w["overview"], w["map"]),
+            section("Orders", W.HBox([w["player"], w["secret"]]), w["text"], w["preview"],
                     W.HBox([w["store"], w["said_orders"]]), w["posts"],
                     W.HBox([w["seq"], w["withdraw"], w["said_withdraw"]]), w["orders_map"]),
-            section("3. Odds before rolling", w["odds"]),
-            section("4. Resolve step by step", w["commitment"],
+            W.VBox([section("Odds before rolling", w["odds"]),
+                    section("What guards the dice", w["guard"],
+                            W.HBox([w["deadline"], w["set_deadline"], w["seal"]]),
+                            W.HBox([w["beacon_round"], w["beacon_randomness"],
+                                    w["beacon_signature"]]),
+                            W.HBox([w["beacon_source"], w["beacon_value"],
+                                    w["enter_beacon"]]), w["said_guard"])]),
+            section("Resolve step by step", w["commitment"],
                     W.HBox([w["next"], w["back"], w["run_all"], w["restart"],
                             w["said_resolve"]]), w["step"],
                     W.HBox([w["draw"], w["value"], w["enter"], w["clear"]]), w["said_dice"],
                     w["draws"]),
-            section("5. Commit, reveal, publish", W.HBox([w["commit"], w["reveal"],
-                                                          w["publish"]]), w["said_publish"],
+            section("Commit, reveal, publish", W.HBox([w["commit"], w["reveal"],
+                                                      w["publish"]]), w["said_publish"],
                     w["published"], W.HTML("<b>BBCode, ready to copy</b>"), w["bb_public"],
                     w["bb_gm"]),
-        ])
+        ]
+        #: The panel: one tab per phase of the GM's work (:data:`TABS`), as in the notebook.
+        self.widget = W.Tab(children=pages, titles=TABS)
         self.refresh()
 
     # the widgets, for code that drives the panel
@@ -145,6 +170,8 @@ class DeskPanel:
             w["odds"].value = frame_html(d.odds(), empty="no contested action")
         except (DeskError, ValueError) as e:
             w["odds"].value = callout_html(str(e), "danger")
+        w["guard"].value = "<ul>" + "".join(f"<li>{html.escape(line)}</li>"
+                                            for line in d.dice_guard()) + "</ul>"
         session = d.session
         if session is None:
             w["commitment"].value = ("<p>The dice commitment is shown when the turn starts "
@@ -159,6 +186,13 @@ class DeskPanel:
             f"<p>At the start of the turn. Next: {html.escape(d.next_title or '')}</p>"
         w["draws"].value = frame_html(d.draws(), caption="Every draw of the turn",
                                       empty="no draw")
+
+    def _enter_beacon(self) -> str:
+        w = self._w
+        return self.desk.enter_beacon(
+            round=w["beacon_round"].value, randomness=w["beacon_randomness"].value,
+            signature=w["beacon_signature"].value, source=w["beacon_source"].value,
+            value=w["beacon_value"].value)
 
     def _show_preview(self) -> None:
         w = self._w

@@ -108,3 +108,22 @@ def test_the_preview_updates_while_typing(panel) -> None:
     panel["player"].value = "Red"
     panel["text"].value = "[b]10 Grain for Conquest of Troies[/b]"
     assert "did you mean" in panel["preview"].value
+
+
+def test_the_panel_has_the_notebooks_tabs_and_guards_the_dice(panel) -> None:
+    """The panel shows the GM's work in the turn notebook's tabs, and its "Odds and commitment"
+    tab guards the dice as the notebook does: the order deadline is set there (a bad time is
+    refused in red and stays in its field), and the guard lists it."""
+    from gmkit.panel import TABS
+
+    notebook = (ROOT / "notebooks" / "turn.py").read_text("utf-8")
+    assert all(f'"{title}"' in notebook for title in TABS)
+    assert tuple(panel.widget.titles) == TABS and len(panel.widget.children) == len(TABS)
+    panel["deadline"].value = "next Tuesday"
+    panel["set_deadline"].click()
+    assert panel.message[0] == "danger" and "deadline not set" in panel["said_guard"].value
+    assert panel["deadline"].value == "next Tuesday"
+    panel["deadline"].value = "2030-01-01T18:00:00+00:00"
+    panel["set_deadline"].click()
+    assert panel.message[0] == "success" and "2030-01-01T18:00:00" in panel["said_guard"].value
+    assert "Order deadline: 2030-01-01T18:00:00" in panel["guard"].value
