@@ -83,8 +83,8 @@ class DeskError(ValueError):
 
 
 from gmkit.deskviews import (  # noqa: E402  (re-exported: the desk's views)
-    Overview, PostPreview, Published, StepView, TurnSoFar, _cell, callout_html,
-    frame_html, svg_image, zoomable_map,
+    _DICE_SCHEMA, _EVENT_SCHEMA, Overview, PostPreview, Published, StepView, TurnSoFar,
+    _dice_frame, callout_html, frame_html, svg_image, table_changes, zoomable_map,
 )
 
 # ------------------------------------------------------------------------------------------------
@@ -115,93 +115,6 @@ def sample_working_copy(root: str | Path | None = None, *, fresh: bool = False,
         raise DeskError(f"no bundled sample '{sample}' (known: {', '.join(known)})")
     target = Path(into) if into else base / WORKING_COPY.parent / (name or f"sample-{sample}")
     return Desk.working_copy(source, target, fresh=fresh)
-
-
-def _faces_result(roll: Roll) -> tuple[str, str]:
-    value = roll.result
-    if isinstance(value, list) and all(isinstance(v, int) for v in value):
-        faces = " + ".join(map(str, value))
-        return faces, str(sum(value))
-    if isinstance(value, float):
-        return "", f"{value:.6f}"
-    if isinstance(value, list):
-        return "", ", ".join(map(str, value))
-    return "", str(value)
-
-
-_DICE_SCHEMA = {"draw_id": pl.String, "purpose": pl.String, "expression": pl.String,
-                "faces": pl.String, "result": pl.String, "source": pl.String, "shown": pl.String}
-_EVENT_SCHEMA = {"kind": pl.String, "player": pl.String, "region": pl.String,
-                 "shown": pl.String, "text": pl.String}
-_CHANGE_COLUMNS = ("field", "before", "after")
-
-
-def _dice_frame(rolls: Iterable[Roll]) -> pl.DataFrame:
-    rows = []
-    for r in rolls:
-        faces, result = _faces_result(r)
-        rows.append((r.draw_id, r.purpose, r.expression, faces, result, r.source,
-                     "public" if r.public else "GM only"))
-    return pl.DataFrame(rows, schema=_DICE_SCHEMA, orient="row")
-
-
-def _key_column(before: pl.DataFrame, after: pl.DataFrame) -> str | None:
-    if not before.columns:
-        return None
-    key = before.columns[0]
-    if key not in after.columns:
-        return None
-    for df in (before, after):
-        col = df[key]
-        if col.null_count() or col.n_unique() != df.height:
-            return None
-    return key
-
-
-def table_changes(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame | None:
-    """What changed in one table, as ``key, field, before, after`` rows (None when nothing did).
-
-    Rows are matched on the first column when it is a key in both frames (a province's name, a
-    player's id); a one-row table is compared column by column; otherwise whole rows are listed as
-    removed or added."""
-    if before is after or (before.schema == after.schema and before.equals(after)):
-        return None
-    cols = [c for c in after.columns if c in before.columns]
-    rows: list[tuple[str, str, str, str]] = []
-    if before.height == 1 and after.height == 1:
-        key_name = "row"
-        b, a = before.row(0, named=True), after.row(0, named=True)
-        rows = [("", c, _cell(b[c]), _cell(a[c])) for c in cols if b[c] != a[c]]
-    elif (key := _key_column(before, after)) is not None:
-        key_name = key
-        old = {r[key]: r for r in before.iter_rows(named=True)}
-        new = {r[key]: r for r in after.iter_rows(named=True)}
-        for k, r in new.items():
-            if k not in old:
-                rows.append((_cell(k), "(new row)", "\u2014",
-                             ", ".join(f"{c}={_cell(r[c])}" for c in cols if c != key)))
-                continue
-            o = old[k]
-            rows += [(_cell(k), c, _cell(o[c]), _cell(r[c])) for c in cols
-                     if c != key and o[c] != r[c]]
-        rows += [(_cell(k), "(removed)", ", ".join(f"{c}={_cell(o[c])}" for c in cols
-                                                   if c != key), "\u2014")
-                 for k, o in old.items() if k not in new]
-    else:
-        key_name = "row"
-        old_rows = [tuple(r) for r in before.select(cols).iter_rows()]
-        new_rows = [tuple(r) for r in after.select(cols).iter_rows()]
-        for gone in old_rows:
-            if gone not in new_rows:
-                rows.append(("", "(removed)", ", ".join(map(_cell, gone)), "\u2014"))
-        for added in new_rows:
-            if added not in old_rows:
-                rows.append(("", "(new row)", "\u2014", ", ".join(map(_cell, added))))
-    if not rows:
-        return None
-    return pl.DataFrame(rows, schema=[(key_name, pl.String), *((c, pl.String)
-                                                              for c in _CHANGE_COLUMNS)],
-                        orient="row")
 
 
 def _format_value(value: Any) -> str:
