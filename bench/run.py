@@ -208,9 +208,11 @@ def main() -> int:
                    bench_sweep):
             if args.only and args.only not in fn.__name__:
                 continue
+            # each benchmark's folders apart from the others'
+            own = Path(tempfile.mkdtemp(prefix=f"{fn.__name__}-", dir=tmp))
             results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_beacon,
                                           bench_notebook_clicks, bench_sweep,
-                                          bench_aeternus_batch) else fn(tmp))
+                                          bench_aeternus_batch) else fn(own))
     for r in results:
         if args.json:
             print(json.dumps(r, ensure_ascii=False))
