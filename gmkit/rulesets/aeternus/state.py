@@ -88,6 +88,8 @@ SCHEMAS: dict[str, Schema] = {
 #: Tables kept as lists of row dicts in a :class:`Table`.
 _ROW_TABLES = ("proposals", "votes", "rule_changes", "merges", "merge_votes", "trades", "fish",
                "requests", "rulings", "confidence", "candidacies", "judge_votes")
+#: The values an action hands to the next one with the world (``State.carry``).
+_CARRIED = ("players", "items", "flags", "seen", "qualities", "clock", "judge", *_ROW_TABLES)
 
 
 class SetupError(ValueError):
@@ -170,12 +172,12 @@ class Table:
         """The state's tables as values."""
         carried = state.take(CARRIED_WORLD)  # what the action before left, if anything
         if carried is not None and carried[0] == _rules_tag(rules):
-            # the world and what each player has seen (sets that only grow), as left
-            t = cls(world=carried[1], rules=rules, dice=dice, made=carried[2], seen=carried[3])
-        else:
-            t = cls(world=World.from_frame(state["world"], rules), rules=rules, dice=dice)
-            for r in state["seen"].iter_rows(named=True):
-                t.seen.setdefault(r["player"], set()).add((r["q"], r["r"]))
+            # the world and every value as the action before left them: the frames of
+            # ``state`` were made from them, and no other action will take them
+            return cls(world=carried[1], rules=rules, dice=dice, made=carried[2], **carried[3])
+        t = cls(world=World.from_frame(state["world"], rules), rules=rules, dice=dice)
+        for r in state["seen"].iter_rows(named=True):
+            t.seen.setdefault(r["player"], set()).add((r["q"], r["r"]))
         t.players = {r["id"]: r for r in state["players"].iter_rows(named=True)}
         for r in state["items"].iter_rows(named=True):
             t.items.setdefault(r["player"], {})[r["item"]] = r["count"]
@@ -225,8 +227,9 @@ class Table:
         for name in _ROW_TABLES:
             tables[name] = table(name, getattr(self, name))
         self.made = made
+        values = {name: getattr(self, name) for name in _CARRIED}
         return State(turn, tables).carry(CARRIED_WORLD, (_rules_tag(self.rules), self.world,
-                                                         self.made, self.seen))
+                                                         self.made, values))
 
     def _seen_rows(self) -> list[dict[str, Any]]:
         return [{"player": p, "q": q, "r": r}
