@@ -112,3 +112,29 @@ def test_the_same_seed_resolves_the_same_way(town, data, seed):
     one = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
     two = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
     assert one[0].equals(two[0]) and [e.text for e in one[1]] == [e.text for e in two[1]]
+
+
+@given(st.lists(st.tuples(st.sampled_from(["A", "B", "C", "nobody"]),
+                          st.sampled_from(["xp", "fame", "alive", "city", "unit", "busy"]),
+                          st.integers(0, 50)), min_size=1, max_size=8))
+@settings(max_examples=60, deadline=None)
+def test_an_edit_changes_the_new_state_only_and_as_the_row_by_row_edit_does(edits):
+    """A state is never changed in place (the GM steps back to it): each column-wise edit of a
+    character's row gives the new state exactly what editing the rows one by one gives, and the
+    state edited from is as it was."""
+    from gmkit.rulesets.jungle.edit import update
+    from gmkit.rulesets.jungle.state import frame, rows
+
+    state = world([char("A", "Red", xp=5), char("B", "Red", fame=2), char("C", "Blue")])
+    for name, column, n in edits:
+        value = {"alive": n % 2 == 0, "busy": n % 3 == 0, "city": None if n % 2 else f"City {n}",
+                 "unit": None if n % 2 else f"Warrior {n}"}.get(column, n)
+        before = state["characters"].clone()
+        edited = update(state, "characters", "name", name, **{column: value})
+        by_rows = rows(state, "characters")
+        for r in by_rows:
+            if r["name"] == name:
+                r[column] = value
+        assert edited["characters"].equals(frame(by_rows, "characters"))
+        assert state["characters"].equals(before)
+        state = edited

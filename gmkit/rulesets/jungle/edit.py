@@ -16,14 +16,18 @@ def update(state: State, table: str, key: str, value: Any, **changes: Any) -> St
     if value is not None and dict(df.schema) == dict(schema) \
             and not any(isinstance(schema[k], pl.List) for k in changes):
         # the common case, column by column (a session edits its 300 characters' rows
-        # thousands of times); the row-by-row path below is the same edit
+        # thousands of times): the rows found in the key column as a list, each changed
+        # column copied and set there; the row-by-row path below is the same edit
         try:
-            hit = pl.col(key) == value
-            out_df = df.with_columns(
-                pl.when(hit).then(pl.lit(v, dtype=schema[k])).otherwise(pl.col(k)).alias(k)
-                for k, v in changes.items())
+            hits = [i for i, x in enumerate(df.get_column(key).to_list()) if x == value]
+            out_df = df.clone()
+            for k, v in changes.items():
+                column = df.get_column(k).clone()
+                if hits:
+                    column.scatter(hits, pl.Series([v] * len(hits), dtype=schema[k]))
+                out_df.replace_column(df.get_column_index(k), column)
             return State(state.turn, {**state.tables, table: out_df})
-        except (pl.exceptions.PolarsError, TypeError, ValueError):
+        except (pl.exceptions.PolarsError, TypeError, ValueError, OverflowError):
             pass
     out = rows(state, table)
     for r in out:
@@ -37,20 +41,24 @@ def append(state: State, table: str, *new: Row) -> State:
     return State(state.turn, {**state.tables, table: frame(rows(state, table) + list(new), table)})
 
 
+def _row(df: pl.DataFrame, key: str, value: str) -> Row:
+    """The first row of ``df`` whose ``key`` is ``value`` (a copy), found in the key column
+    as a list: a session looks characters up thousands of times, and a filter costs a query
+    each time."""
+    try:
+        return df.row(df.get_column(key).to_list().index(value), named=True)
+    except ValueError:
+        raise StopIteration(value) from None
+
+
 def char(state: State, name: str) -> Row:
     """One character's row (a copy)."""
-    found = state["characters"].filter(pl.col("name") == name).head(1).to_dicts()
-    if not found:
-        raise StopIteration(name)
-    return found[0]
+    return _row(state["characters"], "name", name)
 
 
 def house(state: State, name: str) -> Row:
     """One house's row (a copy)."""
-    found = state["houses"].filter(pl.col("house") == name).head(1).to_dicts()
-    if not found:
-        raise StopIteration(name)
-    return found[0]
+    return _row(state["houses"], "house", name)
 
 
 def add_to(state: State, character: str, **deltas: int) -> State:
