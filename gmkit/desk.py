@@ -38,7 +38,8 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.dice import Dice, DiceError, Roll, parse_entered
+from gmkit.core.dice import (Dice, DiceError, Roll, check_entered, format_value, parse_die_value,
+                             parse_entered)
 from gmkit.core.envelope import Orders
 from gmkit.core.maps import Arrow
 from gmkit.core.orders import OrderError
@@ -117,50 +118,19 @@ def sample_working_copy(root: str | Path | None = None, *, fresh: bool = False,
     return Desk.working_copy(source, target, fresh=fresh)
 
 
-def _format_value(value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        return " ".join(map(str, value))
-    return str(value)
-
-
 def _parse_value(value: Any) -> Any:
-    if isinstance(value, str):
-        text = value.strip()
-        if not text:
-            raise DeskError("enter a value for the die")
-        if "\n" in text or "#" in text:
-            raise DeskError(f"{text!r} is not a die value (one number, several separated by "
-                            "spaces, or a label)")
-        try:
-            return parse_entered(f"value = {text}")["value"]
-        except DiceError as e:
-            raise DeskError(str(e)) from None
-    if isinstance(value, tuple):
-        return list(value)
-    return value
+    try:
+        return parse_die_value(value)
+    except DiceError as e:
+        raise DeskError(str(e)) from None
 
 
 def _check_value(roll: Roll, value: Any) -> None:
     """Check an entered value against a known draw; raise DeskError naming the draw and die."""
-    what = f"draw {roll.draw_id} ({roll.purpose})"
-    spec = roll.spec
-    if spec is not None:
-        count, sides = spec.count, spec.sides
-        faces = value if isinstance(value, list) else [value]
-        wanted = (f"a whole number from 1 to {sides}" if count == 1 else
-                  f"{count} whole numbers from 1 to {sides}, separated by spaces")
-        if len(faces) != count or any(isinstance(f, bool) or not isinstance(f, int)
-                                      for f in faces):
-            raise DeskError(f"{_format_value(value)} does not fit {what}: it is a roll of "
-                            f"{roll.expression}; enter {wanted}")
-        bad = [f for f in faces if not 1 <= f <= sides]
-        if bad:
-            raise DeskError(f"{_format_value(bad[0])} does not fit {what}: it is a "
-                            f"d{sides} roll ({roll.expression}), so each die shows 1 to {sides}")
-    elif roll.expression == "U[0,1)":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
-            raise DeskError(f"{_format_value(value)} does not fit {what}: it is a uniform number; "
-                            "enter a number from 0 up to (not including) 1")
+    try:
+        check_entered(roll, value)
+    except DiceError as e:
+        raise DeskError(str(e)) from None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -535,7 +505,7 @@ class Desk:
                 path.unlink()
             return
         lines = [f"# dice entered by the GM for turn {self.turn}"]
-        lines += [f"{k} = {_format_value(v)}" for k, v in sorted(entered.items())]
+        lines += [f"{k} = {format_value(v)}" for k, v in sorted(entered.items())]
         atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
 
     def _live_session(self) -> TurnSession | None:

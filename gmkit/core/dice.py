@@ -339,6 +339,55 @@ def parse_entered(text: str) -> dict[str, Any]:
     return out
 
 
+def format_value(value: Any) -> str:
+    """An entered value as the GM writes it (several dice separated by spaces)."""
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(str, value))
+    return str(value)
+
+
+def parse_die_value(value: Any) -> Any:
+    """One die value the GM typed (a number, several dice separated by spaces, a number in
+    [0, 1) or a label), read as a dice file reads it; a value given as Python is kept (a tuple
+    of dice as a list)."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            raise DiceError("enter a value for the die")
+        if "\n" in text or "#" in text:
+            raise DiceError(f"{text!r} is not a die value (one number, several separated by "
+                            "spaces, or a label)")
+        return parse_entered(f"value = {text}")["value"]
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def check_entered(roll: Roll, value: Any) -> None:
+    """Check a value entered for a known draw before using it: dice must show faces the dice
+    have, a uniform number must lie in [0, 1); raise DiceError naming the draw and the die.
+    (A choice's label is checked when the draw is made again with it.)"""
+    what = f"draw {roll.draw_id} ({roll.purpose})"
+    spec = roll.spec
+    if spec is not None:
+        count, sides = spec.count, spec.sides
+        faces = value if isinstance(value, list) else [value]
+        wanted = (f"a whole number from 1 to {sides}" if count == 1 else
+                  f"{count} whole numbers from 1 to {sides}, separated by spaces")
+        if len(faces) != count or any(isinstance(f, bool) or not isinstance(f, int)
+                                      for f in faces):
+            raise DiceError(f"{format_value(value)} does not fit {what}: it is a roll of "
+                            f"{roll.expression}; enter {wanted}")
+        bad = [f for f in faces if not 1 <= f <= sides]
+        if bad:
+            raise DiceError(f"{format_value(bad[0])} does not fit {what}: it is a "
+                            f"d{sides} roll ({roll.expression}), so each die shows 1 to {sides}")
+    elif roll.expression == "U[0,1)":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
+            raise DiceError(f"{format_value(value)} does not fit {what}: it is a uniform number; "
+                            "enter a number from 0 up to (not including) 1")
+
+
 def _parse_value(value: str) -> Any:
     parts = value.split()
     try:
