@@ -615,7 +615,8 @@ class Game(RecordedChanges):
         state = session.result(session.turn)
         driver = session.driver
         events = [(r.step.name, e) for r in driver.records for e in r.events]
-        outcome = self.ruleset.outcome(state, driver.rules)
+        rules = driver.rules if driver.rules_at is None else driver.rules_at(driver.start, state)
+        outcome = self.ruleset.outcome(state, rules)  # with the rules in force at the end
         return TurnData(session.turn, state, session.posts, rolls_frame(driver.rolls),
                         events_frame(events), session.entered, gdice.commitment(session.seed),
                         outcome.reason if outcome else None)

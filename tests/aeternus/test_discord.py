@@ -255,3 +255,21 @@ def test_3_2_a_judge_is_elected_by_the_reactions_on_the_candidacy_messages():
     # candidacy 1: 2 for, 1 against (popular); candidacy 2: 2 for, 2 against (Cedar in each)
     assert state["judge"]["judge"].to_list() == ["Birch"]
     assert state["candidacies"]["status"].to_list() == ["elected", "unpopular"]
+
+
+def test_3_2_a_judges_line_in_judge_elections_is_kept_and_one_candidacy_a_week():
+    """3.2: a line of the Judge's channels written in #judge-elections (a removal, a written
+    vote) is kept as written, not read as a candidacy; a candidate's second message in the
+    same week is no second candidacy (its reactions would split the votes)."""
+    elections = _export("judge-elections", "2026-01-06T12:00:00+00:00", [
+        _message("50", "2026-01-05T10:00:00+00:00", "cedar", "Remove the Judge"),
+        _message("51", "2026-01-05T11:00:00+00:00", "birch", "I stand"),
+        _message("52", "2026-01-05T12:00:00+00:00", "birch", "Please back me!"),
+    ])
+    got, _ = posts([read_export(elections)], PLAYERS)
+    assert [t.split("] ", 1)[1] for _, t in got] == [
+        "Remove the Judge", "Stand for Judge (message 51)", "Stand for Judge (message 52)"]
+    state = scenario({O: "Meadow"}, {p: O for p in PLAYERS.values()}, first_judge="Amber")
+    state, events, _ = play(state, got, at=MONDAY, first_judge="Amber")
+    assert state["candidacies"].select("player", "discord_message").rows() == [("Birch", "51")]
+    assert any("a candidate this week already" in e.text for e in events)

@@ -198,3 +198,15 @@ def test_8_after_victory_no_action_takes_place():
     state, events, _ = play(state, [("Amber", "Forage")])
     assert [e.kind for e in events if e.player == "Amber"] == ["void"]
     assert to_axial(0, 0, 0) == (0, 0)
+
+
+def test_3_1_a_rule_whose_voting_ended_between_batches_holds_for_the_whole_next_batch():
+    """3.1: a proposal whose voting period ended before a batch's first action takes effect
+    before that action: every action of the batch resolves under the new rule."""
+    state, _, _ = play(_five(), [("Amber", "Propose urgent: set cost_forage = 2")])
+    ends = MONDAY + timedelta(days=2)
+    state, events, _ = play(state, [("Dune", "Forage"), ("Elm", "Forage")],
+                            at=ends + timedelta(minutes=1))
+    ap = dict(state["players"].select("id", "ap").iter_rows())
+    assert (ap["Dune"], ap["Elm"]) == (0, 0)
+    assert "takes effect" in events[0].text

@@ -94,7 +94,7 @@ def test_a_player_sees_what_they_have_seen():
 
 def test_the_desk_steps_action_by_action():
     """The GM steps through a batch one action at a time."""
-    assert STEPS[0].per_actor and STEPS[0].rule.startswith("6")
+    assert STEPS[1].per_actor and STEPS[1].rule.startswith("6")
 
 
 def test_a_world_carried_from_action_to_action_resolves_as_one_rebuilt_from_its_table(

@@ -530,3 +530,13 @@ def test_5_3_an_entered_generation_draw_that_cannot_be_is_refused_by_its_draw_id
         world.generate(H, seed=SEED, turn=1, entered={draw_id(*H, purpose): value})
     assert draw_id(*H, purpose.split("#")[0]) in str(got.value) and says in str(got.value)
     assert H not in world
+
+
+def test_5_3_2_a_corruption_die_entered_twice_is_refused():
+    """5.3.2: the corruption d100 entered both as ``corrupt`` and ``corrupt#0`` is refused (as
+    any die entered twice), not one of them silently used."""
+    from gmkit.core.dice import DiceError
+
+    with pytest.raises(DiceError, match="entered twice"):
+        world_of(SMALL).generate(H, seed=SEED, turn=1, entered={
+            draw_id(*H, "corrupt"): 3, draw_id(*H, "corrupt#0"): 90})

@@ -19,7 +19,8 @@ gives (:func:`posts`):
   its time; a message that is no such line is a request in its author's words (``Request:
   ...``).
 * ``#judge-elections``: each message is a candidacy (``Stand for Judge (message ID)``) but a
-  vote written as one (``Vote for candidacy 1``, kept as written); the votes are a candidacy's
+  line written as an order of the Judge's channels (``Vote for candidacy 1``, ``Remove the
+  Judge``, kept as written); the votes are a candidacy's
   👍 and 👎 reactions from players, read from the first export made after its week ended
   (:func:`election_votes`): ``Vote for|against|both candidacy N`` stamped a second before the
   week's end (a player with both reactions counts in each tally).
@@ -52,8 +53,6 @@ ELECTIONS_CHANNEL = "judge-elections"
 #: A line of the Judge's channels already written as an order (3.2).
 _JUDGE_LINE = re.compile(r"^\s*(request\s*:|ruling\s+on\b|overturn\b|call\b|vote\b|remove\b|"
                          r"resign\b|stand\b)", re.I)
-#: A written vote in #judge-elections (any other message there is a candidacy).
-_VOTE_LINE = re.compile(r"^\s*vote\b", re.I)
 
 CHANNELS = (ACTIONS_CHANNEL, PROPOSALS_CHANNEL, TRADES_CHANNEL, JUSTICE_CHANNEL,
             ELECTIONS_CHANNEL)
@@ -184,9 +183,12 @@ def posts(exports: Sequence[Export], players: Mapping[str, str]
             said = [ln.strip() for ln in m.content.splitlines() if ln.strip()]
             if channel == JUSTICE_CHANNEL and said and not _JUDGE_LINE.match(said[0]):
                 said = ["Request: " + " ".join(said)]
-            elif channel == ELECTIONS_CHANNEL and said and not _VOTE_LINE.match(said[0]):
+            elif channel == ELECTIONS_CHANNEL and said and not _JUDGE_LINE.match(said[0]):
                 # 3.2: a message in #judge-elections is a candidacy; its reactions the votes
                 said = [f"Stand for Judge (message {mid})"]
+            elif channel == ELECTIONS_CHANNEL and said and re.match(r"^\s*stand\b", said[0],
+                                                                   re.I):
+                said = [f"Stand for Judge (message {mid})"]  # written so: still its message
             for k, line in enumerate(said):
                 lines.append((m.timestamp, mid, f"{k:04d}", f"{who}\n{stamp} {line}"))
         elif channel == PROPOSALS_CHANNEL:

@@ -238,6 +238,12 @@ def stand(d: Doing, order: Stand) -> None:
     t = d.table
     if not d.reputable():
         raise d.fail(JUDGEMENT, f"{d.player} is not reputable")
+    week = week_of(d.when)
+    mine = next((c for c in t.candidacies if c["player"] == d.player and c["week"] == week
+                 and c["status"] == "open"), None)
+    if mine is not None:
+        raise d.fail(JUDGEMENT, f"{d.player} is a candidate this week already (candidacy "
+                     f"{mine['id']}): one message is the candidacy, its reactions the votes")
     cid = _next(t.candidacies)
     t.candidacies.append({"id": cid, "player": d.player, "posted_at": time_text(d.when),
                           "week": week_of(d.when), "status": "open",

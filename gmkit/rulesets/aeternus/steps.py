@@ -4,6 +4,8 @@ A gmkit turn is a batch the GM resolves whenever it likes within a phase (rule 4
 results as soon as possible); the phase, read from each action's posting time, is the clock for
 AP and voting.
 
+0. **Proposals ended before the batch** (3.1): those whose voting period ended before the
+   batch's first action was posted take effect first.
 1. **Actions** (6, 4): one unit per action, in the order posted (posting time, then post, then
    line), so the GM steps through them one at a time. The unit of the ``k``-th action a player
    posted in the batch is named ``<player>.<k>``, and its draws are keyed by that name (world
@@ -163,6 +165,18 @@ def _act(d: Doing, order: Action) -> None:
     _DISPATCH[type(order)](d, order)
 
 
+def close_before(state: State, orders: Orders[Order], dice: Dice,
+                 rules: Params) -> tuple[State, list[Event]]:
+    """3.1: the proposals whose voting period ended before the batch's first action was posted
+    (between two batches) take effect before it, so it resolves under what they set."""
+    keys = action_keys(orders)
+    if not keys:
+        return state, []
+    t = Table.of(state, rules, dice)
+    events = ledger.close_due(t, posted_at(keys[0][1]), rules)
+    return t.state(state.turn), events  # the world, made once, goes on to the first action
+
+
 def close_ledger(state: State, orders: Orders[Order], dice: Dice,
                  rules: Params) -> tuple[State, list[Event]]:
     """The proposals whose voting period has ended, and merges counted at a phase's end."""
@@ -174,6 +188,7 @@ def close_ledger(state: State, orders: Orders[Order], dice: Dice,
 
 
 STEPS = (
+    Step("due", "Proposals ended before the batch", PROPOSALS, close_before),
     Step("actions", "Actions", f"{ACTIONS}, {RANDOMNESS}", actors=in_order_posted,
          act=resolve_action),
     Step("ledger", "The ledger", f"{PROPOSALS}, {JUDGEMENT}", close_ledger),

@@ -288,6 +288,9 @@ class World:
     def _corrupt_roll(self, draws: SeedDraws, prefix: str,
                       mine: Mapping[str, Any] | None) -> tuple[int, int]:
         """The hex's corruption d100 (5.3.2), drawn or entered, and its ``entered`` bit."""
+        if mine and "corrupt#0" in mine and "corrupt" in mine:
+            raise DiceError(f"draw {prefix}corrupt#0 entered twice (as {prefix}corrupt and as "
+                            f"{prefix}corrupt#0)")
         value = None if not mine else mine.get("corrupt#0", mine.get("corrupt"))
         if value is None:
             return draws.below(prefix + "corrupt#0", 100) + 1, 0

@@ -260,17 +260,23 @@ def round_steps(slot: int) -> list[Step]:
     return out
 
 
-def _share(state: State, events: list[Event], dice: Dice) -> list[Event]:
+def _share(before: State, after: State, events: list[Event], dice: Dice) -> list[Event]:
     """JOIN HOUSES: the players of houses joined into another order its characters, so what
     only a house may see (its secret actions' results, its draws, its citizens' beakers) is
-    shared with them."""
+    shared with them: those joined into it before the step (a house splitting away sees what
+    the split did) or after it."""
+    def joined(state: State) -> bool:
+        return state["houses"]["joined_to"].null_count() < state["houses"].height
+
+    if not joined(before) and not joined(after):
+        return events
+
     def shared(item: Any) -> tuple[str, ...]:
         if item.public or not item.player or item.shared_with:
             return tuple(item.shared_with)
-        return joined_players(state, item.player)
+        return tuple(dict.fromkeys((*joined_players(before, item.player),
+                                    *joined_players(after, item.player))))
 
-    if state["houses"]["joined_to"].null_count() == state["houses"].height:
-        return events
     dice.log[:] = [dataclasses.replace(r, shared_with=shared(r)) for r in dice.log]
     return [dataclasses.replace(e, shared_with=shared(e)) for e in events]
 
@@ -284,14 +290,14 @@ def shared(step: Step) -> Step:
         def acts(state: State, orders: Orders[Any], dice: Dice, rules: Params,
                  actor: str) -> tuple[State, list[Event]]:
             after, events = act(state, orders, dice, rules, actor)
-            return after, _share(after, events, dice)
+            return after, _share(state, after, events, dice)
         return dataclasses.replace(step, act=acts)
     fn = step.fn
 
     def run(state: State, orders: Orders[Any], dice: Dice,
             rules: Params) -> tuple[State, list[Event]]:
         after, events = fn(state, orders, dice, rules)
-        return after, _share(after, events, dice)
+        return after, _share(state, after, events, dice)
     return dataclasses.replace(step, fn=run)
 
 
