@@ -4,6 +4,8 @@ entered as the GM would."""
 
 from __future__ import annotations
 
+import polars as pl
+
 from gmkit.rulesets.jungle import cities
 from gmkit.rulesets.jungle.gameturns import BUILDER, INVENTOR
 from gmkit.rulesets.jungle.figures import check_figures, parse_figures
@@ -241,7 +243,15 @@ def test_a_captured_settler_removes_its_characters_until_rescued():
     settler = unit_row("Settler 1", unit_type="Settler", military=False, level=None,
                        captain="A", enlisted=2, city="Tenochtitlan")
     s = world([char("A", "Red", unit="Settler 1", fame=4), char("B", "Red", unit="Settler 1"),
-               char("C", "Blue")], units=[settler])
+               char("C", "Blue")], units=[settler], festival="Tlaloc")
+    # A is a Priest of Tlaloc, C's slave is B, A supports a policy: rows that name them
+    s = s.replace(titles=pl.concat([s["titles"], pl.DataFrame(
+        [{"character": "A", "title": "priest_of", "subject": "Tlaloc", "value": 3},
+         {"character": "C", "title": "owner_of", "subject": "B", "value": None}],
+        schema=s["titles"].schema)]),
+        slaves=pl.DataFrame({"slave": ["B"], "owner": ["C"]}, schema=s["slaves"].schema),
+        policy_support=pl.DataFrame({"character": ["A"], "policy": ["Piety"], "fame": [1]},
+                                    schema=s["policy_support"].schema))
     lost = check_figures(s, parse_figures("lost Settler 1"), RULES)
     assert not lost.errors
     after, events = unit_events(s, lost["unit_events"].to_dicts(), dice(), RULES)
@@ -249,6 +259,11 @@ def test_a_captured_settler_removes_its_characters_until_rescued():
     assert after["units"].is_empty() and after["captive_units"]["unit"].to_list() == ["Settler 1"]
     assert sorted(after["captives"]["name"].to_list()) == ["A", "B"]
     assert "A, B leave the game" in events[0].text
+    # nothing left in the game names them: the festival's blessings and the policies go on
+    assert after["titles"]["character"].to_list() == [] and after["slaves"].is_empty()
+    assert after["policy_support"].is_empty()
+    from gmkit.rulesets.jungle.gods import bless_priests
+    assert bless_priests(after, dice(), RULES)[1] == []
     # nothing of theirs is seen by another house, as with any character's sheet
     from gmkit.rulesets.jungle.views import house_state, public_state
     seen = house_state(after, public_state(after), "Blue")
@@ -257,12 +272,17 @@ def test_a_captured_settler_removes_its_characters_until_rescued():
     # a captured unit takes no figures and cannot be lost twice; the rescue needs a captive
     again = check_figures(after, parse_figures("lost Settler 1\nrescued Settler 2"), RULES)
     assert [e.line for e in again.errors] == [1, 2]
+    twice = check_figures(s, parse_figures("lost Settler 1\nsettled Settler 1"), RULES)
+    assert [e.line for e in twice.errors] == [2] and "twice" in str(twice.errors[0])
     back = check_figures(after, parse_figures("rescued settler 1"), RULES)
     assert not back.errors
     home, events = unit_events(after, back["unit_events"].to_dicts(), dice(), RULES)
     assert sorted(home["characters"]["name"].to_list()) == ["A", "B", "C"]
     assert char_of(home, "A")["unit"] == "Settler 1" and char_of(home, "A")["fame"] == 4
     assert home["units"]["captain"].to_list() == ["A"] and home["captives"].is_empty()
+    assert home["titles"].sort("character").equals(s["titles"].sort("character"))
+    assert home["slaves"].equals(s["slaves"]) and home["policy_support"].equals(
+        s["policy_support"]) and home["captive_rows"].is_empty()
     assert "return to the game" in events[0].text
 
 

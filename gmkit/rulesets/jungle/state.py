@@ -62,6 +62,8 @@ SCHEMAS: dict[str, Schema] = {
     # "removed from the game, but ... returned if the unit is later rescued"
     "captive_units": {},
     "captives": {},
+    # and the rows of other tables naming them (titles, bonds, choices), as JSON, by unit
+    "captive_rows": {"unit": pl.String, "table": pl.String, "row": pl.String},
     # who may post: each house's player (the GM posts the civilization figures as the GM)
     "players": {"id": pl.String, "role": pl.String},
 }

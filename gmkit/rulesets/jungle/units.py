@@ -10,6 +10,7 @@ selected character, weighted by Fame, is promoted to Captain."
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -23,7 +24,7 @@ from gmkit.rulesets.jungle.constants import LIFE, UNITS
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, append, char, update
 from gmkit.rulesets.jungle.effects import disband_unit
 from gmkit.rulesets.jungle.lifecycle import kill, set_captain
-from gmkit.rulesets.jungle.state import character_row, rows
+from gmkit.rulesets.jungle.state import character_row, frame, rows
 
 
 NPC = "an NPC"
@@ -149,13 +150,30 @@ def unit_events(state: State, happened: list[dict[str, Any]], dice: Dice,
     return state, events
 
 
+#: The tables whose rows name characters, and the columns that do: a captive's rows are kept
+#: aside with him, so nothing in the game refers to a character who is not in it.
+NAMING = {"titles": ("character", "subject"), "policy_support": ("character",),
+          "slaves": ("slave", "owner"), "tenants": ("tenant", "landlord"),
+          "origins": ("character",), "projects": ("character",),
+          "join_offers": ("offerer", "partner"), "picks": ("character",)}
+
+
 def held(state: State, unit: str) -> tuple[State, list[Event]]:
     """"If a settler or worker is captured, all characters within the unit are removed from the
     game, but will be returned if the unit is later rescued": the unit and its living
-    characters are kept aside (``captive_units``, ``captives``), titles and all."""
+    characters are kept aside (``captive_units``, ``captives``), with every row of another
+    table that names them (``captive_rows``: their titles, bonds and choices)."""
     gone = state["characters"].filter(pl.col("alive") & (pl.col("unit") == unit))
     names = gone["name"].to_list()
+    kept: list[dict[str, Any]] = []
+    for table, columns in NAMING.items():
+        df = state[table]
+        theirs = pl.any_horizontal(pl.col(c).is_in(names) for c in columns)
+        kept += [{"unit": unit, "table": table, "row": json.dumps(r, sort_keys=True)}
+                 for r in df.filter(theirs).to_dicts()]
+        state = State(state.turn, {**state.tables, table: df.filter(~theirs)})
     state = state.replace(
+        captive_rows=pl.concat([state["captive_rows"], frame(kept, "captive_rows")]),
         captive_units=pl.concat([state["captive_units"],
                                  state["units"].filter(pl.col("unit") == unit)]),
         units=state["units"].filter(pl.col("unit") != unit),
@@ -172,7 +190,15 @@ def rescued(state: State, unit: str) -> tuple[State, list[Event]]:
     back = state["captives"].filter(pl.col("unit") == unit).with_columns(
         may_act=pl.col("alive"))
     names = back["name"].to_list()
+    rows_back = state["captive_rows"].filter(pl.col("unit") == unit)
+    for table in NAMING:
+        again = [json.loads(r) for r in
+                 rows_back.filter(pl.col("table") == table)["row"].to_list()]
+        if again:
+            state = State(state.turn, {**state.tables,
+                                       table: pl.concat([state[table], frame(again, table)])})
     state = state.replace(
+        captive_rows=state["captive_rows"].filter(pl.col("unit") != unit),
         units=pl.concat([state["units"], state["captive_units"].filter(pl.col("unit") == unit)]),
         captive_units=state["captive_units"].filter(pl.col("unit") != unit),
         characters=pl.concat([state["characters"], back]),

@@ -19,6 +19,8 @@ GM_ONLY = ("food", "gold", "xp")
 PRIVATE_CHARACTER = ("craftsmanship", "wisdom", "beakers", "hammers", "defending", "busy")
 #: Tables of private choices, shown to a house for its own characters only.
 CHOICES = {"projects": "character", "policy_support": "character", "join_offers": "offerer"}
+#: What is kept of captives besides their sheets (their titles, bonds and choices): the GM's.
+GM_TABLES = ("captive_rows",)
 
 
 #: Tables of characters: those in the game, and those a captured unit took out of it.
@@ -30,7 +32,7 @@ def public_state(state: State) -> State:
     chars = {t: state[t].with_columns(pl.lit(None, dtype=state[t].schema[c]).alias(c)
                                       for c in PRIVATE_CHARACTER)
              for t in CHARACTER_TABLES if t in state.tables}
-    cleared = {t: state[t].clear() for t in CHOICES if t in state.tables}
+    cleared = {t: state[t].clear() for t in (*CHOICES, *GM_TABLES) if t in state.tables}
     return State(state.turn, {**state.tables, **chars, **cleared})
 
 
