@@ -201,7 +201,7 @@ class Game(RecordedChanges):
             self.ruleset: Ruleset = find_ruleset(str(self.config.get("ruleset", "")))
         except KeyError as e:
             raise GameError(f"{self.root / 'game.toml'}: {e.args[0]}") from None
-        self.store = GameStore(self.root, self.ruleset.schemas)
+        self.store = GameStore(self.root, self.ruleset.schemas, self.ruleset.added)
         self._complete_change()
         self._complete_enacted()
         rules = self.config.get("rules", {})

@@ -301,6 +301,11 @@ class Ruleset(ABC, Generic[O]):
                 overrides[c.name] = c.value
         return Params(rules.table.values(), overrides)
 
+    #: State tables (``None``) and columns (a tuple of names, by table) added to the schemas
+    #: after games were written: an older turn reads them as an empty table or a null column,
+    #: so a game begun with an earlier gmkit still opens, resolves and verifies.
+    added: ClassVar[Mapping[str, tuple[str, ...] | None]] = {}
+
     #: What :meth:`import_posts` reads ("DiscordChatExporter JSON, one file per channel"); None
     #: for a ruleset whose posts are pasted or sent one by one.
     imports: ClassVar[str | None] = None

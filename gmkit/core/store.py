@@ -118,11 +118,15 @@ def canonical_turn_dir(turn: int, revision: int) -> str:
 
 
 class GameStore:
-    """A game folder on disk. ``schemas`` are the ruleset's state table schemas."""
+    """A game folder on disk. ``schemas`` are the ruleset's state table schemas; ``added``
+    names the tables (``None``) and columns (a tuple) the ruleset added after games were
+    written, which an older turn reads as an empty table or a null column."""
 
-    def __init__(self, root: str | Path, schemas: Mapping[str, Schema] | None = None):
+    def __init__(self, root: str | Path, schemas: Mapping[str, Schema] | None = None,
+                 added: Mapping[str, tuple[str, ...] | None] | None = None):
         self.root = Path(root)
         self.schemas = dict(schemas or {})
+        self.added = dict(added or {})
         if not (self.root / "game.toml").is_file():
             raise StoreError(f"{self.root}: not a game folder (no game.toml)")
 
@@ -307,7 +311,8 @@ class GameStore:
         return problems
 
     @staticmethod
-    def _parse_parquet(source: Path | bytes, path: Path, schema: Schema) -> pl.DataFrame:
+    def _parse_parquet(source: Path | bytes, path: Path, schema: Schema,
+                       lack: tuple[str, ...] = ()) -> pl.DataFrame:
         try:
             df = pl.read_parquet(io.BytesIO(source) if isinstance(source, bytes) else source)
         except FileNotFoundError:
@@ -315,9 +320,10 @@ class GameStore:
         except Exception as e:  # polars raises several kinds for a corrupt file
             raise StoreError(f"{path}: not a readable Parquet file ({type(e).__name__}: "
                              f"{str(e).splitlines()[0] if str(e) else ''})") from None
-        missing = [c for c in schema if c not in df.columns and c in ADDED_COLUMNS]
+        missing = [c for c in schema if c not in df.columns and (c in ADDED_COLUMNS or c in lack)]
         if missing:
-            df = df.with_columns(ADDED_COLUMNS[c].alias(c) for c in missing)
+            df = df.with_columns((ADDED_COLUMNS[c] if c in ADDED_COLUMNS
+                                  else pl.lit(None, dtype=schema[c])).alias(c) for c in missing)
         try:
             return check_frame(df, schema, str(path))
         except SchemaError as e:
@@ -325,6 +331,17 @@ class GameStore:
 
     def _read_parquet(self, path: Path, schema: Schema) -> pl.DataFrame:
         return self._parse_parquet(path, path, schema)
+
+    def _state_table(self, name: str, blobs: Mapping[str, bytes | Path], folder: Path
+                     ) -> pl.DataFrame:
+        """State table ``name`` of a turn whose files are ``blobs``; a table or column the
+        ruleset added since the turn was written reads as empty or null (``added``)."""
+        rel, schema = f"tables/{name}.parquet", self.schemas[name]
+        if rel not in blobs:
+            if name in self.added and self.added[name] is None:
+                return pl.DataFrame(schema=dict(schema))
+            raise StoreError(f"{folder / rel}: missing")
+        return self._parse_parquet(blobs[rel], folder / rel, schema, self.added.get(name) or ())
 
     def _verified_files(self, folder: Path, manifest: Mapping[str, Any]) -> dict[str, bytes]:
         """Every file a manifest lists, read once and checked against its hash."""
@@ -364,13 +381,8 @@ class GameStore:
         if manifest.get("turn") != turn:
             raise TamperError(f"{folder}/manifest.json: says turn {manifest.get('turn')}")
         blobs = self._verified_files(folder, manifest)
-        tables = {}
-        for name, schema in self.schemas.items():
-            rel = f"tables/{name}.parquet"
-            if rel not in blobs:
-                raise StoreError(f"{folder / rel}: missing")
-            tables[name] = self._parse_parquet(blobs[rel], folder / rel, schema)
-        return State(turn, tables)
+        return State(turn, {name: self._state_table(name, blobs, folder)
+                            for name in self.schemas})
 
     def read_turn(self, turn: int | None = None, revision: int | None = None,
                   *, verify: bool = True) -> TurnData:
@@ -391,8 +403,7 @@ class GameStore:
                 raise StoreError(f"{folder / rel}: missing")
             return self._parse_parquet(blobs[rel], folder / rel, schema)
 
-        tables = {name: frame(f"tables/{name}.parquet", schema)
-                  for name, schema in self.schemas.items()}
+        tables = {name: self._state_table(name, blobs, folder) for name in self.schemas}
         logs = {name: frame(f"{name}.parquet", schema) for name, schema in LOG_SCHEMAS.items()}
         path = folder / "entered.json"
         try:
@@ -640,13 +651,16 @@ class GameStore:
         current = {turn: revs[max(revs)] for turn, revs in self._turn_dirs().items()}
         for turn in sorted(current):
             folder = current[turn]
-            if verify:
-                blobs = self._verified_files(folder, self.manifest(turn))
-                if rel not in blobs:
-                    raise StoreError(f"{folder / rel}: missing")
+            manifest = self.manifest(turn)
+            blobs: Mapping[str, bytes | Path] = (
+                self._verified_files(folder, manifest) if verify
+                else {r: folder / r for r in manifest["files"]})
+            if table in self.schemas:
+                df = self._state_table(table, blobs, folder)
+            elif rel in blobs:
                 df = self._parse_parquet(blobs[rel], folder / rel, schema)
             else:
-                df = self._read_parquet(folder / rel, schema)
+                raise StoreError(f"{folder / rel}: missing")
             frames.append(df.with_columns(pl.lit(turn, pl.Int64).alias("turn")))
         if not frames:
             return pl.DataFrame(schema={**schema, "turn": pl.Int64})

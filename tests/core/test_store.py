@@ -600,3 +600,22 @@ class TestGame:
                                    if p.is_file())
             for rel in files:
                 assert (a / rel).read_bytes() == (b / rel).read_bytes(), f"turn {t}: {rel}"
+
+
+def test_a_table_or_column_added_since_a_turn_was_written_reads_as_empty_or_null(store):
+    """A game begun with an earlier gmkit still opens: a state table or column its ruleset
+    declares added (``Ruleset.added``) reads, in an older turn, as an empty table or a null
+    column; one not declared so is still reported missing, naming the file."""
+    newer = {"t": {"a": pl.Int64, "b": pl.String, "c": pl.Boolean},
+             "kept_aside": {"who": pl.String}}
+    later = GameStore(store.root, newer, {"t": ("c",), "kept_aside": None})
+    state = later.read_state(2)
+    assert state["t"]["c"].to_list() == [None, None] and state["t"]["a"].to_list() == [2, 0]
+    assert state["kept_aside"].is_empty() and dict(state["kept_aside"].schema) == {
+        "who": pl.String}
+    assert later.read_turn(1).state["kept_aside"].is_empty()
+    assert later.history("t")["c"].null_count() == 6
+    with pytest.raises(StoreError, match="kept_aside.parquet: missing"):
+        GameStore(store.root, newer, {"t": ("c",)}).read_state(2)
+    with pytest.raises(StoreError, match="missing column"):
+        GameStore(store.root, newer, {"kept_aside": None}).read_state(2)

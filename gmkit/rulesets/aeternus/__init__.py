@@ -51,6 +51,8 @@ class Aeternus(Ruleset[AeternusOrder]):
     title = "Aeternus"
     params = PARAMS
     schemas = aeternus_state.SCHEMAS
+    # a candidacy's Discord message, whose reactions are its votes
+    added = {"candidacies": ("discord_message",)}
     default_map = None
     board_kind = "hex"
     standings_subject = "player"

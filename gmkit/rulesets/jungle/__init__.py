@@ -54,6 +54,8 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     aliases = ("law-of-the-jungle",)
     params = PARAMS
     schemas = SCHEMAS
+    # captured settlers and workers, kept aside until rescued
+    added = {"captive_units": None, "captives": None, "captive_rows": None}
     default_map = None
     board_kind = "hex"
     gm_posts = True  # the GM posts the civilization game's figures each session
