@@ -63,7 +63,7 @@ SCHEMAS: dict[str, Schema] = {
     "captive_units": {},
     "captives": {},
     # and the rows of other tables naming them (titles, bonds, choices), as JSON, by unit
-    "captive_rows": {"unit": pl.String, "table": pl.String, "row": pl.String},
+    "captive_rows": {"unit": pl.String, "from_table": pl.String, "kept_row": pl.String},
     # who may post: each house's player (the GM posts the civilization figures as the GM)
     "players": {"id": pl.String, "role": pl.String},
 }

@@ -169,8 +169,8 @@ def held(state: State, unit: str) -> tuple[State, list[Event]]:
     for table, columns in NAMING.items():
         df = state[table]
         theirs = pl.any_horizontal(pl.col(c).is_in(names) for c in columns)
-        kept += [{"unit": unit, "table": table, "row": json.dumps(r, sort_keys=True)}
-                 for r in df.filter(theirs).to_dicts()]
+        kept += [{"unit": unit, "from_table": table,
+                  "kept_row": json.dumps(r, sort_keys=True)} for r in df.filter(theirs).to_dicts()]
         state = State(state.turn, {**state.tables, table: df.filter(~theirs)})
     state = state.replace(
         captive_rows=pl.concat([state["captive_rows"], frame(kept, "captive_rows")]),
@@ -193,7 +193,7 @@ def rescued(state: State, unit: str) -> tuple[State, list[Event]]:
     rows_back = state["captive_rows"].filter(pl.col("unit") == unit)
     for table in NAMING:
         again = [json.loads(r) for r in
-                 rows_back.filter(pl.col("table") == table)["row"].to_list()]
+                 rows_back.filter(pl.col("from_table") == table)["kept_row"].to_list()]
         if again:
             state = State(state.turn, {**state.tables,
                                        table: pl.concat([state[table], frame(again, table)])})
