@@ -84,11 +84,35 @@ def verify_game(game: Game, *, against: str | None = None,
         progress(len(turns), len(turns))
     if turns:
         out.problems += _config_problems(game, turns[-1])
+    out.problems += _added_tables_kept(game, turns)
     out.problems += _orphans(game, turns)
     if against is not None:
         ok, note = check_anchor(game, against)
         (out.notes if ok else out.problems).append(note)
     return out
+
+
+def _added_tables_kept(game: Game, turns: list[int]) -> list[str]:
+    """A state table the ruleset added later may be missing from the turns written before it
+    (they read it as empty), never from a turn after one that has it."""
+    added = [name for name, columns in game.ruleset.added.items() if columns is None]
+    if not added:
+        return []
+    problems: list[str] = []
+    since: dict[str, int] = {}
+    for t in turns:
+        try:
+            files = game.store.manifest(t).get("files", {})
+        except StoreError:
+            continue  # reported with the turn
+        for name in added:
+            rel = f"tables/{name}.parquet"
+            if rel in files:
+                since.setdefault(name, t)
+            elif name in since:
+                problems.append(f"{game.store.turn_path(t)}: {rel} is missing (turn "
+                                f"{since[name]} had it)")
+    return problems
 
 
 def _check_revision(game: Game, t: int, rev: int, prev: State | None,

@@ -265,11 +265,14 @@ def test_3_2_a_judges_line_in_judge_elections_is_kept_and_one_candidacy_a_week()
         _message("50", "2026-01-05T10:00:00+00:00", "cedar", "Remove the Judge"),
         _message("51", "2026-01-05T11:00:00+00:00", "birch", "I stand"),
         _message("52", "2026-01-05T12:00:00+00:00", "birch", "Please back me!"),
+        _message("53", "2026-01-05T13:00:00+00:00", "dune", "Call me Judge: I will be fair"),
     ])
     got, _ = posts([read_export(elections)], PLAYERS)
     assert [t.split("] ", 1)[1] for _, t in got] == [
-        "Remove the Judge", "Stand for Judge (message 51)", "Stand for Judge (message 52)"]
+        "Remove the Judge", "Stand for Judge (message 51)", "Stand for Judge (message 52)",
+        "Stand for Judge (message 53)"]
     state = scenario({O: "Meadow"}, {p: O for p in PLAYERS.values()}, first_judge="Amber")
     state, events, _ = play(state, got, at=MONDAY, first_judge="Amber")
-    assert state["candidacies"].select("player", "discord_message").rows() == [("Birch", "51")]
+    assert state["candidacies"].select("player", "discord_message").rows() == [
+        ("Birch", "51"), ("Dune", "53")]
     assert any("a candidate this week already" in e.text for e in events)

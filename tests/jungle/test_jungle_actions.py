@@ -368,3 +368,14 @@ def test_only_a_head_may_split_houses():
     _, events = run(joined, {"Red": "[b]Mixtli: Split Houses[/b]"})
     assert "not the highest-Fame character of house Blue" in [
         e for e in events if e.kind == "void"][0].text
+
+
+def test_a_tlatoani_who_enlists_rules_his_city_no_more():
+    """ENLIST / SOLDIERS: "Any character in a unit is considered a soldier": a Tlatoani who
+    enlists leaves his city's throne empty, as one who travels away does."""
+    s = world([char("Gualpa", "Red", fame=16, **{"class": "tlatoani"})],
+              cities=[city_row("Tenochtitlan", tlatoani="Gualpa")],
+              units=[unit_row("Warrior 1", city="Tenochtitlan")])
+    after, _ = run(s, {"Red": "[b]Gualpa: Enlist Warrior 1[/b]"})
+    assert char_of(after, "Gualpa")["class"] == "soldier"
+    assert after["cities"]["tlatoani"].to_list() == [None]

@@ -293,3 +293,21 @@ def test_only_a_settler_or_worker_is_captured_with_its_characters():
     s = world([char("A", "Red", unit="Warrior 1")], units=[unit_row("Warrior 1", captain="A")])
     got = check_figures(s, parse_figures("lost Warrior 1"), RULES)
     assert "military unit" in str(got.errors[0]) and got["unit_events"].is_empty()
+
+
+def test_rescuing_one_unit_keeps_aside_what_names_a_captive_of_another():
+    """LIFE AND DEATH IN A UNIT: two captured units; rescuing one brings back its characters'
+    rows, but a row that also names a character still held with the other unit (A owns B)
+    stays aside with him until his own rescue."""
+    units = [unit_row(n, unit_type="Settler", military=False, level=None, captain=c, enlisted=1,
+                      city="Tenochtitlan") for n, c in (("S1", "A"), ("S2", "B"))]
+    s = world([char("A", "Red", unit="S1"), char("B", "Blue", unit="S2")], units=units)
+    s = s.replace(slaves=pl.DataFrame({"slave": ["B"], "owner": ["A"]}, schema=s["slaves"].schema))
+    for line in ("lost S1", "lost S2", "rescued S1"):
+        got = check_figures(s, parse_figures(line), RULES)
+        s, _ = unit_events(s, got["unit_events"].to_dicts(), dice(), RULES)
+    assert s["characters"]["name"].to_list() == ["A"] and s["slaves"].is_empty()
+    assert s["captive_rows"]["unit"].to_list() == ["S2"]
+    got = check_figures(s, parse_figures("rescued S2"), RULES)
+    s, _ = unit_events(s, got["unit_events"].to_dicts(), dice(), RULES)
+    assert s["slaves"].rows() == [("B", "A")] and s["captive_rows"].is_empty()

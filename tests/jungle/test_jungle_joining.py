@@ -115,3 +115,25 @@ def test_a_house_added_between_sessions_posts_for_the_very_next_one(game):
     assert got.parsed.errors == [] and len(got.parsed.orders) == 1
     play(game, 1, master="joining")
     assert game.verify() == []
+
+
+def test_verify_reports_an_added_table_dropped_from_a_turn_after_one_that_had_it(tmp_path):
+    """A table the ruleset added later (captured settlers') may be missing from turns written
+    before it; removed from the latest turn, file and manifest entry both, while the turns
+    before have it, ``verify`` reports it rather than reading it as empty."""
+    import json
+    import shutil
+
+    from gmkit.game import Game
+
+    root = tmp_path / "jungle"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "data" / "sample-jungle", root)
+    game = Game.open(root)
+    folder = game.store.turn_path(game.latest_turn)
+    (folder / "tables" / "captive_rows.parquet").unlink()
+    manifest = json.loads((folder / "manifest.json").read_bytes())
+    del manifest["files"]["tables/captive_rows.parquet"]
+    (folder / "manifest.json").write_bytes(json.dumps(manifest, indent=1,
+                                                      sort_keys=True).encode())
+    problems = Game.open(root).verify()
+    assert any("captive_rows.parquet is missing (turn" in p for p in problems), problems

@@ -183,12 +183,9 @@ def posts(exports: Sequence[Export], players: Mapping[str, str]
             said = [ln.strip() for ln in m.content.splitlines() if ln.strip()]
             if channel == JUSTICE_CHANNEL and said and not _JUDGE_LINE.match(said[0]):
                 said = ["Request: " + " ".join(said)]
-            elif channel == ELECTIONS_CHANNEL and said and not _JUDGE_LINE.match(said[0]):
+            elif channel == ELECTIONS_CHANNEL and said and not _judges_order(said[0]):
                 # 3.2: a message in #judge-elections is a candidacy; its reactions the votes
                 said = [f"Stand for Judge (message {mid})"]
-            elif channel == ELECTIONS_CHANNEL and said and re.match(r"^\s*stand\b", said[0],
-                                                                   re.I):
-                said = [f"Stand for Judge (message {mid})"]  # written so: still its message
             for k, line in enumerate(said):
                 lines.append((m.timestamp, mid, f"{k:04d}", f"{who}\n{stamp} {line}"))
         elif channel == PROPOSALS_CHANNEL:
@@ -203,6 +200,22 @@ def posts(exports: Sequence[Export], players: Mapping[str, str]
                 lines.append((when, mid, "1", f"{who}\n[{time_text(when)}] Edited message {mid}"))
     out = [tuple(text.split("\n", 1)) for _, _, _, text in sorted(lines)]
     return [(p, t) for p, t in out], problems
+
+
+def _judges_order(text: str) -> bool:
+    """Whether a line of #judge-elections is one of the Judge's orders written out (a vote on a
+    candidacy, a removal, a resignation): it is kept as written. Any other message, a
+    candidacy written "Stand for Judge" included, is a candidacy with its message's number."""
+    from gmkit.core.orders import OrderError, PostLine
+    from gmkit.rulesets.aeternus.judge import JudgeVote, RemoveJudge, Resign
+    from gmkit.rulesets.aeternus.orders import Timed, parse_line
+
+    try:
+        order = parse_line(PostLine(1, text, False))
+    except OrderError:
+        return False
+    order = order.order if isinstance(order, Timed) else order
+    return isinstance(order, (JudgeVote, RemoveJudge, Resign))
 
 
 def _deleted(exports: Sequence[Export]) -> set[str]:

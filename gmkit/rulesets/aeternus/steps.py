@@ -168,12 +168,15 @@ def _act(d: Doing, order: Action) -> None:
 def close_before(state: State, orders: Orders[Order], dice: Dice,
                  rules: Params) -> tuple[State, list[Event]]:
     """3.1: the proposals whose voting period ended before the batch's first action was posted
-    (between two batches) take effect before it, so it resolves under what they set."""
+    (between two batches) take effect before it, so it resolves under what they set; 3.2: the
+    votes of confidence and the elections that ended so are counted before it too."""
     keys = action_keys(orders)
     if not keys:
         return state, []
     t = Table.of(state, rules, dice)
-    events = ledger.close_due(t, posted_at(keys[0][1]), rules)
+    first = posted_at(keys[0][1])
+    events = ledger.close_due(t, first, rules)
+    events += judge.settle(t, first)  # and the confidence votes and elections ended so
     return t.state(state.turn), events  # the world, made once, goes on to the first action
 
 

@@ -172,6 +172,10 @@ def enlist(state: State, a: A.Enlist, dice: Dice, rules: Params) -> Result:
               f"{a.unit} is not within 2 hexes of {me['unit']}")
     old = me["unit"]
     state = _leave_land(state, a.who)
+    if me["class"] == TLATOANI:  # a soldier rules no city (as one who travels away)
+        for c in rows(state, "cities"):
+            if c["tlatoani"] == a.who:
+                state = make_tlatoani(state, c["city"], None)
     if old:
         state = update(state, "units", "unit", old, enlisted=max(0, places.units[old]["enlisted"]
                                                                  - 1))

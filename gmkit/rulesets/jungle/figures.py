@@ -299,13 +299,11 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
                 happened.append({**r, "unit": unit})
         elif r["kind"] in ("consumed", "lost"):
             unit = resolve(units, r["unit"], r["line"])
-            if unit is not None and not once("lost or consumed unit", unit, r["line"]):
-                continue
             if unit is not None and r["kind"] == "lost" and military.get(unit):
                 bad(r["line"], IllegalOrderError(
                     f"{unit} is a military unit: only a settler or worker is captured with its "
                     "characters (a military unit loses health)"))
-            elif unit is not None:
+            elif unit is not None and once("lost or consumed unit", unit, r["line"]):
                 happened.append({**r, "unit": unit})
         else:
             by = resolve(units, r["by"], r["line"])

@@ -191,14 +191,24 @@ def rescued(state: State, unit: str) -> tuple[State, list[Event]]:
         may_act=pl.col("alive"))
     names = back["name"].to_list()
     rows_back = state["captive_rows"].filter(pl.col("unit") == unit)
-    for table in NAMING:
-        again = [json.loads(r) for r in
-                 rows_back.filter(pl.col("from_table") == table)["kept_row"].to_list()]
+    still = dict(state["captives"].filter(pl.col("unit") != unit).select("name", "unit")
+                 .iter_rows())
+    refiled: list[dict[str, Any]] = []  # rows that also name a character still held elsewhere
+    for table, columns in NAMING.items():
+        again = []
+        for text in rows_back.filter(pl.col("from_table") == table)["kept_row"].to_list():
+            row = json.loads(text)
+            other = next((row[c] for c in columns if row.get(c) in still), None)
+            if other is None:
+                again.append(row)
+            else:
+                refiled.append({"unit": still[other], "from_table": table, "kept_row": text})
         if again:
             state = State(state.turn, {**state.tables,
                                        table: pl.concat([state[table], frame(again, table)])})
     state = state.replace(
-        captive_rows=state["captive_rows"].filter(pl.col("unit") != unit),
+        captive_rows=pl.concat([state["captive_rows"].filter(pl.col("unit") != unit),
+                                frame(refiled, "captive_rows")]),
         units=pl.concat([state["units"], state["captive_units"].filter(pl.col("unit") == unit)]),
         captive_units=state["captive_units"].filter(pl.col("unit") != unit),
         characters=pl.concat([state["characters"], back]),
