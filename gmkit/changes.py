@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gmkit.core.params import Params
+from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.ruleset import Ruleset
 from gmkit.core.store import GameStore, StoreError, atomic_write, read_json_file
 from gmkit.core.tables import State
@@ -29,19 +29,6 @@ CHANGES_FILE = "changes.json"
 
 class GameError(ValueError):
     """A GM action that cannot be done; the message says why."""
-
-
-def apply_rule_changes(rules: Mapping[str, Any], changes: Any) -> dict[str, Any]:
-    """``rules`` with the rule changes among ``changes`` applied in order (a change's value None
-    restores the ruleset's default); changes of another kind are passed over."""
-    out = dict(rules)
-    for change in changes if isinstance(changes, list) else []:
-        if isinstance(change, dict) and change.get("kind") == "rules":
-            if change.get("value") is None:
-                out.pop(str(change.get("name")), None)
-            else:
-                out[str(change.get("name"))] = change.get("value")
-    return out
 
 
 def enacted_record(ruleset: Ruleset[Any], start: State, end: State,

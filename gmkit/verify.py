@@ -31,7 +31,8 @@ from gmkit import fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.store import StoreError, TurnData
 from gmkit.core.tables import State
-from gmkit.changes import apply_rule_changes, enacted_record
+from gmkit.changes import enacted_record
+from gmkit.core.params import apply_rule_changes
 
 if TYPE_CHECKING:
     from gmkit.game import Game

@@ -66,3 +66,16 @@ class Params(Mapping[str, Any]):
         """One row per rule: name, value, default, section and meaning (for notebooks and docs)."""
         return [{"name": n, "value": self._values[n], "default": p.default, "rule": p.rule,
                  "meaning": p.meaning} for n, p in self.table.items()]
+
+
+def apply_rule_changes(rules: Mapping[str, Any], changes: Any) -> dict[str, Any]:
+    """``rules`` with the rule changes among ``changes`` applied in order (a change's value None
+    restores the ruleset's default); changes of another kind are passed over."""
+    out = dict(rules)
+    for change in changes if isinstance(changes, list) else []:
+        if isinstance(change, dict) and change.get("kind") == "rules":
+            if change.get("value") is None:
+                out.pop(str(change.get("name")), None)
+            else:
+                out[str(change.get("name"))] = change.get("value")
+    return out

@@ -20,7 +20,7 @@ from gmkit.core.drawing.scene import ArrowKind, Scene
 from gmkit.core.envelope import Orders
 from gmkit.core.maps import Arrow, GameMap, Stack
 from gmkit.core.orders import OrderError, ParseResult
-from gmkit.core.params import Param, Params
+from gmkit.core.params import Param, Params, apply_rule_changes
 from gmkit.core.steps import Event, Outcome, Step
 from gmkit.core.tables import Schema, State
 from gmkit.core.views import Viewer, blank_columns
@@ -293,13 +293,8 @@ class Ruleset(ABC, Generic[O]):
         now = [c for c in self.enacted(start, state, rules) if c.at_once]
         if not now:
             return rules
-        overrides = dict(rules.overrides)
-        for c in now:
-            if c.value is None:
-                overrides.pop(c.name, None)
-            else:
-                overrides[c.name] = c.value
-        return Params(rules.table.values(), overrides)
+        return Params(rules.table.values(), apply_rule_changes(
+            rules.overrides, [{"kind": "rules", "name": c.name, "value": c.value} for c in now]))
 
     #: State tables (``None``) and columns (a tuple of names, by table) added to the schemas
     #: after games were written: an older turn reads them as an empty table or a null column,

@@ -39,8 +39,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gmkit.core.orders import OrderError, PostLine
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
-from gmkit.rulesets.aeternus.judge import week_end
+from gmkit.rulesets.aeternus.judge import JudgeVote, RemoveJudge, Resign, week_end
+from gmkit.rulesets.aeternus.orders import Timed, parse_line
 
 if TYPE_CHECKING:
     from gmkit.game import Game
@@ -206,10 +208,6 @@ def _judges_order(text: str) -> bool:
     """Whether a line of #judge-elections is one of the Judge's orders written out (a vote on a
     candidacy, a removal, a resignation): it is kept as written. Any other message, a
     candidacy written "Stand for Judge" included, is a candidacy with its message's number."""
-    from gmkit.core.orders import OrderError, PostLine
-    from gmkit.rulesets.aeternus.judge import JudgeVote, RemoveJudge, Resign
-    from gmkit.rulesets.aeternus.orders import Timed, parse_line
-
     try:
         order = parse_line(PostLine(1, text, False))
     except OrderError:
