@@ -23,7 +23,7 @@ from gmkit.core.params import ParamError
 from gmkit.core.store import StoreError
 from gmkit.core.tables import SchemaError
 from gmkit.core.views import Viewer
-from gmkit.game import Game, GameError
+from gmkit.game import Game, GameError, ImportRefused
 
 EXPECTED = (GameError, StoreError, DiceError, MapError, ParamError, SchemaError, OrderError,
             KeyError, tomllib.TOMLDecodeError, ValueError, TypeError)
@@ -168,7 +168,7 @@ def _players(players_file: Path, ruleset: str, map_path: Path | None) -> list[di
 def _viewer(g: Game, view: str) -> Viewer:
     """The viewer ``--view`` names; a player must be one of the game's."""
     v = Viewer.parse(view)
-    if v.is_player and v.player_id not in [p.id for p in g.players_from_config(g.config)]:
+    if v.is_player and v.player_id not in [p.id for p in g.everyone()]:
         raise GameError(f"--view {view}: no player {v.player_id!r} in this game")
     return v
 
@@ -273,16 +273,29 @@ def beacon_command(game: Path, turn: int | None, round_: str | None, randomness:
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 def import_command(game: Path, files: tuple[Path, ...]) -> None:
     """Receive the posts chat exports hold (for a ruleset that reads them: Aeternus reads
-    DiscordChatExporter JSON), each with its posting time; a post already received is not
-    received again, and every message that could not be read is named."""
+    DiscordChatExporter JSON), a post per message with its posting time. All or nothing: a
+    file or message that cannot be read stops the import, each problem named, and nothing is
+    stored. A message received before is not received again; what is read but does not count
+    (a stranger's message, an edit the rules ignore) is listed."""
     g = Game.open(game)
-    before = g.store.pending_posts(g.next_turn).height
-    problems = g.ruleset.import_posts(g, list(files))
-    got = g.store.pending_posts(g.next_turn).height - before
-    for problem in problems:
-        click.echo(f"  {problem}")
-    click.echo(f"received {got} post(s) for turn {g.next_turn} from {len(files)} file(s); "
-               f"{len(problems)} message(s) to check by hand")
+    try:
+        report = g.import_posts(list(files))
+    except ImportRefused as e:
+        for problem in e.problems:
+            click.echo(f"  {problem}", err=True)
+        raise
+    state = g.coming_state()
+    for seq, post in report.stored:
+        parsed = g.ruleset.parse_post(post.text, post.player, state, g.rules)
+        joining = " (joins the game)" if post.newcomer else ""
+        click.echo(f"  post #{seq} {post.player}{joining}, {post.where or post.source}: "
+                   f"{len(parsed.orders)} order(s)")
+        for err in parsed.errors:
+            click.echo(f"    rejected {err}")
+    for notice in report.notices:
+        click.echo(f"  {notice}")
+    click.echo(f"received {len(report.stored)} post(s) for turn {report.turn} from "
+               f"{len(files)} file(s); {len(report.notices)} notice(s) to check by hand")
 
 
 @main.command()

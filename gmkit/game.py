@@ -36,6 +36,7 @@ from gmkit.core.dice import Dice, Roll
 from gmkit.core.drawing import scene as sc
 from gmkit.core.drawing.board_svg import scene_svg
 from gmkit.core.envelope import Envelope, Orders
+from gmkit.core.intake import ImportedPost, Intake, player_id_problem
 from gmkit.core.maps import Arrow, GameMap
 from gmkit.core.orders import OrderError, ParseResult, merge_posts
 from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset
@@ -122,6 +123,25 @@ class Received:
     turn: int
     player: str
     parsed: ParseResult[Any]
+
+
+class ImportRefused(GameError):
+    """An import that stored nothing: ``problems`` names each file and message at fault."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__(f"nothing was imported: {len(problems)} problem(s) in the files; fix "
+                         "them and import again")
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import stored: the turn its posts landed in, each post stored with its number
+    (a message received before is not among them), and the notices for the GM."""
+
+    turn: int
+    stored: list[tuple[int, ImportedPost]]
+    notices: list[str]
 
 
 def _json(value: Any) -> str:
@@ -442,7 +462,7 @@ class Game(RecordedChanges):
         ids = self.player_ids(state)
         match = [p for p in ids if p.casefold() == player.strip().casefold()]
         if not match:
-            raise GameError(f"no player '{player}' (players: {', '.join(ids)})")
+            match = [self._newcomer(player.strip(), text, state, secret)]
         stamp = received or datetime.now(timezone.utc).isoformat(timespec="seconds")
         if posted is not None:
             try:
@@ -458,6 +478,73 @@ class Game(RecordedChanges):
             state = self.coming_state()
         parsed = self.ruleset.parse_post(text, match[0], state, self.rules, secret=secret)
         return Received(seq, turn, match[0], parsed)
+
+    def _newcomer(self, player: str, text: str, state: State, secret: bool) -> str:
+        """``player``, who is no player yet, may post: their post makes them one (the ruleset's
+        :meth:`~gmkit.core.ruleset.Ruleset.joins`), or an earlier post of theirs for the coming
+        turn did. Otherwise refused, naming the players."""
+        joining = self.newcomers()
+        known = {p.casefold(): p for p in joining}
+        if player.casefold() in known:
+            return known[player.casefold()]
+        parsed = self.ruleset.parse_post(text, player, state, self.rules, secret=secret)
+        if not self.ruleset.joins(parsed):
+            ids = self.player_ids(state)
+            raise GameError(f"no player '{player}' (players: {', '.join(ids)})")
+        problem = player_id_problem(player)
+        if problem is not None:
+            raise GameError(problem)
+        return player
+
+    def newcomers(self) -> list[str]:
+        """Who is joining with the coming turn: posters of its pending posts who are no
+        players yet (their first post made them one, see :meth:`_newcomer`)."""
+        ids = {p.casefold() for p in self.player_ids(self.coming_state())}
+        pending = self.store.pending_posts(self.next_turn)["player"].unique(maintain_order=True)
+        return [p for p in pending.to_list() if p.casefold() not in ids]
+
+    def everyone(self) -> list[PlayerInfo]:
+        """Every player of the game: as ``game.toml`` lists them, then those who joined by a
+        post (Aeternus) and stand in the latest state's players table."""
+        listed = self.players_from_config(self.config)
+        have = {p.id for p in listed}
+        state = self.state()
+        if "players" not in state.tables or "id" not in state["players"].columns:
+            return listed
+        names = (state["players"]["name"].to_list() if "name" in state["players"].columns
+                 else state["players"]["id"].to_list())
+        return listed + [PlayerInfo(str(pid), str(name or pid))
+                         for pid, name in zip(state["players"]["id"].to_list(), names)
+                         if pid not in have and pid != GM_POSTER]
+
+    def import_posts(self, files: Sequence[str | Path]) -> ImportReport:
+        """Receive the posts chat exports hold (the ruleset's importer reads them): all of them
+        at once, or none when any file or message holds an error (raised as one
+        :class:`GameError`, a line per problem). A message received before is not received
+        again."""
+        paths = [Path(f) for f in files]
+        intake = Intake(self.coming_state(), self.rules, self.players_from_config(self.config),
+                        self.store.received_sources())
+        try:
+            got = self.ruleset.import_posts(paths, intake)
+        except ValueError as e:
+            raise GameError(str(e)) from None
+        errors = list(got.errors)
+        for post in got.posts:
+            problem = player_id_problem(post.player) if post.newcomer else None
+            if problem is not None:
+                errors.append(f"{post.where or post.source}: {problem}")
+        if errors:
+            raise ImportRefused(errors)
+        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        seqs, turn = self.store.add_posts(
+            [{"player": p.player, "text": p.text, "secret": False, "received": stamp,
+              "posted": p.posted, "source": p.source, "author": p.author} for p in got.posts])
+        by_source = {r["source"]: r for r in self.store.received_sources().values()
+                     if r.get("seq") in set(seqs)}
+        stored = [(int(by_source[p.source]["seq"]), p) for p in got.posts
+                  if p.source in by_source]
+        return ImportReport(turn, stored, list(got.notices))
 
     def late_posts(self) -> pl.DataFrame:
         """Posts that came in for a turn after it was read for resolving (see

@@ -229,7 +229,7 @@ def metrics(series: pl.DataFrame) -> list[str]:
 def players(game: Game, view: str | Viewer = "public") -> list[str]:
     """The game's players, for a filter: those ``game.toml`` lists, in its order, then anyone
     else the event log names."""
-    out = [p.id for p in game.players_from_config(game.config)]
+    out = [p.id for p in game.everyone()]
     for pid in _events(game, view)["player"].drop_nulls().unique(maintain_order=True).to_list():
         if pid not in out:
             out.append(pid)

@@ -269,7 +269,7 @@ def publish(game: Game, out: str | Path, *, workers: int = 2,
     folders: list[tuple[Viewer, Path]] = []
     if players is not None:
         check_players_target(game, out, Path(players))
-        for info in game.players_from_config(game.config):
+        for info in game.everyone():
             folder = _player_folder(Path(players), info.id)
             check_target(game, folder)
             folders.append((Viewer.player(info.id), folder))

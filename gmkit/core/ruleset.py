@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import polars as pl
 
@@ -24,6 +24,9 @@ from gmkit.core.params import Param, Params, apply_rule_changes
 from gmkit.core.steps import Event, Outcome, Step
 from gmkit.core.tables import Schema, State
 from gmkit.core.views import Viewer, blank_columns
+
+if TYPE_CHECKING:
+    from gmkit.core.intake import Imported, Intake
 
 
 @dataclass(frozen=True)
@@ -305,16 +308,24 @@ class Ruleset(ABC, Generic[O]):
     #: for a ruleset whose posts are pasted or sent one by one.
     imports: ClassVar[str | None] = None
 
-    def import_posts(self, game: Any, files: Sequence[Path]) -> list[str]:
-        """Receive the posts chat exports hold into ``game`` (a :class:`gmkit.game.Game`), as
-        ``gmkit orders`` receives one, each with its posting time; a post already received is
-        not received again. Returns every problem found, each naming its file and message.
+    def import_posts(self, files: Sequence[Path], intake: Intake) -> Imported:
+        """The posts chat exports hold (see :mod:`gmkit.core.intake`): each author matched to a
+        player through ``intake``, each post with its posting time and its source (received
+        once: a source in ``intake.received`` is not given again). gmkit stores them all, or
+        none when the result holds an error; an importer never stores anything itself.
 
         Raises:
-            ValueError: when the ruleset reads no exports, or a file cannot be read at all.
+            ValueError: when the ruleset reads no exports.
         """
         raise ValueError(f"{self.title} reads no chat exports: receive each post with "
                          "'gmkit orders'")
+
+    def joins(self, parsed: ParseResult[O]) -> bool:
+        """Whether a post from someone who is not a player makes them one (a message of intent
+        to join, as Aeternus's rule 2 has): it is then received under the poster's name, and
+        their later posts of the same turn too. False by default: players are listed in
+        ``game.toml`` (``gmkit players add``)."""
+        return False
 
     def players_to_move(self, state: State) -> list[str]:
         """Who is expected to post orders for the coming turn."""

@@ -73,6 +73,8 @@ LOG_SCHEMAS: Mapping[str, Schema] = {"orders": ORDERS_SCHEMA, "rolls": ROLLS_SCH
 
 #: The journal of a rollback under way; the next command completes it.
 ROLLBACK_JOURNAL = "rollback-journal.json"
+#: The journal of several posts stored at once (an import); the next command completes it.
+IMPORT_JOURNAL = "pending/import-journal.json"
 SEED_TEXT = re.compile(r"[0-9a-f]{64}")
 GITIGNORE = """\
 # The GM's secret seeds: never share them before they are revealed (revealed/ holds those).
@@ -581,6 +583,7 @@ class GameStore:
                 self._finish_rollback()
 
     def _finish_rollback(self) -> None:
+        self._finish_import()  # an import stopped half-way is completed first
         path = self.root / ROLLBACK_JOURNAL
         if not path.exists():
             return
@@ -669,6 +672,9 @@ class GameStore:
     # -- pending input -------------------------------------------------------------------------
     def _post_records(self) -> list[tuple[Path, dict[str, Any]]]:
         """Every pending post file with its record, checked (errors name the file)."""
+        if (self.root / IMPORT_JOURNAL).exists():
+            with self.lock():
+                self._finish_import()
         out = []
         for p in sorted((self.root / "pending" / "posts").glob("*.json")):
             rec = read_json_file(p)
@@ -730,11 +736,7 @@ class GameStore:
                                  f"(orders are now for turn {coming})")
             posts = self.root / "pending" / "posts"
             _mkdir(posts)
-            pending = self.root / "pending"
-            seen = [p.stem.rsplit("-", 1)[-1] for sub in ("posts", "withdrawn", "used")
-                    for p in (pending / sub).glob("*.json")]
-            seen += [p.stem.rsplit("-", 1)[-1] for p in (self.root / "attic").glob("*-post-*.json")]
-            seq = 1 + max((int(x) for x in seen if x.isdigit()), default=0)
+            seq = self._next_seq()
             record = {"turn": coming, "seq": seq, "player": player, "secret": secret,
                       "received": received, "text": text, "posted": posted}
             if note:
@@ -742,6 +744,82 @@ class GameStore:
             atomic_write(posts / f"{seq:05d}.json", json.dumps(record, ensure_ascii=False).encode(),
                          exclusive=True)
             return seq, coming
+
+    def add_posts(self, records: Sequence[Mapping[str, Any]]) -> tuple[list[int], int]:
+        """Store several posts for the coming turn at once, all or none (an import): each
+        record holds ``player``, ``text``, ``secret``, ``received``, ``posted`` and a
+        ``source`` (where it came from, such as a chat message), with an ``author`` (the
+        sender's account) where known. A post whose source was received before (pending,
+        consumed or withdrawn) is not stored again. Returns the new posts' numbers and their
+        turn.
+
+        The posts are written first as one journal file (the point of no return), then one
+        file each; a command stopped half-way is completed by the next one."""
+        with self.lock():
+            self._finish_rollback()
+            coming = self.latest() + 1
+            have = set(self.received_sources())
+            seq = self._next_seq()
+            batch: list[dict[str, Any]] = []
+            for rec in records:
+                source = rec.get("source")
+                if source is not None:
+                    if source in have:
+                        continue
+                    have.add(str(source))
+                batch.append({"turn": coming, "seq": seq, "player": rec["player"],
+                              "secret": bool(rec.get("secret", False)),
+                              "received": rec["received"], "text": rec["text"],
+                              "posted": rec.get("posted"), "source": source,
+                              **({"author": rec["author"]} if rec.get("author") else {})})
+                seq += 1
+            if batch:
+                atomic_write(self.root / IMPORT_JOURNAL,
+                             json.dumps({"posts": batch}, ensure_ascii=False).encode())
+                self._finish_import()
+            return [r["seq"] for r in batch], coming
+
+    def _finish_import(self) -> None:
+        """Write the posts of an import's journal that are not written yet, then drop it."""
+        path = self.root / IMPORT_JOURNAL
+        if not path.exists():
+            return
+        batch = read_json_file(path).get("posts")  # whole: atomic_write renames it in place
+        if not isinstance(batch, list):
+            raise StoreError(f"{path}: an import's journal must list its posts")
+        posts = self.root / "pending" / "posts"
+        _mkdir(posts)
+        for rec in batch:
+            # written whole again (a file a stop cut short is made complete), synced below
+            (posts / f"{int(rec['seq']):05d}.json").write_bytes(
+                json.dumps(rec, ensure_ascii=False).encode())
+        os.sync()  # every post on disk before the journal that holds them goes
+        fsync_dir(posts)
+        os.unlink(path)
+        fsync_dir(path.parent)
+
+    def _next_seq(self) -> int:
+        """The number the next post gets: one more than any post kept (pending, consumed,
+        withdrawn or set aside by a rollback)."""
+        pending = self.root / "pending"
+        seen = [p.stem.rsplit("-", 1)[-1] for sub in ("posts", "withdrawn", "used")
+                for p in (pending / sub).glob("*.json")]
+        seen += [p.stem.rsplit("-", 1)[-1] for p in (self.root / "attic").glob("*-post-*.json")]
+        return 1 + max((int(x) for x in seen if x.isdigit()), default=0)
+
+    def received_sources(self) -> dict[str, dict[str, Any]]:
+        """Every post received from a source (an import's message), pending, consumed or
+        withdrawn, by its source: so a message is received once. Posts a rollback set aside
+        do not count (the turns they were for were set aside with them)."""
+        out: dict[str, dict[str, Any]] = {}
+        pending = self.root / "pending"
+        for sub in ("posts", "used", "withdrawn"):
+            for p in sorted((pending / sub).glob("*.json")):
+                with contextlib.suppress(StoreError):
+                    rec = read_json_file(p)
+                    if isinstance(rec, dict) and isinstance(rec.get("source"), str):
+                        out[rec["source"]] = rec
+        return out
 
     def pending_posts(self, turn: int) -> pl.DataFrame:
         """The posts received for ``turn`` that it has not consumed, as an orders table (for a

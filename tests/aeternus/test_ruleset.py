@@ -78,18 +78,24 @@ def test_6_ap_never_negative(tmp_path_factory, seed: int) -> None:
         assert (game.state(t)["players"]["ap"] >= 0).all()
 
 
-def test_a_player_sees_what_they_have_seen():
-    """The fog: a player's view holds the hexes they have seen, their own inventory and AP."""
+def test_2_no_hidden_information_a_players_view_is_the_publics():
+    """Every action is posted in a public channel (2, 6) and the rules have no fog of war: the
+    explored world, positions, inventories and AP are public, and no player's view holds less
+    than the public's."""
     rs = find_ruleset("aeternus")
     state = scenario({O: "Meadow"}, {"Amber": O, "Birch": O}, items={"Birch": {"Wood": 1}})
     state, _, _ = play(state, [("Amber", "Scout North and Ashe"), ("Birch", "Traverse South")])
-    amber = rs.view(state, "player:Amber")
-    birch = rs.view(state, "player:Birch")
-    assert amber["world"].height == 2 and birch["world"].height == 1
-    assert amber["items"].is_empty() and birch["items"].height == 1
-    assert amber["players"].filter(pl.col("id") == "Birch")["ap"].to_list() == [None]
     public = rs.view(state, "public")
-    assert public["world"].height == state["world"].height and public["items"].is_empty()
+    for viewer in ("player:Amber", "player:Birch"):
+        seen = rs.view(state, viewer)
+        for name in state.tables:
+            assert seen[name].equals(public[name]), (viewer, name)
+    assert public["world"].height == state["world"].height == 4
+    assert public["items"].rows() == [("Birch", "Wood", 1)]
+    assert public["players"]["ap"].null_count() == 0
+    standings = rs.standings(state, rs.rules())
+    assert "inventory" in standings.columns and "ap" in standings.columns
+    assert not rs.gm_only_columns()
 
 
 def test_the_desk_steps_action_by_action():

@@ -21,6 +21,7 @@ from gmkit.core.boards.hexgrid import HexBoard
 from gmkit.core.boards import Board
 from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
+from gmkit.core.intake import Imported, Intake
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
 from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, RuleChange, Ruleset, register
@@ -30,18 +31,13 @@ from gmkit.rulesets.aeternus import orders as aeternus_orders
 from gmkit.rulesets.aeternus import state as aeternus_state
 from gmkit.rulesets.aeternus.bot import random_post
 from gmkit.rulesets.aeternus.coords import from_axial
-from gmkit.rulesets.aeternus.discord import read_export, receive_exports
+from gmkit.rulesets.aeternus.discord import import_exports
 from gmkit.rulesets.aeternus.drawing import faction_colours, world_scene
 from gmkit.rulesets.aeternus.ledger import enacted_changes
 from gmkit.rulesets.aeternus.factions import influence, winner
 from gmkit.rulesets.aeternus.orders import Order as AeternusOrder
 from gmkit.rulesets.aeternus.rules import PARAMS
 from gmkit.rulesets.aeternus.steps import STEPS
-
-#: What a player's view alone holds of their own: the inventory and who has seen what. Fish
-#: caught are announced with the action that caught them, so they are public.
-_PRIVATE_TABLES = ("items", "seen")
-
 
 @register
 class Aeternus(Ruleset[AeternusOrder]):
@@ -73,27 +69,19 @@ class Aeternus(Ruleset[AeternusOrder]):
         return list(STEPS)
 
     imports = ("DiscordChatExporter JSON, one file per channel (#game-actions, #trades, "
-               "#proposals)")
+               "#proposals, #request-for-justice, #judge-elections)")
 
-    def import_posts(self, game: Any, files: Sequence[Path]) -> list[str]:
-        """Receive what DiscordChatExporter exports of the game's channels hold (see
-        :mod:`gmkit.rulesets.aeternus.discord`): authors are matched to players by a player's
-        ``discord`` field in ``game.toml`` (a Discord id, user name or nickname), else by their
-        player id."""
-        names: dict[str, str] = {}
-        for p in game.players_from_config(game.config):
-            names[p.id] = p.id
-            if p.extra.get("discord"):
-                names[str(p.extra["discord"])] = p.id
-        exports, problems = [], []
-        for path in files:
-            try:
-                export = read_export(Path(path))
-            except (OSError, ValueError, AttributeError) as e:
-                raise ValueError(f"{path}: not a DiscordChatExporter JSON export ({e})") from None
-            exports.append(export)
-            problems += [f"{path}: {p}" for p in export.problems]
-        return problems + receive_exports(game, exports, names)
+    def import_posts(self, files: Sequence[Path], intake: Intake) -> Imported:
+        """What DiscordChatExporter exports of the game's channels hold, a post per message
+        received once (see :mod:`gmkit.rulesets.aeternus.discord`): authors are players through
+        their Discord account (a player's ``discord`` field in ``game.toml``, or the account
+        they joined from); a join message makes its author a player."""
+        return import_exports(files, intake)
+
+    def joins(self, parsed: ParseResult[AeternusOrder]) -> bool:
+        """2: a message setting forth the intent to become a player (``Join``)."""
+        return any(isinstance(o.order if isinstance(o, aeternus_orders.Timed) else o,
+                              aeternus_orders.Join) for _, o in parsed.orders)
 
     def series_subjects(self) -> Mapping[str, str]:
         return {"faction": "factions"}
@@ -155,28 +143,14 @@ class Aeternus(Ruleset[AeternusOrder]):
                        "ap", "inventory", "fish", "score"))
         return out.sort("player")
 
-    def gm_only_columns(self) -> tuple[str, ...]:
-        return ("ap", "inventory")
-
     def public_state(self, state: State) -> State:
-        """The public sees the explored world, positions, factions, flags, the fish caught and
-        the ledger; not inventories, AP or who has seen what."""
-        hidden = {t: state[t].clear() for t in _PRIVATE_TABLES}
-        return State(state.turn, {**state.tables, **hidden, "players": state["players"]
-                                  .with_columns(pl.lit(None, pl.Int64).alias("ap"))})
+        """Everything: every action is posted in a public channel and the rules hide nothing
+        (no fog of war), so the explored world, positions, factions, flags, inventories, AP,
+        fish and the ledger are public, and a player's view is the public's."""
+        return state
 
     def player_state(self, state: State, player: str) -> State:
-        """A player sees the hexes they have seen (their fog), their own inventory and AP, and
-        what the public sees."""
-        seen = state["seen"].filter(pl.col("player") == player)
-        world = state["world"].join(seen.select("q", "r"), on=["q", "r"], how="semi")
-        flags = state["flags"].join(seen.select("q", "r"), on=["q", "r"], how="semi")
-        return state.replace(
-            world=world, flags=flags, seen=seen,
-            items=state["items"].filter(pl.col("player") == player),
-            players=state["players"].with_columns(
-                pl.when(pl.col("id") == player).then(pl.col("ap")).otherwise(None)
-                .alias("ap")))
+        return self.public_state(state)
 
     def headline(self) -> Headline | None:
         return Headline("fish", "Fish caught", ("faction", "hex"))

@@ -258,17 +258,24 @@ def join(d: Doing, order: Join) -> None:
         raise d.fail(PLAYERS, f"{d.player} was a player within the past "
                      f"{d.rules.rejoin_days} days")
     if row is None:
-        row = t.players[d.player] = {"id": d.player, "name": d.player, "faction": d.player,
-                                     "q": 0, "r": 0, "ap": 0, "ap_phase": -1,
-                                     "stag_phase": -1}
+        row = t.players[d.player] = {"id": d.player, "name": d.player}
+    # 5: "All players are initially on hex (0, 0, 0)"; 2.1: a faction of their own name; a
+    # returning player starts anew, their items were destroyed when they left (7)
     row.update(active=True, joined=time_text(d.when), left_at=None, declared=[],
-               faction=d.player)
-    t.see(d.player, (row["q"], row["r"]))
-    d.event("join", PLAYERS, f"{d.player} becomes a player.", None)
+               faction=d.player, q=0, r=0, ap=0, ap_phase=-1, stag_phase=-1)
+    t.see(d.player, (0, 0))
+    d.event("join", PLAYERS, f"{d.player} becomes a player, on the origin.", None)
 
 
 def leave(d: Doing, order: Leave) -> None:
-    """2: a player may cease being one."""
+    """2: a player may cease being one; 7: "if it would be owned by a non-player, it is
+    instead destroyed": their items and fish are destroyed."""
     d.me.update(active=False, left_at=time_text(d.when))
-    d.event("leave", PLAYERS, f"{d.player} ceases being a player.", None)
+    t = d.table
+    lost = sorted(f"{n} {i}" for i, n in t.items.pop(d.player, {}).items() if n)
+    fish = [f for f in t.fish if f["player"] == d.player]
+    t.fish = [f for f in t.fish if f["player"] != d.player]
+    held = ", ".join(lost + ([f"{len(fish)} fish"] if fish else [])) or "nothing"
+    d.event("leave", PLAYERS, f"{d.player} ceases being a player; what they held is destroyed "
+            f"({held}).", None)
     drop_if_empty(d, str(d.me["faction"]))

@@ -494,13 +494,16 @@ def describe(order: Order) -> str:
 
 def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
              rules: Params) -> dict[str, list[OrderError]]:
-    """What can be known before resolution: the poster is a player (or joins). Everything that
-    depends on the state left by earlier actions (AP, position, items) is checked as each
-    action resolves, in the order posted, and a failed action is an event naming its line."""
+    """What can be known before resolution: the poster is a player, or joins (2: a join
+    message makes its author a player from that moment, so their later actions of the batch
+    stand). Everything that depends on the state left by earlier actions (AP, position, items,
+    the seven days since leaving) is checked as each action resolves, in the order posted, and
+    a failed action is an event naming its line."""
     known = set(state["players"]["id"].to_list())
     problems: dict[str, list[OrderError]] = {}
     for pid, result in parsed.items():
-        if pid in known:
+        if pid in known or any(isinstance(o.order if isinstance(o, Timed) else o, Join)
+                               for _, o in result.orders):
             continue
         errs: list[OrderError] = [IllegalOrderError(f"{pid} is not a player: post 'Join' first (2)",
                                   line=line.number, text=line.text)
