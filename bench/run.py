@@ -25,6 +25,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.aeternus_import import bench_aeternus_import  # noqa: E402
 from bench.aeternus_turn import bench_aeternus_batch  # noqa: E402
 from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
@@ -206,7 +207,7 @@ def main() -> int:
                    bench_notebook, bench_notebook_clicks, bench_adjudicate,
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
                    bench_jungle_big_session, bench_jungle_verify, bench_aeternus_world,
-                   bench_aeternus_batch, bench_sweep):
+                   bench_aeternus_batch, bench_aeternus_import, bench_sweep):
             if args.only and args.only not in fn.__name__:
                 continue
             # each benchmark's folders apart from the others'

@@ -539,7 +539,7 @@ class Game(RecordedChanges):
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
         seqs, turn = self.store.add_posts(
             [{"player": p.player, "text": p.text, "secret": False, "received": stamp,
-              "posted": p.posted, "source": p.source, "author": p.author} for p in got.posts])
+              "posted": p.posted, "source": p.source, "account": p.account} for p in got.posts])
         by_source = {r["source"]: r for r in self.store.received_sources().values()
                      if r.get("seq") in set(seqs)}
         stored = [(int(by_source[p.source]["seq"]), p) for p in got.posts

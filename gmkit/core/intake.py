@@ -43,7 +43,7 @@ class ImportedPost:
     text: str
     posted: str | None
     source: str
-    author: str | None = None
+    account: str | None = None
     newcomer: bool = False
     #: Where the post came from, in words (``#game-actions message 1234``).
     where: str = ""
@@ -73,5 +73,5 @@ class Intake:
     def accounts(self) -> dict[str, str]:
         """The accounts posts were received from, each with its player (``discord:1234`` ->
         ``Amber``): a newcomer is known by the account they joined from."""
-        return {str(r["author"]): str(r["player"]) for r in self.received.values()
-                if r.get("author")}
+        return {str(r["account"]): str(r["player"]) for r in self.received.values()
+                if r.get("account")}

@@ -748,7 +748,7 @@ class GameStore:
     def add_posts(self, records: Sequence[Mapping[str, Any]]) -> tuple[list[int], int]:
         """Store several posts for the coming turn at once, all or none (an import): each
         record holds ``player``, ``text``, ``secret``, ``received``, ``posted`` and a
-        ``source`` (where it came from, such as a chat message), with an ``author`` (the
+        ``source`` (where it came from, such as a chat message), with an ``account`` (the
         sender's account) where known. A post whose source was received before (pending,
         consumed or withdrawn) is not stored again. Returns the new posts' numbers and their
         turn.
@@ -771,7 +771,7 @@ class GameStore:
                               "secret": bool(rec.get("secret", False)),
                               "received": rec["received"], "text": rec["text"],
                               "posted": rec.get("posted"), "source": source,
-                              **({"author": rec["author"]} if rec.get("author") else {})})
+                              **({"account": rec["account"]} if rec.get("account") else {})})
                 seq += 1
             if batch:
                 atomic_write(self.root / IMPORT_JOURNAL,

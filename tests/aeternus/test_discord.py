@@ -448,3 +448,30 @@ def test_a_week_of_daily_imports_of_three_channels_ends_with_what_the_channels_h
     assert sorted(players["id"].to_list()) == ["Amber", "Birch", "Cedar", "Dune", "newbie"]
     proposal = game.state()["proposals"].row(0, named=True)
     assert (proposal["votes_for"], proposal["votes_against"]) == (2, 1)
+
+
+def test_an_import_killed_at_any_file_change_stores_all_its_posts_or_none(tmp_path: Path):
+    """All or nothing under a crash: an import killed (kill -9) at any file-system change leaves
+    either none of its posts or, once the next command has run, all of them, each once."""
+    import shutil
+
+    from tests import crashes
+
+    base = _game(tmp_path / "base").root
+    path = _write(tmp_path, "a.json", _export("game-actions", "2026-01-05T12:00:00+00:00", [
+        _message(str(10 + k), f"2026-01-05T10:0{k}:00+00:00", ("amber", "birch")[k % 2],
+                 "Forage") for k in range(4)]))
+    argv = ["import", str(tmp_path / "g"), str(path)]
+    shutil.copytree(base, tmp_path / "g")
+    code, total, out = crashes.run(tmp_path, argv)
+    assert code == 0 and total > 0, out
+    for k in range(1, total + 1):
+        shutil.rmtree(tmp_path / "g")
+        shutil.copytree(base, tmp_path / "g")
+        code, _, out = crashes.run(tmp_path, argv, kill_at=k)
+        assert code is None, f"not killed at {k}: {out}"
+        game = Game.open(tmp_path / "g")
+        assert len(_pending(game)) in (0, 4), k
+        res = CliRunner().invoke(main, argv)
+        assert res.exit_code == 0, res.output
+        assert len(_pending(Game.open(tmp_path / "g"))) == 4, k

@@ -465,7 +465,7 @@ def _deletions(out: Imported, made: Sequence[Export], received: Mapping[str, Any
         if not source.startswith("discord:") or len(parts) != 2 or not rec.get("posted"):
             continue
         known[(parts[0], parts[1])] = (str(rec["player"]), parse_time(str(rec["posted"])),
-                                       rec.get("author"))
+                                       rec.get("account"))
     for e in made:
         for m in e.messages:
             who = accounts.player(m.author)
