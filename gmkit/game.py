@@ -505,16 +505,10 @@ class Game(RecordedChanges):
 
     def everyone(self) -> list[PlayerInfo]:
         """Every player of the game: as ``game.toml`` lists them, then those who joined by a
-        post (Aeternus) and stand in the latest state's players table."""
+        post (Aeternus) and are expected to move in the latest state."""
         listed = self.players_from_config(self.config)
         have = {p.id for p in listed}
-        state = self.state()
-        if "players" not in state.tables or "id" not in state["players"].columns:
-            return listed
-        names = (state["players"]["name"].to_list() if "name" in state["players"].columns
-                 else state["players"]["id"].to_list())
-        return listed + [PlayerInfo(str(pid), str(name or pid))
-                         for pid, name in zip(state["players"]["id"].to_list(), names)
+        return listed + [PlayerInfo(pid, pid) for pid in self.ruleset.players_to_move(self.state())
                          if pid not in have and pid != GM_POSTER]
 
     def import_posts(self, files: Sequence[str | Path]) -> ImportReport:
