@@ -475,3 +475,16 @@ def test_an_import_killed_at_any_file_change_stores_all_its_posts_or_none(tmp_pa
         res = CliRunner().invoke(main, argv)
         assert res.exit_code == 0, res.output
         assert len(_pending(Game.open(tmp_path / "g"))) == 4, k
+
+
+def test_2_the_leaving_option_keep_items_keeps_what_gmkit_did_before():
+    """'leaving = keep_items' (a named option, the reading gmkit resolved with before): a
+    leaver keeps their items and comes back where they left."""
+    state = scenario({O: "Meadow", (0, 0, 1): "Meadow"}, {"Amber": (0, 0, 1), "Birch": O},
+                     items={"Amber": {"Wood": 3}}, leaving="keep_items")
+    state, _, _ = play(state, [("Amber", "Leave")], leaving="keep_items")
+    assert state["items"].filter(pl.col("player") == "Amber")["count"].to_list() == [3]
+    state, _, _ = play(state, [("Amber", "Join")], at=MONDAY + timedelta(days=8),
+                       leaving="keep_items")
+    row = state["players"].filter(pl.col("id") == "Amber").row(0, named=True)
+    assert (row["active"], row["q"], row["r"]) != (True, 0, 0) and row["active"]

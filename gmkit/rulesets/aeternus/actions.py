@@ -257,13 +257,15 @@ def join(d: Doing, order: Join) -> None:
             d.when - parse_time(row["left_at"]) < timedelta(days=d.rules.rejoin_days):
         raise d.fail(PLAYERS, f"{d.player} was a player within the past "
                      f"{d.rules.rejoin_days} days")
-    if row is None:
-        row = t.players[d.player] = {"id": d.player, "name": d.player}
-    # 5: "All players are initially on hex (0, 0, 0)"; 2.1: a faction of their own name; a
-    # returning player starts anew, their items were destroyed when they left (7)
+    if row is None or d.rules.leaving == "destroy_items":
+        # 5: "All players are initially on hex (0, 0, 0)"; a returning player starts anew,
+        # their items were destroyed when they left (7)
+        row = t.players.setdefault(d.player, {"id": d.player, "name": d.player})
+        row.update(q=0, r=0, ap=0, ap_phase=-1, stag_phase=-1)
+    # 2.1: a faction of their own name
     row.update(active=True, joined=time_text(d.when), left_at=None, declared=[],
-               faction=d.player, q=0, r=0, ap=0, ap_phase=-1, stag_phase=-1)
-    t.see(d.player, (0, 0))
+               faction=d.player)
+    t.see(d.player, (row["q"], row["r"]))
     d.event("join", PLAYERS, f"{d.player} becomes a player, on the origin.", None)
 
 
@@ -272,6 +274,10 @@ def leave(d: Doing, order: Leave) -> None:
     instead destroyed": their items and fish are destroyed."""
     d.me.update(active=False, left_at=time_text(d.when))
     t = d.table
+    if d.rules.leaving != "destroy_items":
+        d.event("leave", PLAYERS, f"{d.player} ceases being a player.", None)
+        drop_if_empty(d, str(d.me["faction"]))
+        return
     lost = sorted(f"{n} {i}" for i, n in t.items.pop(d.player, {}).items() if n)
     fish = [f for f in t.fish if f["player"] == d.player]
     t.fish = [f for f in t.fish if f["player"] != d.player]

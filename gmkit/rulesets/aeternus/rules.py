@@ -135,6 +135,11 @@ ACTION_PARAMS = (
     Param("founding_days", 3, PLAYERS,
           "a player since within this many days of the cycle's start is reputable"),
     Param("rejoin_days", 7, PLAYERS, "days after being a player before one may join again"),
+    Param("leaving", "destroy_items", PLAYERS,
+          "a player who leaves loses their items and fish, and joining again starts anew on the "
+          "origin (destroy_items, 7: 'if it would be owned by a non-player, it is instead "
+          "destroyed'), or keeps them and comes back where they left (keep_items, as gmkit "
+          "resolved it before)", choices=("destroy_items", "keep_items")),
     Param("cost_scout", 1, SCOUT, "AP cost of scouting"),
     Param("cost_traverse", 1, TRAVERSE, "AP cost of a traverse"),
     Param("pass_extra", 1, PASS_RULE, "extra AP to traverse from a Perilous Pass"),
