@@ -441,3 +441,26 @@ def test_a_beacon_mixed_game_checks_in_the_browser(driver, files, tmp_path):  # 
                     value=DRAND[1]["randomness"], signature=DRAND[0]["signature"],
                     check="bls-unchained-g1-rfc9380")
     assert f"is {derive_seed(turn['seed'], beacon)}" in said
+
+
+def test_a_seed_not_yet_revealed_never_reaches_the_site(tmp_path):
+    """A turn whose seed the GM has not revealed: its secret seed is in no published byte, the
+    document holds its commitment and no seed, and its page says "not yet revealed"."""
+    game_dir = tmp_path / "game"
+    shutil.copytree(ROOT / "data" / "sample-jungle", game_dir)
+    game = Game.open(game_dir)
+    last = game.store.turns()[-1]
+    secret = game.store.read_seed(last)
+    hidden = game.store.seed_path(last)
+    hidden.parent.mkdir(exist_ok=True)
+    game.store.seed_path(last, revealed=True).rename(hidden)  # as before the GM revealed it
+    assert secret and game.store.read_seed(last) == secret
+    publish(Game.open(game_dir), tmp_path / "site", workers=1)
+    for path in (tmp_path / "site").rglob("*"):
+        if path.is_file():
+            assert secret.encode() not in path.read_bytes(), path.name
+    doc = dicecheck.read_document((tmp_path / "site" / dicecheck.PAGE).read_text("utf-8"))
+    entry = doc["turns"][-1]
+    assert (entry["turn"], entry["seed"]) == (last, None)
+    assert entry["commitment"] == gdice.commitment(secret)
+    assert "not yet revealed" in (tmp_path / "site" / f"turn-{last:04d}.html").read_text("utf-8")
