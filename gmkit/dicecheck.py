@@ -30,6 +30,7 @@ from importlib import resources
 from typing import Any
 
 from gmkit.core.reports import TurnReport, html_environment
+from gmkit.fairdice import beacon_words
 from gmkit.core.views import Viewer
 
 FORMAT = "gmkit-dice-check/1"
@@ -80,14 +81,6 @@ def turn_entry(report: TurnReport, manifest: Mapping[str, Any]) -> dict[str, Any
     }
 
 
-def beacon_words(beacon: Mapping[str, Any] | None, deadline: str | None) -> str | None:
-    """A beacon as a turn page prints it."""
-    if beacon is None:
-        return None
-    return (f"{beacon.get('source')} round {beacon.get('round')}: {beacon.get('value')}"
-            + (f" (deadline {deadline})" if deadline else ""))
-
-
 def apply_entry(report: TurnReport, entry: Mapping[str, Any]) -> TurnReport:
     """``report`` with what it prints of its dice taken from ``entry``: the page a player reads
     and the checker then show the same document. The entry's rolls replace the report's, in the
@@ -107,7 +100,8 @@ def apply_entry(report: TurnReport, entry: Mapping[str, Any]) -> TurnReport:
         raise ValueError(f"turn {report.turn}: the document has rolls the report has not")
     return replace(report, seed_commitment=entry["commitment"], seed=entry["seed"],
                    record_hash=entry["record"], previous_hash=entry["previous"],
-                   beacon=beacon_words(entry["beacon"], entry["deadline"]),
+                   beacon=None if entry["beacon"] is None else
+                   beacon_words(entry["beacon"], entry["deadline"]),
                    steps=tuple(steps))
 
 
@@ -161,7 +155,7 @@ section.turn{border:1px solid #ddd;border-radius:6px;padding:.2em 1em;margin:1em
 section.turn.bad{border:2px solid #b42318}
 table{border-collapse:collapse;margin:.5em 0;font-size:.92em} td,th{border-bottom:1px solid #ddd;
 padding:.25em .6em;text-align:left;vertical-align:top} tr.mismatch{background:#fdecea}
-.mono{font-family:ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+.mono{font-family:ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere} td.mono{min-width:16em}
 </style></head><body>
 <nav><a href="index.html">Index</a><a href="history.html">History</a></nav>
 <h1>{{ doc.game }}: check the dice</h1>
