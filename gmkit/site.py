@@ -265,7 +265,9 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
 
 def publish(game: Game, out: str | Path, *, workers: int = 2,
             players: str | Path | None = None) -> list[Path]:
-    """Write the public site of a game into ``out`` (replaced atomically); returns its pages.
+    """Write the public site of a game into ``out`` (replaced atomically); returns its pages:
+    the index, the history, each turn's page and the dice checker (``check-dice.html``), whose
+    document is the one the turn pages print their dice from (:mod:`gmkit.dicecheck`).
 
     ``out`` must be new, empty, or a site gmkit published before (it carries a marker file);
     the game folder, anything inside it and any other folder are refused.

@@ -201,11 +201,20 @@ def test_turn_page_prints_the_dice_of_its_document_entry(tmp_path):
         dicecheck.apply_entry(report, {**entry, "rolls": entry["rolls"][1:]})
 
 
-def test_a_players_document_holds_their_hidden_rolls_and_the_public_one_none(tmp_path):
+@pytest.fixture(scope="module")
+def private_pages(tmp_path_factory) -> tuple[Game, Path]:
+    """The Aeternus sample (some rolls are a player's alone) published with every player's
+    private pages."""
+    tmp = tmp_path_factory.mktemp("private-pages")
+    game = Game.open(ROOT / "data" / "sample-aeternus")
+    publish(game, tmp / "site", workers=1, players=tmp / "private")
+    return game, tmp
+
+
+def test_a_players_document_holds_their_hidden_rolls_and_the_public_one_none(private_pages):
     """Who sees what: the public site's document holds no hidden roll; a player's holds the
     public rolls and their own hidden ones, and no other player's."""
-    game = Game.open(ROOT / "data" / "sample-aeternus")
-    publish(game, tmp_path / "site", workers=1, players=tmp_path / "private")
+    game, tmp_path = private_pages
     public = dicecheck.read_document((tmp_path / "site" / dicecheck.PAGE).read_text("utf-8"))
     ids = {(e["turn"], r["id"]) for e in public["turns"] for r in e["rolls"]}
     hidden = {(t, r["draw_id"], r["player"]) for t in game.store.turns()[1:]
@@ -287,9 +296,9 @@ def test_page_recomputes_every_golden_vector(driver, tmp_path):
     assert colour == "rgb(180, 35, 24)"
 
 
-def _publish(sample: str, tmp: Path, **kw: Any) -> tuple[Game, Path]:
+def _publish(sample: str, tmp: Path) -> tuple[Game, Path]:
     game = Game.open(ROOT / "data" / sample)
-    publish(game, tmp / "site", workers=1, **kw)
+    publish(game, tmp / "site", workers=1)
     return game, tmp / "site"
 
 
@@ -388,10 +397,10 @@ def test_hostile_text_in_the_document_runs_nothing(driver, tmp_path):
 
 
 @needs_browser
-def test_a_players_private_checker_checks_their_hidden_rolls(driver, tmp_path):
+def test_a_players_private_checker_checks_their_hidden_rolls(driver, private_pages):
     """On a player's private pages the checker recomputes that player's hidden rolls as well as
     the public ones."""
-    game, _ = _publish("sample-aeternus", tmp_path, players=tmp_path / "private")
+    game, tmp_path = private_pages
     hidden = [r for t in game.store.turns()[1:] for r in game.turn(t).rolls.iter_rows(named=True)
               if not r["public"] and r["source"] == "seeded"]
     player = hidden[0]["player"]
