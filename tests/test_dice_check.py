@@ -379,6 +379,14 @@ def test_forged_roll_seed_and_record_are_caught(driver, tmp_path):
     assert "not yet revealed" in driver.find_element(
         "id", f"turn-{forged['turns'][-1]['turn']}").text
 
+    forged = copy.deepcopy(doc)
+    roll = forged["turns"][0]["rolls"][0]
+    roll["source"], roll["result"] = "entered", "rolled at the table"
+    found = _open(driver, tmp_path, forged, "entered.html")
+    assert (found["mismatches"], found["entered"], found["draws"]) == \
+        ("0", "1", str(int(clean["draws"]) - 1)), found
+    assert [r["status"] for r in _rows(driver) if r["id"] == roll["id"]][0] == "entered"
+
 
 @needs_browser
 def test_hostile_text_in_the_document_runs_nothing(driver, tmp_path):
