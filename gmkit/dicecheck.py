@@ -36,8 +36,6 @@ from gmkit.core.views import Viewer
 FORMAT = "gmkit-dice-check/1"
 #: The checker's file name in a published site.
 PAGE = "check-dice.html"
-#: What each roll of a turn entry holds (as its page prints it).
-ROLL_KEYS = ("step", "id", "purpose", "expression", "result", "source")
 
 
 @lru_cache(maxsize=1)
