@@ -29,6 +29,7 @@ from bench.aeternus_import import bench_aeternus_import  # noqa: E402
 from bench.aeternus_turn import bench_aeternus_batch  # noqa: E402
 from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
+from bench.dice_check_page import bench_dice_check_page  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
 from bench.notebook_clicks import bench_notebook_clicks  # noqa: E402
 from bench.aeternus_world import bench_world as bench_aeternus_world  # noqa: E402
@@ -204,7 +205,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         for fn in (bench_map, bench_hex_draw, bench_beacon, bench_turn, bench_verify,
-                   bench_notebook, bench_notebook_clicks, bench_adjudicate,
+                   bench_dice_check_page, bench_notebook, bench_notebook_clicks, bench_adjudicate,
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
                    bench_jungle_big_session, bench_jungle_verify, bench_aeternus_world,
                    bench_aeternus_batch, bench_aeternus_import, bench_sweep):

@@ -416,6 +416,12 @@ def verify_problems(where: str, manifest: Mapping[str, Any], turn: int, orders: 
     return out, beacon
 
 
+def beacon_words(beacon: Mapping[str, Any], deadline: str | None) -> str:
+    """A turn's beacon as its report prints it: source, round, value and the deadline."""
+    return (f"{beacon.get('source')} round {beacon.get('round')}: {beacon.get('value')}"
+            + (f" (deadline {deadline})" if deadline else ""))
+
+
 def report_fields(store: GameStore, turn: int, manifest: Mapping[str, Any],
                   orders: pl.DataFrame, rolls: pl.DataFrame) -> dict[str, Any]:
     """What a turn's summary says of its dice and announces of the next turn: the next turn's
@@ -444,9 +450,8 @@ def report_fields(store: GameStore, turn: int, manifest: Mapping[str, Any],
     return {
         "next_commitment": commitment, "next_deadline": deadline,
         "guarantees": have, "dice_warnings": warn,
-        "beacon": (f"{beacon.get('source')} round {beacon.get('round')}: {beacon.get('value')}"
-                   + (f" (deadline {manifest.get('deadline')})" if manifest.get("deadline")
-                      else "")) if isinstance(beacon, dict) else None,
+        "beacon": beacon_words(beacon, manifest.get("deadline")) if isinstance(beacon, dict)
+        else None,
         "seal": (f"{sealed.get('digest')} (posts {', '.join(map(str, sealed.get('posts', [])))})"
                  if isinstance(sealed, dict) else None),
     }

@@ -1,7 +1,9 @@
 """``gmkit publish``: a game as a static site that opens offline from the file system.
 
-The site holds an index of turns, each turn's summary, and the history charts. Every page is
-self-contained (inline CSS, static SVG, no script, no request). Everything on it is drawn for one
+The site holds an index of turns, each turn's summary, the history charts, and a page that
+checks the dice in the player's browser (:mod:`gmkit.dicecheck`). Every page is self-contained
+(inline CSS, static SVG, no request); only the dice checker runs a script, its own, allowed by
+hash. Everything on it is drawn for one
 viewer (:class:`gmkit.core.views.Viewer`): the public site for the public, through the same door
 as every other output (the ruleset's view of the state, the events, rolls and posts the viewer
 may see), so nothing secret can reach it. Each player's private pages are drawn the same way for
@@ -22,6 +24,7 @@ from typing import Any
 
 import jinja2
 
+from gmkit import dicecheck
 from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
 from gmkit.core.store import fsync_dir, current_umask
 from gmkit.core.views import Viewer
@@ -49,7 +52,7 @@ border:1px solid #bbb;border-radius:4px;cursor:pointer;font-size:.9em}
 #m{{ t }}:checked ~ .labels label[for=m{{ t }}]{background:#222;color:#fff}
 {% endfor %}
 </style></head><body>
-<nav><a href="index.html">Index</a><a href="history.html">History</a></nav>
+<nav><a href="index.html">Index</a><a href="history.html">History</a><a href="{{ check }}">Check the dice</a></nav>
 <h1>{{ title }}</h1><p class="sub">{{ subtitle }}</p>
 {{ body|safe }}
 </body></html>
@@ -58,7 +61,7 @@ border:1px solid #bbb;border-radius:4px;cursor:pointer;font-size:.9em}
 
 def _page(title: str, subtitle: str, body: str, map_turns: Sequence[int] = ()) -> str:
     return PAGE.render(title=title, subtitle=subtitle, body=body, csp=CSP,
-                       map_turns=list(map_turns))
+                       map_turns=list(map_turns), check=dicecheck.PAGE)
 
 
 def _cell(value: Any) -> Any:
@@ -139,20 +142,27 @@ def _history(game: Game, viewer: Viewer) -> str:
 
 
 NAV = ('<nav style="margin:1em 2em"><a href="index.html">Index</a> · '
-       '<a href="history.html">History</a>{prev}{next}</nav>')
+       '<a href="history.html">History</a> · <a href="' + dicecheck.PAGE + '">Check the dice</a>'
+       '{prev}{next}</nav>')
 
 
-def _turn_page(game: Game, t: int, turns: Sequence[int], viewer: Viewer) -> str:
-    html = render_html(turn_report(game, t, viewer=viewer))
+def _turn_page(game: Game, t: int, turns: Sequence[int], viewer: Viewer
+               ) -> tuple[str, dict[str, Any]]:
+    """A turn's page and its entry in the site's dice document: the page prints its dice from
+    that entry, as the checker reads them."""
+    report = turn_report(game, t, viewer=viewer)
+    entry = dicecheck.turn_entry(report, game.store.manifest(t, report.revision))
+    html = render_html(dicecheck.apply_entry(report, entry))
     links = NAV.format(
         prev=f' · <a href="turn-{t - 1:04d}.html">turn {t - 1}</a>' if t - 1 in turns else "",
         next=f' · <a href="turn-{t + 1:04d}.html">turn {t + 1}</a>' if t + 1 in turns else "")
-    return html.replace("<body>", "<body>" + links, 1)
+    return html.replace("<body>", "<body>" + links, 1), entry
 
 
 def _turn_pages(root: str, some: Sequence[int], turns: Sequence[int],
-                viewer: str) -> list[tuple[int, str]]:
-    """Turn pages rendered in a worker process (its own Game on the same folder)."""
+                viewer: str) -> list[tuple[int, tuple[str, dict[str, Any]]]]:
+    """Turn pages and their dice entries, rendered in a worker process (its own Game on the
+    same folder)."""
     game = Game.open(root)
     return [(t, _turn_page(game, t, turns, Viewer.parse(viewer))) for t in some]
 
@@ -230,8 +240,11 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
             pages = {t: _turn_page(game, t, turns, viewer) for t in turns}
             history_html = _history(game, viewer)
             index_html = _index(game, turns, viewer)
-        for t, html in pages.items():
+        for t, (html, _) in pages.items():
             (staging / f"turn-{t:04d}.html").write_text(html, "utf-8")
+        doc = dicecheck.document(game.title, game.ruleset.title, viewer,
+                                 [entry for _, entry in pages.values()])
+        (staging / dicecheck.PAGE).write_text(dicecheck.checker_page(doc), "utf-8")
         (staging / "history.html").write_text(history_html, "utf-8")
         (staging / "index.html").write_text(index_html, "utf-8")
         check_target(game, out)  # again: the folder may have changed while the pages were drawn
@@ -252,7 +265,9 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
 
 def publish(game: Game, out: str | Path, *, workers: int = 2,
             players: str | Path | None = None) -> list[Path]:
-    """Write the public site of a game into ``out`` (replaced atomically); returns its pages.
+    """Write the public site of a game into ``out`` (replaced atomically); returns its pages:
+    the index, the history, each turn's page and the dice checker (``check-dice.html``), whose
+    document is the one the turn pages print their dice from (:mod:`gmkit.dicecheck`).
 
     ``out`` must be new, empty, or a site gmkit published before (it carries a marker file);
     the game folder, anything inside it and any other folder are refused.

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gmkit import dicecheck
 from gmkit.game import Game
 from gmkit.playout import play, receive_bot_posts
 from gmkit.site import publish
@@ -65,12 +66,14 @@ def test_public_site_holds_no_secret(site):
 
 
 def test_site_makes_no_request_and_escapes_player_text(site):
-    """Offline: no script, no external URL; a hostile player name is escaped everywhere."""
+    """Offline: no external URL; no script but the dice checker's own (allowed by hash, see
+    tests/test_dice_check.py); a hostile player name is escaped everywhere."""
     _, out, _ = site
     for path in out.glob("*.html"):
         html = path.read_text("utf-8")
         assert HOSTILE not in html, path.name
-        assert "<script" not in html.lower(), path.name
+        scripts = html.lower().count("<script")
+        assert scripts == (2 if path.name == dicecheck.PAGE else 0), path.name
         for bad in ('src="http', "src='http", "@import", "url(http", 'href="javascript'):
             assert bad not in html, (path.name, bad)
 
@@ -130,5 +133,23 @@ def test_site_looks_right_in_a_real_browser(site):
             assert urls and all(u.startswith(("file://", "data:")) for u in urls), urls
         history = (out / "history.html").read_text("utf-8")
         assert history.count('class="frame') >= 3
+        driver.get((out / dicecheck.PAGE).as_uri())
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(driver, 30).until(lambda d: d.find_elements(
+            "css selector", "#verify-result[data-state=done]"))
+        driver.save_screenshot(str(shots / "site-check-dice.png"))
     finally:
         driver.quit()
+
+
+def test_every_page_links_the_dice_checker(site):
+    """Every page of the site links to its dice checker, which carries one turn per turn
+    page."""
+    game, out, _ = site
+    for path in out.glob("*.html"):
+        if path.name != dicecheck.PAGE:
+            assert f'href="{dicecheck.PAGE}"' in path.read_text("utf-8"), path.name
+    doc = dicecheck.read_document((out / dicecheck.PAGE).read_text("utf-8"))
+    assert [e["turn"] for e in doc["turns"]] == [t for t in game.store.turns() if t > 0]
+    assert doc["view"] == "public"

@@ -14,7 +14,7 @@ from gmkit.core.ruleset import find_ruleset, registered
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ["desk.py", "summary.py", "charts.py", "history.py", "site.py", "panel.py", "cli.py",
-            "game.py", "verify.py", "sql.py"]
+            "game.py", "verify.py", "sql.py", "dicecheck.py"]
 
 
 def _ruleset_columns() -> set[str]:
