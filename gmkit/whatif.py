@@ -37,8 +37,8 @@ from gmkit.core.tables import State
 from gmkit.core.views import Viewer
 from gmkit.game import Game, GameError, enacted_record
 
-__all__ = ["Changes", "Difference", "WhatIf", "changed_rows", "parse_rule", "parse_withdraw",
-           "what_if", "write_out"]
+__all__ = ["Changes", "Difference", "WhatIf", "changed_rows", "describe", "field_changes", "maps",
+           "parse_rule", "parse_withdraw", "summary", "what_if", "write_out"]
 
 #: The column telling which side a changed row is from.
 SIDE = "side"
@@ -361,13 +361,19 @@ def maps(game: Game, result: WhatIf, view: str | Viewer = "gm") -> tuple[str | N
     return out[0], out[1]
 
 
+def check_out(game: Game, out: str | Path) -> Path:
+    """``out`` as a folder a what-if may be written into: never in the game folder."""
+    out = Path(out)
+    if out.resolve().is_relative_to(game.root.resolve()):
+        raise GameError(f"{out}: write a what-if outside the game folder")
+    return out
+
+
 def write_out(game: Game, result: WhatIf, out: str | Path) -> list[Path]:
     """Write the changed turn (``state/<table>.parquet``, ``orders``, ``rolls``, ``events``)
     and what differs (``changed/<table>.parquet``, ``events_added``, ``events_removed``) as
     Parquet into ``out``, a folder outside the game folder."""
-    out = Path(out)
-    if out.resolve().is_relative_to(game.root.resolve()):
-        raise GameError(f"{out}: write a what-if outside the game folder")
+    out = check_out(game, out)
     files: dict[str, pl.DataFrame] = {
         **{f"state/{name}.parquet": df for name, df in result.resolved.state.tables.items()},
         "orders.parquet": result.resolved.orders, "rolls.parquet": result.resolved.rolls,
@@ -380,3 +386,100 @@ def write_out(game: Game, result: WhatIf, out: str | Path) -> list[Path]:
         atomic_write(out / rel, parquet_bytes(df))
         written.append(out / rel)
     return written
+
+
+def field_changes(rows: pl.DataFrame) -> pl.DataFrame:
+    """A table's changed rows (:func:`changed_rows`) as ``key, field, recorded, what if`` text
+    rows: matched on the table's first column where it names one row on each side (a province,
+    an army), each differing field on its own row; a row only one side has in one line."""
+    cols = [c for c in rows.columns if c != SIDE]
+    out: list[tuple[str, str, str, str]] = []
+    if not cols:
+        return pl.DataFrame(schema={"key": pl.String, "field": pl.String,
+                                    RECORDED: pl.String, WHAT_IF: pl.String})
+    key = cols[0]
+    sides = {s: [r for r in rows.iter_rows(named=True) if r[SIDE] == s]
+             for s in (RECORDED, WHAT_IF)}
+    keyed = all(len({r[key] for r in side}) == len(side) for side in sides.values())
+    old = {r[key]: r for r in sides[RECORDED]} if keyed else {}
+    new = {r[key]: r for r in sides[WHAT_IF]} if keyed else {}
+    for k in dict.fromkeys([*old, *new]):
+        if k in old and k in new:
+            out += [(_cell(k), c, _cell(old[k][c]), _cell(new[k][c])) for c in cols[1:]
+                    if old[k][c] != new[k][c]]
+        elif k in old:
+            out.append((_cell(k), "(row)", _row(old[k], cols[1:]), "\u2014"))
+        else:
+            out.append((_cell(k), "(row)", "\u2014", _row(new[k], cols[1:])))
+    if not keyed:
+        out = [("", "(row)", _row(r, cols), "\u2014") for r in sides[RECORDED]] + \
+              [("", "(row)", "\u2014", _row(r, cols)) for r in sides[WHAT_IF]]
+    return pl.DataFrame(out, schema={"key": pl.String, "field": pl.String,
+                                     RECORDED: pl.String, WHAT_IF: pl.String}, orient="row")
+
+
+def _cell(value: Any) -> str:
+    return "null" if value is None else str(value)
+
+
+def _row(row: Mapping[str, Any], cols: Sequence[str]) -> str:
+    return ", ".join(f"{c}={_cell(row[c])}" for c in cols)
+
+
+def _events_lines(events: pl.DataFrame, sign: str) -> list[str]:
+    return [f"  {sign} [{r['kind']}] " + (f"{r['player']}: " if r["player"] else "") + r["text"]
+            for r in events.iter_rows(named=True)]
+
+
+def _difference_lines(diff: Difference) -> list[str]:
+    if diff.failed is not None:
+        return [f"  it could not be resolved on the changed state: {diff.failed}"]
+    lines = []
+    for name, rows in diff.tables.items():
+        lines.append(f"table {name}:")
+        changes = field_changes(rows)
+        lines += [f"  {r['key'] + ' ' if r['key'] else ''}{r['field']}: {r[RECORDED]} -> "
+                  f"{r[WHAT_IF]}" for r in changes.iter_rows(named=True)]
+    if not diff.events_added.is_empty() or not diff.events_removed.is_empty():
+        lines.append(f"events: {diff.events_added.height} added (+), "
+                     f"{diff.events_removed.height} removed (-)")
+        lines += _events_lines(diff.events_removed, "-") + _events_lines(diff.events_added, "+")
+    was, now = diff.outcome
+    lines.append(f"outcome: {was or 'the game goes on'}" if was == now else
+                 f"outcome: {was or 'the game goes on'} -> {now or 'the game goes on'}")
+    return lines
+
+
+def describe(result: WhatIf) -> list[str]:
+    """What the changed turn would have differed in, as lines for a terminal: order problems
+    of the changed posts, entered dice no draw used, each table's changed fields, the events
+    added and removed, the outcome, and the first later turn that would differ."""
+    lines = [f"turn {result.turn} resolved again with: {summary(result.changes)}"]
+    for player, errs in result.problems.items():
+        lines += [f"order problem ({player}): {e}" for e in errs]
+    if result.unused_dice:
+        lines.append(f"entered dice no draw used: {', '.join(result.unused_dice)}")
+    if result.difference.same:
+        lines.append("nothing would have differed: the same state, events and outcome")
+    else:
+        lines += _difference_lines(result.difference)
+    if result.later is not None:
+        lines.append(f"later: turn {result.later.turn} is the first whose result would differ "
+                     f"({result.replayed} later turn(s) replayed with their recorded posts)")
+        lines += ["  " + line for line in _difference_lines(result.later)]
+    elif result.replayed or not result.difference.same:
+        lines.append(f"later: no later turn would differ ({result.replayed} replayed with their "
+                     "recorded posts)")
+    return lines
+
+
+def summary(changes: Changes) -> str:
+    """The changes in a few words (``post #23 withdrawn; rule x = 3``)."""
+    parts = [f"post #{s} replaced" for s in changes.replace]
+    parts += [f"a post of {p} added" for p, _ in changes.add]
+    parts += [f"post #{s} withdrawn" if line is None else f"line {line} of post #{s} withdrawn"
+              for s, line in changes.withdraw]
+    parts += [f"die {k} = {v!r}" for k, v in changes.dice.items()]
+    parts += [f"rule {k} = {v!r}" if v is not None else f"rule {k} at its default"
+              for k, v in changes.rules.items()]
+    return "; ".join(parts) or "nothing changed"
