@@ -34,11 +34,13 @@ from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.files import atomic_write, parquet_bytes
 from gmkit.core.store import StoreError, TurnData
 from gmkit.core.tables import State
+from gmkit.core.dice import DiceError, parse_entered
 from gmkit.core.views import Viewer
 from gmkit.game import Game, GameError, enacted_record
 
 __all__ = ["Changes", "Difference", "WhatIf", "changed_rows", "describe", "field_changes", "maps",
-           "parse_rule", "parse_withdraw", "summary", "what_if", "write_out"]
+           "panel_changes", "parse_rule", "parse_withdraw", "summary", "what_if",
+           "write_out"]
 
 #: The column telling which side a changed row is from.
 SIDE = "side"
@@ -208,7 +210,7 @@ def only_in(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
     """The rows of ``a`` that ``b`` does not have (as many times as ``a`` has them more)."""
     if a.schema != b.schema:
         try:
-            b = b.select(a.columns).cast(dict(a.schema))
+            b = b.select(a.columns).cast(a.schema)
         except (pl.exceptions.PolarsError, KeyError):
             return a  # no row can match across two shapes
     on = ["_h", "_g", "_n"]
@@ -359,6 +361,23 @@ def maps(game: Game, result: WhatIf, view: str | Viewer = "gm") -> tuple[str | N
         out.append(game.map_svg(game.ruleset.view(state, viewer),
                                 title=f"{game.title} \u2014 turn {result.turn}, {label}"))
     return out[0], out[1]
+
+
+def panel_changes(seq: int | None, recorded_text: str, text: str, withdrawn: bool, rule: str,
+                  dice: str) -> Changes:
+    """The changes a what-if panel's fields ask for: post ``seq`` withdrawn, or replaced when
+    its ``text`` is not the ``recorded_text``; a rule (``NAME=VALUE``, blank: none); dice
+    entered (one ``draw-id = value`` per line)."""
+    try:
+        entered = parse_entered(dice)
+    except DiceError as e:
+        raise GameError(f"dice entered: {e}") from None
+    post: dict[str, Any] = {}
+    if seq is not None and withdrawn:
+        post["withdraw"] = ((seq, None),)
+    elif seq is not None and text != recorded_text:
+        post["replace"] = {seq: text}
+    return Changes(dice=entered, rules=dict([parse_rule(rule)]) if rule.strip() else {}, **post)
 
 
 def check_out(game: Game, out: str | Path) -> Path:

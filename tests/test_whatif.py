@@ -285,3 +285,54 @@ def test_cli_whatif_bad_withdraw_is_named(tmp_path: Path) -> None:
     root = _copy(tmp_path, "sample-aztlan")
     run = CliRunner().invoke(main, ["whatif", str(root), "--turn", "1", "--withdraw", "3:x"])
     assert run.exit_code == 2 and "'3:x'" in run.output
+
+
+# -- the history notebook's panel ----------------------------------------------------------------
+
+def _history_notebook(game: Path, monkeypatch: pytest.MonkeyPatch, *args: str,
+                      defs: dict | None = None) -> tuple[list, dict]:
+    import importlib.util
+    import sys
+
+    notebook = Path(__file__).resolve().parent.parent / "notebooks" / "history.py"
+    monkeypatch.setattr(sys, "argv", [str(notebook), "--game", str(game), *args])
+    spec = importlib.util.spec_from_file_location("history_notebook_whatif", notebook)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    outputs, found = module.app.run(defs=defs)
+    return list(outputs), dict(found)
+
+
+def test_history_notebook_whatif_panel_shows_the_difference_and_both_maps(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The panel on the latest turn with its first post withdrawn: the same difference as the
+    library gives, the map as recorded and as it would have been; the folder untouched."""
+    import marimo as mo
+
+    root = _copy(tmp_path, "sample-aztlan")
+    before = _hashes(root)
+    _, plain = _history_notebook(root, monkeypatch, "--view", "gm")
+    assert plain["whatif_result"].difference.same  # nothing changed until the GM asks
+    outputs, found = _history_notebook(root, monkeypatch, "--view", "gm", defs={
+        "whatif_text": mo.ui.text_area(value=""), "whatif_withdrawn": mo.ui.checkbox(value=True),
+        "whatif_rule": mo.ui.text(value=""), "whatif_dice": mo.ui.text_area(value="")})
+    result = found["whatif_result"]
+    game = Game.open(root)
+    seq = int(game.turn(game.latest_turn).orders["seq"][0])
+    assert result.changes == Changes(withdraw=((seq, None),))
+    expected = what_if(game, game.latest_turn, result.changes)
+    assert result.tables.keys() == expected.tables.keys()
+    assert result.events_removed.equals(expected.events_removed)
+    page = "".join(getattr(o, "text", "") for o in outputs if o is not None)
+    assert f"post #{seq} withdrawn" in page
+    assert f"turn {game.latest_turn}, as recorded" in page and \
+        f"turn {game.latest_turn}, what if" in page
+    assert _hashes(root) == before
+
+
+def test_history_notebook_whatif_panel_is_the_gms(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the public view the panel (which shows every post, secret ones too) is not run."""
+    _, found = _history_notebook(_copy(tmp_path, "sample-cien"), monkeypatch)
+    assert "whatif_result" not in found and "whatif_turn" not in found
