@@ -545,7 +545,7 @@ def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...]
         add=[(player, _read_text(path, "post")) for player, path in added],
         withdraw=[whatif.parse_withdraw(item) for item in withdrawn],
         dice=_entered(dice_file), rules=dict(whatif.parse_rule(a) for a in assignments))
-    g = Game.open(game)
+    g = whatif.open_game(game)
     if out is not None:
         whatif.check_out(g, out)
     result = whatif.what_if(g, turn, changes, later=not no_later)

@@ -32,13 +32,14 @@ from gmkit.core.beacon import Beacon
 from gmkit.core.orders import _STATE_TOKEN  # the tags that shape a post (bold, quotes)
 from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.files import atomic_write, parquet_bytes
-from gmkit.core.store import StoreError, TurnData
+from gmkit.core.store import GameStore, StoreError, TurnData
 from gmkit.core.tables import State
 from gmkit.core.dice import DiceError, parse_entered
 from gmkit.core.views import Viewer
 from gmkit.game import Game, GameError, enacted_record
 
 __all__ = ["Changes", "Difference", "WhatIf", "changed_rows", "describe", "field_changes", "maps",
+           "open_game",
            "panel_changes", "parse_rule", "parse_withdraw", "summary", "what_if",
            "write_out"]
 
@@ -126,6 +127,31 @@ class WhatIf:
     def outcome(self) -> tuple[str | None, str | None]:
         """The recorded outcome and the changed turn's (None: the game goes on)."""
         return self.difference.outcome
+
+
+class _Reading(Game):
+    """A game opened to be read only: a command interrupted between its two writes (a rule or
+    player change recorded, ``game.toml`` not yet written) is left for the next command to
+    complete, since a what-if resolves with what each turn recorded."""
+
+    def _complete_change(self) -> None:
+        pass
+
+    def _complete_enacted(self) -> None:
+        pass
+
+
+def open_game(root: str | Path) -> Game:
+    """Open a game folder for a what-if without writing in it (:class:`Game` completes an
+    interrupted command when it opens a folder; this leaves it be)."""
+    try:
+        interrupted = GameStore(root).rollback_pending()
+    except StoreError as e:
+        raise GameError(str(e)) from None
+    if interrupted:
+        raise GameError(f"{root}: a rollback was interrupted; run any other gmkit command "
+                        "(gmkit status) to complete it, then ask again")
+    return _Reading(root)
 
 
 # -- reading a GM's changes ----------------------------------------------------------------------

@@ -336,3 +336,38 @@ def test_history_notebook_whatif_panel_is_the_gms(tmp_path: Path,
     """In the public view the panel (which shows every post, secret ones too) is not run."""
     _, found = _history_notebook(_copy(tmp_path, "sample-cien"), monkeypatch)
     assert "whatif_result" not in found and "whatif_turn" not in found
+
+
+def test_whatif_leaves_an_interrupted_rule_change_for_the_next_command(tmp_path: Path) -> None:
+    """A rule change recorded in pending/changes.json whose write to game.toml was interrupted
+    is completed by the next command that opens the folder, never by a what-if (which resolves
+    with what each turn recorded)."""
+    import json
+
+    from gmkit.whatif import open_game
+
+    root = _copy(tmp_path, "sample-cien")
+    pending = root / "pending" / "changes.json"
+    latest = Game.open(root).latest_turn
+    pending.write_text(json.dumps([{
+        "kind": "rules", "name": "base_output", "value": 12, "old": None,
+        "from_turn": latest + 1, "why": "house rule", "by": "gm", "at": "2026-01-01T00:00:00+00:00",
+        "rules_before": {}, "rules_after": {"base_output": 12}}]), encoding="utf-8")
+    before = _hashes(root)
+    result = what_if(open_game(root), latest, Changes())
+    assert result.difference.same
+    assert _hashes(root) == before
+    Game.open(root)  # an ordinary command completes it
+    assert _hashes(root)["game.toml"] != before["game.toml"]
+
+
+def test_whatif_refuses_a_folder_with_an_interrupted_rollback(tmp_path: Path) -> None:
+    from gmkit.core.store import ROLLBACK_JOURNAL
+    from gmkit.whatif import open_game
+
+    root = _copy(tmp_path, "sample-cien")
+    (root / ROLLBACK_JOURNAL).write_text("{}", encoding="utf-8")
+    before = _hashes(root)
+    with pytest.raises(GameError, match="a rollback was interrupted"):
+        open_game(root)
+    assert _hashes(root) == before
