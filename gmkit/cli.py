@@ -527,8 +527,8 @@ def verify(game: Path, against: str | None) -> None:
 @click.option("--rule", "assignments", multiple=True, metavar="NAME=VALUE",
               help="A rule set otherwise from this turn on (a TOML value: 3, 0.5, true, \"x\").")
 @click.option("--out", type=click.Path(path_type=Path),
-              help="Write the resolved turn and the changed tables as Parquet into this folder "
-                   "(outside the game folder).")
+              help="Write the resolved turn and the changed tables as Parquet, and both maps as "
+                   "SVG, into this folder (outside the game folder).")
 @click.option("--no-later", is_flag=True, help="Do not replay the turns after it.")
 def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...],
                    added: tuple[tuple[str, Path], ...], withdrawn: tuple[str, ...],
@@ -553,7 +553,8 @@ def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...]
         click.echo(line)
     if out is not None:
         paths = whatif.write_out(g, result, out)
-        click.echo(f"wrote {len(paths)} Parquet file(s) in {out}")
+        click.echo(f"wrote {len(paths)} file(s) in {out}: the turn and what differs as Parquet, "
+                   "the map as recorded and as it would have been")
 
 
 @main.command()

@@ -415,21 +415,30 @@ def check_out(game: Game, out: str | Path) -> Path:
 
 
 def write_out(game: Game, result: WhatIf, out: str | Path) -> list[Path]:
-    """Write the changed turn (``state/<table>.parquet``, ``orders``, ``rolls``, ``events``)
-    and what differs (``changed/<table>.parquet``, ``events_added``, ``events_removed``) as
-    Parquet into ``out``, a folder outside the game folder."""
+    """Write the changed turn (``state/<table>.parquet``, ``orders``, ``rolls``, ``events``),
+    what differs (``changed/<table>.parquet``, ``events_added``, ``events_removed``; the same
+    under ``later/`` for the first later turn that differs) as Parquet, and the map as recorded
+    and as it would have been (``map-recorded.svg``, ``map-whatif.svg``, the GM's view) into
+    ``out``, a folder outside the game folder."""
     out = check_out(game, out)
     files: dict[str, pl.DataFrame] = {
         **{f"state/{name}.parquet": df for name, df in result.resolved.state.tables.items()},
         "orders.parquet": result.resolved.orders, "rolls.parquet": result.resolved.rolls,
-        "events.parquet": result.resolved.events,
-        **{f"changed/{name}.parquet": df for name, df in result.tables.items()},
-        "events_added.parquet": result.events_added,
-        "events_removed.parquet": result.events_removed}
+        "events.parquet": result.resolved.events}
+    for where, diff in (("", result.difference), ("later/", result.later)):
+        if diff is not None:
+            files.update({f"{where}changed/{name}.parquet": df
+                          for name, df in diff.tables.items()})
+            files[f"{where}events_added.parquet"] = diff.events_added
+            files[f"{where}events_removed.parquet"] = diff.events_removed
     written = []
     for rel, df in files.items():
         atomic_write(out / rel, parquet_bytes(df))
         written.append(out / rel)
+    for name, svg in zip(("map-recorded.svg", "map-whatif.svg"), maps(game, result)):
+        if svg is not None:
+            atomic_write(out / name, svg.encode("utf-8"))
+            written.append(out / name)
     return written
 
 

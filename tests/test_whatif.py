@@ -241,6 +241,14 @@ def test_bad_whatif_line_out_of_the_post_is_named(tmp_path: Path) -> None:
         what_if(game, 1, Changes(withdraw=((row["seq"], 99),)))
 
 
+def test_bad_whatif_dice_no_draw_used_are_named(tmp_path: Path) -> None:
+    """A typo in an entered draw id is reported, not silently ignored."""
+    game = Game.open(_copy(tmp_path, "sample-cien"))
+    result = what_if(game, 2, Changes(dice={"conquest:atack/Nowhere/Red": 7}))
+    assert result.unused_dice == ["conquest:atack/Nowhere/Red"]
+    assert "entered dice no draw used: conquest:atack/Nowhere/Red" in describe(result)
+
+
 def test_bad_whatif_rule_of_the_wrong_kind_is_named(tmp_path: Path) -> None:
     game = Game.open(_copy(tmp_path, "sample-cien"))
     with pytest.raises(GameError, match="npc_defense"):
@@ -270,6 +278,8 @@ def test_cli_whatif_prints_the_difference_and_writes_parquet(tmp_path: Path) -> 
         pl.col("seq") == row["seq"])["text"][0] == post.read_text(encoding="utf-8")
     assert set(pl.read_parquet(out / "state" / "players.parquet").columns) == \
         set(game.turn(2).state["players"].columns)
+    assert (out / "map-recorded.svg").read_text("utf-8").startswith("<svg")
+    assert "turn 2, what if" in (out / "map-whatif.svg").read_text("utf-8")
 
 
 def test_cli_whatif_refuses_to_write_in_the_game_folder(tmp_path: Path) -> None:
