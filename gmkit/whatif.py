@@ -93,8 +93,8 @@ class Difference:
 class WhatIf:
     """A turn resolved again with :class:`Changes`: the ``recorded`` turn, the ``resolved``
     one, the posts it read, each changed player's order problems, the ``difference``, and the
-    first ``later`` turn that would differ (None: none would; ``replayed`` counts the later
-    turns resolved to find it)."""
+    first ``later`` turn that would differ (None: none would, or they were not replayed;
+    ``replayed`` counts the later turns resolved to find it)."""
 
     turn: int
     changes: Changes
@@ -107,6 +107,8 @@ class WhatIf:
     difference: Difference
     later: Difference | None
     replayed: int
+    #: Whether the turns after were replayed at all (``what_if(..., later=False)``: not).
+    looked_later: bool = True
 
     @property
     def tables(self) -> dict[str, pl.DataFrame]:
@@ -345,7 +347,7 @@ def what_if(game: Game, turn: int, changes: Changes, *, later: bool = True) -> W
         first, replayed = _first_later(game, turn, recorded.state, resolved.state,
                                        [*rule_changes, *delta])
     return WhatIf(turn, changes, recorded, resolved, before, posts, problems,
-                  session.unused_entered, diff, first, replayed)
+                  session.unused_entered, diff, first, replayed, later)
 
 
 def _first_later(game: Game, turn: int, prev: State, state: State,
@@ -521,7 +523,7 @@ def describe(result: WhatIf) -> list[str]:
         lines.append(f"later: turn {result.later.turn} is the first whose result would differ "
                      f"({result.replayed} later turn(s) replayed with their recorded posts)")
         lines += ["  " + line for line in _difference_lines(result.later)]
-    elif result.replayed or not result.difference.same:
+    elif result.looked_later and (result.replayed or not result.difference.same):
         lines.append(f"later: no later turn would differ ({result.replayed} replayed with their "
                      "recorded posts)")
     return lines

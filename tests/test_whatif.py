@@ -187,18 +187,24 @@ def test_cien_war_dice_entered_decide_the_conquest(tmp_path: Path) -> None:
 
 
 def test_cien_divisions_a_rule_set_otherwise_holds_from_the_turn_on(tmp_path: Path) -> None:
-    """Cien, divisions: an independent state always defends with 10 grain (``npc_defense``).
-    Set to 2 for a turn, every independent defence of that turn is rolled with 2, and the turns
-    after are replayed with it too."""
+    """Cien, divisions: "Non-Player States will always dedicate themselves to defense of their
+    borders, meaning that 10 Grain will always be spent on Defense" (``npc_defense``). Set to 2
+    from a turn on, every independent defence of that turn is made with 2, and so is the next
+    turn's when it is replayed."""
     game = Game.open(_copy(tmp_path, "sample-cien"))
-    turn = next(t for t in game.store.turns()[1:-1]
-                if game.turn(t).rolls["purpose"].str.contains("(independent) defends",
-                                                              literal=True).any())
+
+    def independent(t: int) -> bool:
+        return bool(game.turn(t).rolls["purpose"].str.contains("(independent) defends",
+                                                                literal=True).any())
+
+    turn = next(t for t in game.store.turns()[1:-1] if independent(t) and independent(t + 1))
     result = what_if(game, turn, Changes(rules={"npc_defense": 2}))
     purposes = result.resolved.rolls["purpose"]
-    independent = purposes.filter(purposes.str.contains("(independent) defends", literal=True))
-    assert independent.len() and independent.str.contains("defends with 2 ").all()
-    assert result.later is not None or result.replayed == game.latest_turn - turn
+    defences = purposes.filter(purposes.str.contains("(independent) defends", literal=True))
+    assert defences.len() and defences.str.contains("defends with 2 ").all()
+    assert result.later is not None and result.later.turn == turn + 1
+    later = " ".join(result.later.events_added["text"].to_list())
+    assert "(independent) 2+" in later and "(independent) 10+" not in later
 
 
 def test_a_post_withdrawn_and_added_again_reads_as_before(sample: Path) -> None:
@@ -380,4 +386,29 @@ def test_whatif_refuses_a_folder_with_an_interrupted_rollback(tmp_path: Path) ->
     before = _hashes(root)
     with pytest.raises(GameError, match="a rollback was interrupted"):
         open_game(root)
+    assert _hashes(root) == before
+
+
+def test_cli_whatif_options_combine(tmp_path: Path) -> None:
+    """A line withdrawn, a post added, dice entered and a rule set in one question."""
+    root = _copy(tmp_path, "sample-cien")
+    game = Game.open(root)
+    turn = 3
+    rows = game.turn(turn).orders.rows(named=True)
+    first, last = rows[0], rows[-1]
+    added = tmp_path / "added.txt"
+    added.write_text(last["text"], encoding="utf-8")
+    dice = tmp_path / "dice.txt"
+    dice.write_text("no-such-draw = 3\n", encoding="utf-8")
+    before = _hashes(root)
+    run = CliRunner().invoke(main, [
+        "whatif", str(root), "--turn", str(turn), "--withdraw", f"{first['seq']}:2",
+        "--withdraw", str(last["seq"]), "--add", last["player"], str(added),
+        "--dice", str(dice), "--rule", "npc_defense=12", "--no-later"])
+    assert run.exit_code == 0, run.output
+    assert (f"a post of {last['player']} added; line 2 of post #{first['seq']} withdrawn; "
+            f"post #{last['seq']} withdrawn; die no-such-draw = 3; rule npc_defense = 12"
+            ) in run.output.replace("\n", " ")
+    assert "entered dice no draw used: no-such-draw" in run.output
+    assert "later:" not in run.output
     assert _hashes(root) == before
