@@ -54,17 +54,21 @@ def test_nothing_changed_gives_every_recorded_turn_back(sample: Path) -> None:
 
 
 def test_whatif_never_writes_in_the_game_folder(sample: Path, tmp_path: Path) -> None:
-    """Every turn of the game asked with its first post withdrawn, later turns replayed and the
-    result written out: every file of the game folder keeps its hash, nothing is added (no seed,
-    no post, not even the folder's lock file)."""
+    """Every turn of the game asked with its first post withdrawn, or emptied with a post added
+    and a die entered, later turns replayed and the result written out: every file of the game
+    folder keeps its hash, nothing is added (no seed, no post, not even the folder's lock
+    file)."""
     before = _hashes(sample)
     game = Game.open(sample)
     for turn in game.store.turns()[1:]:
         posts = game.turn(turn).orders
         if posts.is_empty():
             continue
-        result = what_if(game, turn, Changes(withdraw=((int(posts["seq"][0]), None),)))
+        first = posts.row(0, named=True)
+        result = what_if(game, turn, Changes(withdraw=((first["seq"], None),)))
         describe(result)
+        describe(what_if(game, turn, Changes(replace={first["seq"]: ""}, dice={"no-draw": 1},
+                                             add=((first["player"], first["text"]),))))
     from gmkit.whatif import write_out
 
     write_out(game, result, tmp_path / "out")
