@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from gmkit.cli import main
 from gmkit.game import Game, GameError
 from gmkit.whatif import Changes, changed_posts, describe, field_changes, what_if
+from tests.test_cli import files  # noqa: F401  (fixture: a map and a player list)
 
 SAMPLES = sorted(p.name for p in (Path(__file__).resolve().parent.parent / "data").glob("sample-*"))
 
@@ -416,3 +417,29 @@ def test_cli_whatif_options_combine(tmp_path: Path) -> None:
     assert "entered dice no draw used: no-such-draw" in run.output
     assert "later:" not in run.output
     assert _hashes(root) == before
+
+
+def test_a_beacon_mixed_turn_is_asked_with_the_seed_its_dice_were_rolled_with(
+        files: Path) -> None:  # noqa: F811
+    """In a game whose dice are mixed with a public beacon, a what-if rolls with the seed derived
+    from the secret and the turn's beacon: nothing changed gives the recorded turn, and with
+    another player's post withdrawn the same draw gives the same die."""
+    from tests.test_beacon_game import VECTORS, play_turn
+    from tests.test_cli import run
+
+    res = run("new", files / "g", "--ruleset", "cien", "--players", files / "players.toml",
+              "--map", files / "map.geojson", "--beacon", "drand-quicknet")
+    assert res.exit_code == 0, res.output
+    play_turn(files / "g", VECTORS[0])
+    before = _hashes(files / "g")
+    game = Game.open(files / "g")
+    assert "beacon" in game.store.manifest(1)
+    assert what_if(game, 1, Changes()).difference.same
+    gold = game.turn(1).orders.filter(pl.col("player") == "Gold")["seq"][0]
+    result = what_if(game, 1, Changes(withdraw=((int(gold), None),)))
+    assert not result.difference.same
+    recorded = dict(game.turn(1).rolls.select("draw_id", "result").iter_rows())
+    again = dict(result.resolved.rolls.select("draw_id", "result").iter_rows())
+    common = recorded.keys() & again.keys()
+    assert common and all(recorded[k] == again[k] for k in common)
+    assert _hashes(files / "g") == before
