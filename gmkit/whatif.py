@@ -30,6 +30,7 @@ import polars as pl
 
 from gmkit.core.beacon import Beacon
 from gmkit.core.orders import _STATE_TOKEN  # the tags that shape a post (bold, quotes)
+from gmkit.core.orders import visible
 from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.files import atomic_write, parquet_bytes
 from gmkit.core.store import GameStore, StoreError, TurnData
@@ -336,8 +337,10 @@ def what_if(game: Game, turn: int, changes: Changes, *, later: bool = True) -> W
                         if int(r["seq"]) in {*changes.replace, *(s for s, _ in changes.withdraw)}}
                        | {str(p) for p in posts["player"].to_list()
                           if str(p).casefold() in {a.casefold() for a, _ in changes.add}})
-    problems = {p: [str(e) for e in errs] for p, errs in session.problems.items()
-                if errs and p in changed_players}
+    problems = {p: [str(e) for e in [*(session.parsed[p].errors if p in session.parsed else []),
+                                      *session.problems.get(p, [])]]
+                for p in sorted(changed_players)}
+    problems = {p: errs for p, errs in problems.items() if errs}
     diff = difference(turn, recorded, resolved)
     first, replayed = None, 0
     if later and not (diff.same and not rule_changes):
@@ -509,7 +512,8 @@ def _difference_lines(diff: Difference) -> list[str]:
 def describe(result: WhatIf) -> list[str]:
     """What the changed turn would have differed in, as lines for a terminal: order problems
     of the changed posts, entered dice no draw used, each table's changed fields, the events
-    added and removed, the outcome, and the first later turn that would differ."""
+    added and removed, the outcome, and the first later turn that would differ. Invisible
+    characters (ESC, bidi marks) are written as their escapes."""
     lines = [f"turn {result.turn} resolved again with: {summary(result.changes)}"]
     for player, errs in result.problems.items():
         lines += [f"order problem ({player}): {e}" for e in errs]
@@ -526,7 +530,7 @@ def describe(result: WhatIf) -> list[str]:
     elif result.looked_later and (result.replayed or not result.difference.same):
         lines.append(f"later: no later turn would differ ({result.replayed} replayed with their "
                      "recorded posts)")
-    return lines
+    return [visible(line) for line in lines]  # a player's text never drives the terminal
 
 
 def summary(changes: Changes) -> str:

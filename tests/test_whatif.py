@@ -443,3 +443,16 @@ def test_a_beacon_mixed_turn_is_asked_with_the_seed_its_dice_were_rolled_with(
     common = recorded.keys() & again.keys()
     assert common and all(recorded[k] == again[k] for k in common)
     assert _hashes(files / "g") == before
+
+
+def test_control_characters_in_a_replaced_post_never_reach_the_terminal(tmp_path: Path) -> None:
+    """A post carrying terminal escapes is read and its problem named with the escape written
+    out (``\\u001b``), never sent to the GM's terminal as is."""
+    game = Game.open(_copy(tmp_path, "sample-cien"))
+    row = game.turn(2).orders.row(0, named=True)
+    text = "[b]5 Grain for Conquest of \x1b[2J\x1b[31mNowhere[/b]"
+    result = what_if(game, 2, Changes(replace={row["seq"]: text}))
+    assert result.problems.get(row["player"]), result.problems
+    lines = describe(result)
+    assert not any("\x1b" in line for line in lines)
+    assert any("\\u001b" in line for line in lines if line.startswith("order problem"))
