@@ -38,6 +38,7 @@ from bench.jungle_scale import bench_verify as bench_jungle_verify  # noqa: E402
 from bench.jungle_session import bench_session as bench_jungle_session  # noqa: E402
 from bench.pyramid_round import bench_pyramid_round  # noqa: E402
 from bench.sweep import bench_sweep  # noqa: E402
+from bench.whatif import bench_whatif  # noqa: E402
 from gmkit.core.boards.resources import load_package_map  # noqa: E402
 from gmkit.core.maps import GameMap  # noqa: E402
 from gmkit.game import Game  # noqa: E402
@@ -208,7 +209,7 @@ def main() -> int:
                    bench_dice_check_page, bench_notebook, bench_notebook_clicks, bench_adjudicate,
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
                    bench_jungle_big_session, bench_jungle_verify, bench_aeternus_world,
-                   bench_aeternus_batch, bench_aeternus_import, bench_sweep):
+                   bench_aeternus_batch, bench_aeternus_import, bench_sweep, bench_whatif):
             if args.only and args.only not in fn.__name__:
                 continue
             # each benchmark's folders apart from the others'

@@ -526,6 +526,50 @@ def verify(game: Path, against: str | None) -> None:
                "resolves again to the same state, rolls and events")
 
 
+@main.command("whatif")
+@GAME
+@click.option("--turn", type=int, required=True, help="The committed turn to resolve again.")
+@click.option("--replace", "replaced", multiple=True, type=(int, click.Path(path_type=Path)),
+              metavar="SEQ FILE", help="Post SEQ as if it had read FILE.")
+@click.option("--add", "added", multiple=True, type=(str, click.Path(path_type=Path)),
+              metavar="PLAYER FILE", help="A post of PLAYER reading FILE, after the turn's posts.")
+@click.option("--withdraw", "withdrawn", multiple=True, metavar="SEQ[:LINE]",
+              help="Post SEQ withdrawn, or only its line LINE (numbered as order problems are).")
+@click.option("--dice", "dice_file", type=click.Path(path_type=Path),
+              help="Dice entered: one 'draw-id = value' per line (over the recorded ones).")
+@click.option("--rule", "assignments", multiple=True, metavar="NAME=VALUE",
+              help="A rule set otherwise from this turn on (a TOML value: 3, 0.5, true, \"x\").")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Write the resolved turn and the changed tables as Parquet, and both maps as "
+                   "SVG, into this folder (outside the game folder).")
+@click.option("--no-later", is_flag=True, help="Do not replay the turns after it.")
+def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...],
+                   added: tuple[tuple[str, Path], ...], withdrawn: tuple[str, ...],
+                   dice_file: Path | None, assignments: tuple[str, ...], out: Path | None,
+                   no_later: bool) -> None:
+    """Resolve a committed turn again with one thing changed and print what would have
+    differed: each table's changed rows, the events added and removed, the outcome, and the
+    first later turn whose result would differ. Uses the turn's recorded seed, posts, dice and
+    rules; never writes in the game folder."""
+    from gmkit import whatif
+
+    changes = whatif.Changes(
+        replace={seq: _read_text(path, "post") for seq, path in replaced},
+        add=[(player, _read_text(path, "post")) for player, path in added],
+        withdraw=[whatif.parse_withdraw(item) for item in withdrawn],
+        dice=_entered(dice_file), rules=dict(whatif.parse_rule(a) for a in assignments))
+    g = whatif.open_game(game)
+    if out is not None:
+        whatif.check_out(g, out)
+    result = whatif.what_if(g, turn, changes, later=not no_later)
+    for line in whatif.describe(result):
+        click.echo(line)
+    if out is not None:
+        paths = whatif.write_out(g, result, out)
+        click.echo(f"wrote {len(paths)} file(s) in {out}: the turn and what differs as Parquet, "
+                   "the map as recorded and as it would have been")
+
+
 @main.command()
 @GAME
 @click.argument("table")

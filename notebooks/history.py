@@ -155,6 +155,117 @@ def _(game, history, map_turn, mo):
 
 
 @app.cell
+def _(game, mo, view):
+    # What if: a committed turn resolved again with one thing changed (nothing is written). The
+    # GM's tool: it shows every post, secret ones too, so only in the GM view.
+    _turns = game.store.turns()[1:]
+    mo.stop(not _turns or view.value != "gm",
+            mo.md("## What if\n\n_Resolving a past turn again with one thing changed is the "
+                  "GM's: choose the GM view._") if _turns else None)
+    whatif_turn = mo.ui.dropdown(options={f"turn {_t}": _t for _t in _turns},
+                                 value=f"turn {_turns[-1]}", label="Turn")
+    return (whatif_turn,)
+
+
+@app.cell
+def _(game, mo, whatif_turn):
+    whatif_posts = {f"#{_r['seq']} ({_r['player']})": _r
+                    for _r in game.turn(whatif_turn.value).orders.iter_rows(named=True)}
+    whatif_post = mo.ui.dropdown(options=list(whatif_posts) or ["(no post)"],
+                                 value=(list(whatif_posts) or ["(no post)"])[0], label="Post")
+    return whatif_post, whatif_posts
+
+
+@app.cell
+def _(mo, whatif_post, whatif_posts):
+    _post = whatif_posts.get(whatif_post.value)
+    whatif_text = mo.ui.text_area(value=_post["text"] if _post else "", rows=6, full_width=True,
+                                  label="The post as it would have read (edit it)")
+    whatif_withdrawn = mo.ui.checkbox(label="Withdraw the post")
+    whatif_rule = mo.ui.text(placeholder="NAME=VALUE", label="A rule set otherwise")
+    whatif_dice = mo.ui.text_area(placeholder="draw-id = value", rows=2,
+                                  label="Dice entered")
+    return whatif_dice, whatif_rule, whatif_text, whatif_withdrawn
+
+
+@app.cell
+def _(GameError, game, whatif_dice, whatif_post, whatif_posts, whatif_rule, whatif_text,
+      whatif_turn, whatif_withdrawn):
+    from gmkit import whatif
+
+    _post = whatif_posts.get(whatif_post.value)
+    whatif_result, whatif_problem = None, None
+    try:
+        whatif_result = whatif.what_if(game, whatif_turn.value, whatif.panel_changes(
+            _post["seq"] if _post else None, _post["text"] if _post else "", whatif_text.value,
+            whatif_withdrawn.value, whatif_rule.value, whatif_dice.value))
+    except (GameError, ValueError) as _e:
+        whatif_problem = str(_e)
+    return whatif, whatif_problem, whatif_result
+
+
+@app.cell
+def _(game, mo, whatif, whatif_dice, whatif_post, whatif_problem, whatif_result, whatif_rule,
+      whatif_text, whatif_turn, whatif_withdrawn):
+    from html import escape as _escape
+
+    def _differences(diff):
+        if diff.failed is not None:
+            return mo.plain_text(f"It could not be resolved on the changed state: {diff.failed}")
+        _parts = {f"table {_name}": mo.ui.table(whatif.field_changes(_rows), selection=None,
+                                                page_size=8)
+                  for _name, _rows in diff.tables.items()}
+        for _label, _events in (("events added", diff.events_added),
+                                ("events removed", diff.events_removed)):
+            if not _events.is_empty():
+                _parts[_label] = mo.ui.table(_events.select("kind", "player", "text"),
+                                             selection=None, page_size=8)
+        _was, _now = diff.outcome
+        _outcome = mo.md(f"**Outcome**: {_escape(_was or 'the game goes on')}" +
+                         ("" if _was == _now else f" \u2192 {_escape(_now or 'the game goes on')}"))
+        return mo.vstack([mo.ui.tabs(_parts) if _parts else mo.md("_No table or event differs._"),
+                          _outcome])
+
+    _controls = mo.vstack([mo.hstack([whatif_turn, whatif_post, whatif_withdrawn],
+                                     justify="start"),
+                           whatif_text, mo.hstack([whatif_rule, whatif_dice], justify="start")])
+    if whatif_result is None:
+        _body = mo.callout(mo.plain_text(whatif_problem or ""), kind="danger")
+    else:
+        _before, _after = whatif.maps(game, whatif_result)
+        _later = whatif_result.later
+        _parts = [mo.md(f"Turn {whatif_result.turn} resolved again with: "
+                        f"**{_escape(whatif.summary(whatif_result.changes))}**")]
+        if whatif_result.problems:
+            _parts.append(mo.callout(mo.plain_text("\n".join(
+                f"{_p}: {_e}" for _p, _errs in whatif_result.problems.items() for _e in _errs)),
+                kind="warn"))
+        if _before is not None and _after is not None:
+            _parts.append(mo.hstack([mo.Html(_before), mo.Html(_after)], widths="equal"))
+        if whatif_result.difference.same:
+            _parts.append(mo.md("_Nothing would have differed: the same state, events and "
+                                "outcome._"))
+        else:
+            _parts.append(_differences(whatif_result.difference))
+            _parts.append(mo.md(
+                f"### Later\n\nTurn {_later.turn} is the first whose result would differ, "
+                "replayed with its recorded posts on the changed state:" if _later is not None
+                else f"### Later\n\nNo later turn would differ ({whatif_result.replayed} "
+                "replayed with their recorded posts)."))
+            if _later is not None:
+                _parts.append(_differences(_later))
+        _body = mo.vstack(_parts)
+    mo.vstack([
+        mo.md("## What if\n\nA committed turn resolved again from its recorded seed, posts, "
+              "dice and rules with one thing changed: a post edited or withdrawn, a rule, a "
+              "die. Nothing is written in the game folder."),
+        _controls,
+        _body,
+    ])
+    return
+
+
+@app.cell
 def _(game, history, mo, view):
     who = mo.ui.multiselect(options=history.players(game, view=view.value),
                             label="Players (none: all)")
