@@ -217,6 +217,11 @@ def changed_posts(game: Game, posts: pl.DataFrame, before: State,
     last = max((r["received"] for r in rows.values() if r["received"]), default="")
     for player, text in changes.add:
         match = [p for p in ids if p.casefold() == player.strip().casefold()]
+        newcomer = [r["player"] for r in rows.values()
+                    if r["player"].casefold() == player.strip().casefold()]
+        if not match and (newcomer or game.ruleset.joins(game.ruleset.parse_post(
+                text, player.strip(), before, game.rules))):
+            match = newcomer or [player.strip()]  # a post that makes its poster a player
         if not match:
             raise GameError(f"--add: no player '{player}' (players: {', '.join(ids)})")
         top += 1  # after every post of the turn, received with its last

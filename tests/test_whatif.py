@@ -225,6 +225,17 @@ def test_a_post_withdrawn_and_added_again_reads_as_before(sample: Path) -> None:
     assert result.outcome[0] == result.outcome[1]
 
 
+def test_aeternus_2_a_join_post_added_makes_a_newcomer_a_player(tmp_path: Path) -> None:
+    """Aeternus 2: "Any person may become a player by posting a message setting forth their
+    intent to do so": a join post added for someone who is no player yet makes them one in the
+    turn asked again."""
+    game = Game.open(_copy(tmp_path, "sample-aeternus"))
+    turn = game.latest_turn
+    result = what_if(game, turn, Changes(add=(("newbie", "Join"),)))
+    assert "players" in result.tables
+    assert "newbie" in "\n".join(describe(result))
+
+
 # -- bad input: a clear error, nothing written ---------------------------------------------------
 
 @pytest.mark.parametrize("changes,turn,message", [
