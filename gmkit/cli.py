@@ -497,18 +497,28 @@ def map_command(game: Path, turn: int | None, view: str, out: Path | None) -> No
 @click.option("--against", "against", metavar="HASH",
               help="A turn record hash printed in a report: prove the folder still holds it.")
 def verify(game: Path, against: str | None) -> None:
-    """Check every manifest hash and re-resolve every turn; exit 1 when anything differs."""
+    """Check every manifest hash and re-resolve every turn. Exit status: 0 all is well; 1 a
+    problem (a file, hash or turn that is not what was committed); 3 no problem, but turns
+    resolved under a ruleset version this gmkit no longer has resolve differently now (an
+    upgrade, not tampering); 2 the game could not be read."""
     from gmkit.verify import verify_game
 
     g = Game.open(game)
     found = verify_game(g, against=against, progress=_progress("verifying"))
     for p in found.problems:
         click.echo(p)
+    for notice in found.notices:
+        click.echo(f"notice: {notice}")
     for note in found.notes:
         click.echo(note)
     if found.problems:
         click.echo(f"gmkit: verify found {len(found.problems)} problem(s)", err=True)
         sys.exit(1)
+    if found.notices:
+        click.echo(f"gmkit: {len(found.notices)} turn(s) were resolved under a ruleset version "
+                   "this gmkit no longer has and resolve differently now; no problem found",
+                   err=True)
+        sys.exit(3)
     click.echo(f"verified {found.turns} turn(s): every hash matches and every turn "
                "resolves again to the same state, rolls and events")
 

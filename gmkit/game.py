@@ -38,7 +38,7 @@ from gmkit.core.drawing.board_svg import scene_svg
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import Arrow, GameMap
 from gmkit.core.orders import OrderError, ParseResult, merge_posts
-from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset
+from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset, recorded_version
 from gmkit.core.steps import Driver, Event, RulesAt
 from gmkit.core.params import Params
 from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameStore, StoreError, \
@@ -103,14 +103,18 @@ def starting_board(ruleset: Ruleset[Any], board_file_path: str | Path | None = N
     return board, data, board_copy_name(ruleset)
 
 
-def resolved_with(config: Mapping[str, Any], board: bytes | None) -> dict[str, Any]:
-    """The rules, players and board a turn is resolved with, as its manifest records them."""
+def resolved_with(config: Mapping[str, Any], board: bytes | None,
+                  version: str | None = None) -> dict[str, Any]:
+    """The rules, players and board a turn is resolved with, as its manifest records them (with
+    ``version``, the ruleset version that resolves it)."""
     out = {"ruleset": str(config.get("ruleset", "")),
            "rules": dict(config.get("rules", {})),
            "players": [dict(p) for p in config.get("players", [])],
            "board": hashlib.sha256(board).hexdigest() if board is not None else None}
     if config.get("dice"):
         out["dice"] = dict(config["dice"])  # how the game guards its dice (gmkit.fairdice)
+    if version is not None:
+        out["ruleset_version"] = version
     return out
 
 
@@ -311,7 +315,7 @@ class Game(RecordedChanges):
         turn0 = TurnData(0, state, pl.DataFrame(schema=dict(ORDERS_SCHEMA)), rolls_frame([]),
                          events_frame([]))
         GameStore.create(root, config, rs.schemas, turn0, map_bytes,
-                         record=resolved_with(config, board_bytes), files=files)
+                         record=resolved_with(config, board_bytes, rs.version), files=files)
         game = cls(root)
         if game.dice_setting.ahead:
             game.commitment(1)
@@ -658,7 +662,8 @@ class Game(RecordedChanges):
         manifest, so ``verify`` replays it with these and reports a hand edit of
         ``game.toml``."""
         path = self.board_path
-        out = resolved_with(self.config, path.read_bytes() if path is not None else None)
+        out = resolved_with(self.config, path.read_bytes() if path is not None else None,
+                            self.ruleset.version)
         if reason:
             out["reason"] = reason
         return out
@@ -695,6 +700,11 @@ class Game(RecordedChanges):
                             "only on the sealed posts and dice (roll it back to change them)")
         rules = self.ruleset.rules(manifest["rules"]) if isinstance(manifest.get("rules"), dict) \
             else self.rules  # the rules the turn was resolved with, not those of the next
+        # under the ruleset version it was resolved with, where this gmkit still has it
+        version = recorded_version(manifest)
+        kept = self.ruleset.rules_of_version(version, rules.overrides)
+        version = version if kept is not None else self.ruleset.version
+        rules = kept if kept is not None else rules
         session = self._session(self.state(turn - 1), posts, seed, turn, entered, rules,
                                 beacon=beacon, roster=self.roster(turn))
         data = self._turn_data(session)
@@ -702,6 +712,7 @@ class Game(RecordedChanges):
         record = {k: record[k] for k in (*RECORD_KEYS, *fairdice.MANIFEST_KEYS, "changes")
                   if k in record} or self.record()
         record["reason"] = reason or "not given"
+        record["ruleset_version"] = version
         enacted = enacted_record(self.ruleset, session.driver.start, data.state,
                                  session.driver.rules)
         record.pop("enacted", None)
