@@ -121,19 +121,39 @@ def main() -> None:
 @click.option("--beacon", metavar="KIND",
               help="Mix every turn's dice with a public beacon: drand-quicknet, or named (a "
                    "source entered by hand, such as a lottery draw); implies --commit-ahead.")
+@click.option("--state", "state_dir", type=click.Path(path_type=Path),
+              help="Start from a given position instead of the ruleset's set-up: a folder with "
+                   "one file per state table, <table>.parquet or <table>.csv (CSV for tables "
+                   "without list columns).")
+@click.option("--turn", "start_turn", type=int, default=0, show_default=True,
+              help="With --state: the turn the position is the state after (the first turn "
+                   "played is the next).")
 def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, title: str,
-        rules_file: Path | None, commit_ahead: bool, beacon: str | None) -> None:
-    """Create a game folder from a ruleset, a map and a player list, commit turn 0, and print
-    turn 1's dice commitment (the game's announcement)."""
+        rules_file: Path | None, commit_ahead: bool, beacon: str | None,
+        state_dir: Path | None, start_turn: int) -> None:
+    """Create a game folder from a ruleset, a map and a player list, commit turn 0 (or the
+    given position), and print the next turn's dice commitment (the game's announcement)."""
     from gmkit.fairdice import DiceSetting, dice_setting
+    from gmkit.position import PositionError
 
     setting = dice_setting({"dice": DiceSetting(commit_ahead, beacon).to_config()})
     players = _players(players_file, ruleset, map_path)
     rules = _toml(rules_file, "rules file") if rules_file else {}
-    g = Game.new(game, ruleset, players, title=title, map_path=map_path, rules=rules,
-                 dice=setting)
-    click.echo(f"created {g.title} ({g.ruleset.title}) in {game}: turn 0 committed")
-    click.echo(f"turn 1 dice commitment: {g.commitment(1)}")
+    if start_turn and state_dir is None:
+        raise GameError("--turn needs --state: a starting turn other than 0 is a given position")
+    try:
+        g = Game.new(game, ruleset, players, title=title, map_path=map_path, rules=rules,
+                     dice=setting, state=state_dir, turn=start_turn)
+    except PositionError as e:
+        for problem in e.problems:
+            click.echo(problem, err=True)
+        click.echo(f"gmkit: the position in {state_dir} has {len(e.problems)} problem(s); no "
+                   "game was created", err=True)
+        sys.exit(2)
+    first = g.latest_turn
+    click.echo(f"created {g.title} ({g.ruleset.title}) in {game}: turn {first} committed"
+               + (" (the given position)" if state_dir is not None else ""))
+    click.echo(f"turn {first + 1} dice commitment: {g.commitment(first + 1)}")
 
 
 def _players(players_file: Path, ruleset: str, map_path: Path | None) -> list[dict[str, Any]]:

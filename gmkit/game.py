@@ -291,9 +291,18 @@ class Game(RecordedChanges):
     def new(cls, root: str | Path, ruleset: str, players: Sequence[Mapping[str, Any]], *,
             title: str = "", map_path: str | Path | None = None,
             rules: Mapping[str, Any] | None = None,
-            dice: fairdice.DiceSetting | None = None) -> Game:
+            dice: fairdice.DiceSetting | None = None,
+            state: State | Mapping[str, pl.DataFrame] | str | Path | None = None,
+            turn: int = 0) -> Game:
         """Create a game folder and commit its set-up as turn 0; ``dice`` says how the game
-        guards its dice (with ``ahead``, turn 1's commitment is made at once)."""
+        guards its dice (with ``ahead``, the next turn's commitment is made at once).
+
+        ``state`` starts the game from a given position instead of the ruleset's set-up: a
+        folder of tables (see :mod:`gmkit.position`), or the tables themselves, checked against
+        the ruleset's schemas (every problem at once, naming file, row and column). ``turn``
+        is the turn that position is the state after (0 by default: the game's first turn is
+        ``turn + 1``). The manifest records the position as given: ``verify`` checks its
+        hashes and does not set it up again."""
         rs = find_ruleset(ruleset)
         try:
             board, board_bytes, copy_name = starting_board(rs, map_path)
@@ -311,15 +320,28 @@ class Game(RecordedChanges):
             config["dice"] = dice.to_config()
         fairdice.dice_setting(config)
         params = rs.rules(rules)
-        state = rs.setup(cls.players_from_config(config), board, params)
-        turn0 = TurnData(0, state, pl.DataFrame(schema=dict(ORDERS_SCHEMA)), rolls_frame([]),
-                         events_frame([]))
-        GameStore.create(root, config, rs.schemas, turn0, map_bytes,
-                         record=resolved_with(config, board_bytes, rs.version), files=files)
+        record = resolved_with(config, board_bytes, rs.version)
+        infos = cls.players_from_config(config)
+        if state is None:
+            if turn != 0:
+                raise GameError("a starting turn other than 0 needs a given position (state)")
+            start = rs.setup(infos, board, params)
+        else:
+            start = given_position(rs, state, turn)
+            record["given"] = True
+        turn0 = TurnData(start.turn, start, pl.DataFrame(schema=dict(ORDERS_SCHEMA)),
+                         rolls_frame([]), events_frame([]))
+        GameStore.create(root, config, rs.schemas, turn0, map_bytes, record=record, files=files)
         game = cls(root)
         if game.dice_setting.ahead:
-            game.commitment(1)
+            game.commitment(game.next_turn)
         return game
+
+    @property
+    def first_turn(self) -> int:
+        """The game's set-up: turn 0, or the turn a given position is the state after."""
+        turns = self.store.turns()
+        return turns[0] if turns else 0
 
     # -- reading ---------------------------------------------------------------------------------
     @property
@@ -396,7 +418,7 @@ class Game(RecordedChanges):
     def reveal(self, turn: int | None = None) -> str:
         """Reveal a committed turn's seed (checked against its posted commitment)."""
         turn = self.latest_turn if turn is None else turn
-        if turn not in self.store.turns() or turn == 0:
+        if turn not in self.store.turns() or turn == self.first_turn:
             raise GameError(f"turn {turn} is not committed: a seed is revealed only afterwards")
         seed = self.store.read_seed(turn)
         posted = self.store.manifest(turn).get("seed_commitment")
@@ -681,8 +703,8 @@ class Game(RecordedChanges):
         revision is kept. ``include_late`` adds the posts that arrived after the turn was
         read; ``reason`` is recorded with the revision."""
         turn = self.latest_turn
-        if turn == 0:
-            raise GameError("turn 0 is the set-up; there is nothing to re-resolve")
+        if turn == self.first_turn:
+            raise GameError(f"turn {turn} is the set-up; there is nothing to re-resolve")
         old = self.turn(turn)
         seed = self.store.read_seed(turn)
         if seed is None:
@@ -784,6 +806,21 @@ class Game(RecordedChanges):
             scene = dataclasses.replace(scene, title=scene.title if title is None else title,
                                         arrows=(*scene.arrows, *more))
         return scene_svg(board, scene)
+
+
+def given_position(ruleset: Ruleset[Any], state: State | Mapping[str, pl.DataFrame] | str | Path,
+                   turn: int = 0) -> State:
+    """A given starting position (a folder of tables, a state, or its tables) as the state
+    after ``turn``, checked against ``ruleset``'s schemas (raises
+    :class:`gmkit.position.PositionError` naming every problem)."""
+    from gmkit.position import check_tables, read_position
+
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+        raise GameError(f"the starting turn must be a whole number from 0, not {turn!r}")
+    if isinstance(state, (str, Path)):
+        return read_position(state, ruleset.schemas, turn)
+    tables = state.tables if isinstance(state, State) else state
+    return check_tables(tables, ruleset.schemas, turn)
 
 
 def _stamp(folder: Path) -> tuple[Any, ...]:

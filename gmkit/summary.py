@@ -93,7 +93,8 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     ruleset = game.ruleset
     data = game.turn(turn, revision)
     t = data.turn
-    before_gm = game.state(t - 1) if t > 0 else data.state
+    played = t > game.first_turn  # not the set-up (turn 0, or a given position)
+    before_gm = game.state(t - 1) if played else data.state
     before = ruleset.view(before_gm, v)
     after = ruleset.view(data.state, v)
     events = visible_events(data.events, v)
@@ -115,14 +116,14 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
                            r["player"], tuple(r["shared_with"] or ()))
                   for r in ro.iter_rows(named=True))))
     problems: dict[str, list[str]] = {}
-    if t > 0 and not v.is_public:
+    if played and not v.is_public:
         # read against the GM's state and every post, as resolution did; shown to the sender only
         parsed, found, _ = game.read_orders(before_gm, data.orders)
         for player, result in parsed.items():
             if v.is_gm or player == v.player_id:
                 problems[player] = [str(e) for e in result.errors] + \
                     [str(e) for e in found.get(player, [])]
-    counted = set(game.effective_posts(data.orders)["seq"].to_list()) if t > 0 else set()
+    counted = set(game.effective_posts(data.orders)["seq"].to_list()) if played else set()
     orders = tuple(OrderPost(r["player"], r["secret"], r["text"],
                              tuple(problems.get(r["player"], [])) if r["seq"] in counted
                              else ("not counted: a later or earlier post of this player counts",))
@@ -138,7 +139,7 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     report = TurnReport(
         game_title=game.title, ruleset_title=ruleset.title, turn=t,
         revision=data.revision, view="gm",
-        map_before_svg=game.map_svg(before, title=f"Before turn {t}") if t > 0 else None,
+        map_before_svg=game.map_svg(before, title=f"Before turn {t}") if played else None,
         map_after_svg=game.map_svg(after, title=f"After turn {t}"),
         steps=tuple(steps), standings=standings,
         gm_only_columns=() if v.is_public else hidden,

@@ -6,7 +6,8 @@ the seed against that commitment, and the turn resolved again from its stored po
 and seed with the rules, players and board it was resolved with, to the same state, rolls, events
 and outcome. A turn mixed with a public beacon has its seal checked against its posts and entered
 dice, its beacon's signature and round against its deadline, and its dice replayed with the seed
-derived from the secret and the beacon (:mod:`gmkit.fairdice`). Turn 0 is set up again from its recorded players, rules and board. Around the turns:
+derived from the secret and the beacon (:mod:`gmkit.fairdice`). Turn 0 is set up again from its recorded players, rules and board; a position the GM gave (``given`` in the first turn's
+manifest, the state after turn 0 or a later one) is checked against its hashes only. Around the turns:
 no turn missing, nothing stray in ``turns/``, no seed or consumed post of a turn that is not there,
 and ``game.toml`` and the board as the last turn recorded them (changed only through recorded
 commands).
@@ -75,7 +76,8 @@ def verify_game(game: Game, *, against: str | None = None,
     out.turns = len(turns)
     if not turns:
         out.problems.append(f"{store.root / 'turns'}: no committed turn (not even the set-up)")
-    missing = sorted(set(range(max(turns, default=-1) + 1)) - set(turns))
+    first = turns[0] if turns and _given(game, turns[0]) else 0
+    missing = sorted(set(range(first, max(turns, default=-1) + 1)) - set(turns))
     out.problems += [f"{store.root / 'turns'}: turn {t} is missing" for t in missing]
     out.problems += [f"{p}: not a turn folder (a turn folder is named NNNN.rK after its "
                      "manifest)" for p in store.stray_entries()]
@@ -149,6 +151,13 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
     # upgrade's notice at one it no longer has
     differs: list[str] | _Notice = problems if rules is not None else \
         _Notice(notices, where, game, version)
+    if manifest.get("given"):
+        # a given position: its files are checked against their hashes above; it is not set up
+        # again, and only the game's first turn may be one
+        if t != store.turns()[0]:
+            problems.append(f"{where}: recorded as a given position, but it is not the game's "
+                            "first turn")
+        return data
     if t == 0:
         differs.extend(_check_setup(game, data, manifest, rules))
         return data
@@ -184,6 +193,14 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
         differs.append(f"{where}: the recorded outcome ({data.outcome or 'none'}) is not what "
                        f"the turn resolves to ({again.outcome or 'none'})")
     return data
+
+
+def _given(game: Game, turn: int) -> bool:
+    """Whether ``turn``'s manifest records a given position (unreadable: reported elsewhere)."""
+    try:
+        return bool(game.store.manifest(turn).get("given"))
+    except StoreError:
+        return False
 
 
 class _Notice:
