@@ -624,6 +624,26 @@ def rollback(game: Path, to_turn: int, why: str) -> None:
 
 @main.command()
 @GAME
+@click.option("--table", required=True, help="The state table to correct.")
+@click.option("--set", "settings", multiple=True, required=True, metavar="'KEY: COLUMN=VALUE'",
+              help="The cell to set: the row by its first column's value (or by COLUMN=VALUE "
+                   "pairs, comma-separated; nothing for a table of one row), the column, the "
+                   "new value (read as the column's type; empty or null for null).")
+@click.option("--why", default="", help="Why (an erratum, a ruling): shown in the report.")
+def correct(game: Path, table: str, settings: tuple[str, ...], why: str) -> None:
+    """Correct the state the coming turn starts from, recorded for that turn (applied before it
+    resolves, shown in its reports, replayed by verify); nothing committed is rewritten."""
+    from gmkit.corrections import correction_words
+
+    g = Game.open(game)
+    for setting in settings:
+        change = g.correct(table, setting, why)
+        click.echo(f"turn {change['from_turn']} {correction_words(change)}"
+                   + ("" if change["public"] else " (not public: in the GM's report only)"))
+
+
+@main.command()
+@GAME
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE",
               help="Change a rule from the coming turn on (a TOML value: 3, 0.5, true, \"x\").")
 @click.option("--unset", "unset", multiple=True, metavar="NAME",

@@ -46,7 +46,9 @@ from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameSto
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_orders
 from gmkit.changes import (  # noqa: F401  (apply_rule_changes, GameError: gmkit.game's names)
-    GameError, RecordedChanges, apply_rule_changes, enacted_record)
+    CHANGES_FILE, GameError, RecordedChanges, apply_rule_changes, enacted_record)
+from gmkit.core.files import atomic_write
+from gmkit.corrections import apply_corrections, make_correction
 
 
 #: What a turn's manifest records of the game it was resolved in.
@@ -169,6 +171,8 @@ class TurnSession:
     driver: Driver
     #: The public beacon mixed into the dice seed (None: the secret seed is the dice seed).
     beacon: Beacon | None = None
+    #: The corrections applied to the state the turn starts from (see :mod:`gmkit.corrections`).
+    corrections: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     @property
     def seqs(self) -> list[int]:
@@ -434,7 +438,47 @@ class Game(RecordedChanges):
         """The state the coming turn starts from: the last committed one, brought in line by
         the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.joined` when the players changed since
         (so a newcomer posts at once, and their posts read against it)."""
-        return self._joined(self.state(), self.roster(self.next_turn), self.rules)
+        state = self._joined(self.state(), self.roster(self.next_turn), self.rules)
+        return apply_corrections(self.ruleset, state, self.corrections_for(self.next_turn))
+
+    def start_of(self, turn: int) -> State:
+        """The state a committed turn started from: the turn before's, brought in line with
+        the players it was played with and corrected as it recorded (what its orders were read
+        against)."""
+        manifest = self.store.manifest(turn)
+        rules = self.ruleset.rules(manifest["rules"]) if isinstance(manifest.get("rules"), dict) \
+            else self.rules
+        state = self._joined(self.state(turn - 1), self.roster(turn), rules)
+        return apply_corrections(self.ruleset, state, self.corrections_for(turn))
+
+    def corrections_for(self, turn: int) -> list[dict[str, Any]]:
+        """The corrections of the state turn ``turn`` starts from (see
+        :mod:`gmkit.corrections`): those its manifest records once committed, those recorded
+        for it while it is the coming turn."""
+        latest = self.latest_turn
+        if turn <= latest:
+            changes = self.store.manifest(turn).get("changes", [])
+        elif turn == latest + 1:
+            changes = [c for c in self.recorded_changes() if c.get("from_turn") == turn]
+        else:
+            return []
+        return [dict(c) for c in changes if isinstance(changes, list) and isinstance(c, dict)
+                and c.get("kind") == "correction"]
+
+    def correct(self, table: str, setting: str, why: str) -> dict[str, Any]:
+        """Correct one cell of the state the coming turn starts from (an erratum, a ruling):
+        ``setting`` is ``KEY: COLUMN=VALUE``, the value read as the column's type. Recorded
+        for the coming turn with ``why``, applied before it resolves, kept in its manifest (so
+        ``verify`` replays it) and shown in its reports; nothing committed is rewritten."""
+        with self.store.lock():
+            change = make_correction(self.ruleset, self.coming_state(), table, setting, why,
+                                     self.next_turn)
+            changes = [c for c in self.recorded_changes()
+                       if c.get("from_turn", 0) > self.latest_turn]
+            atomic_write(self.root / "pending" / CHANGES_FILE,
+                         json.dumps([*changes, change], indent=1, ensure_ascii=False,
+                                    default=str).encode())
+        return change
 
     def _joined(self, state: State, roster: tuple[Any, Any] | None, rules: Params) -> State:
         """``state`` brought in line by the ruleset's ``joined`` when ``roster`` (the players
@@ -545,12 +589,15 @@ class Game(RecordedChanges):
         line first."""
         rules = self.rules if rules is None else rules
         state = self._joined(state, roster, rules)
+        corrections = self.corrections_for(turn)
+        state = apply_corrections(self.ruleset, state, corrections)
         parsed, problems, orders = self.read_orders(state, posts, rules)
         dice_seed = seed if beacon is None else fairdice.derive_seed(seed, beacon)
         dice = Dice(dice_seed, turn, entered=dict(entered or {}))
         driver = Driver(self.ruleset.steps(rules), state, orders, dice, rules,
                         self._rules_at(rules))
-        return TurnSession(turn, seed, posts, parsed, problems, orders, driver, beacon)
+        return TurnSession(turn, seed, posts, parsed, problems, orders, driver, beacon,
+                           corrections)
 
     def _rules_at(self, rules: Params) -> RulesAt | None:
         """What rules each unit of a turn resolves with, for a ruleset that enacts rules (None:
@@ -658,6 +705,9 @@ class Game(RecordedChanges):
         data = self._turn_data(session)
         record = self.record()
         changes = [c for c in self.recorded_changes() if c.get("from_turn") == session.turn]
+        if [c for c in changes if c.get("kind") == "correction"] != session.corrections:
+            raise GameError(f"a correction of turn {session.turn}'s state was recorded after "
+                            "the turn was read: start it again to resolve it with the correction")
         if changes:
             record["changes"] = changes
         if self.dice_setting.ahead:

@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from gmkit import fairdice
+from gmkit.corrections import correction_words
 from gmkit.core.ruleset import Headline
 from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, TurnReport,
                                 view_report)
@@ -94,7 +95,7 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     data = game.turn(turn, revision)
     t = data.turn
     played = t > game.first_turn  # not the set-up (turn 0, or a given position)
-    before_gm = game.state(t - 1) if played else data.state
+    before_gm = game.start_of(t) if played else data.state
     before = ruleset.view(before_gm, v)
     after = ruleset.view(data.state, v)
     events = visible_events(data.events, v)
@@ -149,6 +150,7 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
         previous_hash=game.store.manifest(t, data.revision).get("previous"), links=links,
         rules=_rules_rows(game, game.store.manifest(t, data.revision)),
         changes=_changes(game.store.manifest(t, data.revision)),
+        gm_notes=_hidden_corrections(game.store.manifest(t, data.revision)),
         **fairdice.report_fields(game.store, t, game.store.manifest(t, data.revision),
                                  data.orders, data.rolls))
     # built from what the viewer may see; narrowing it once more through the reports' door
@@ -178,11 +180,23 @@ def _rules_rows(game: Game, manifest: Mapping[str, Any]) -> tuple[tuple[str, str
                  for r in rules.describe())
 
 
+def _hidden_corrections(manifest: Mapping[str, Any]) -> tuple[str, ...]:
+    """The corrections of a turn's starting state that the public does not see (GM only)."""
+    changes = manifest.get("changes") if isinstance(manifest.get("changes"), list) else []
+    return tuple(f"{correction_words(c)} (not public)" for c in changes or []
+                 if isinstance(c, dict) and c.get("kind") == "correction"
+                 and c.get("public") is not True)
+
+
 def _changes(manifest: Mapping[str, Any]) -> tuple[str, ...]:
     """The recorded changes that took effect with a turn, in words."""
     out = []
     for c in manifest.get("changes", []) if isinstance(manifest.get("changes"), list) else []:
         if not isinstance(c, dict):
+            continue
+        if c.get("kind") == "correction":
+            if c.get("public") is True:  # a cell the public sees; others are the GM's notes
+                out.append(correction_words(c))
             continue
         if c.get("kind") == "rules":
             what = (f"rule {c.get('name')} is now {c.get('value')!r}" if c.get("value") is not None
