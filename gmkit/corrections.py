@@ -183,6 +183,6 @@ def _public(ruleset: Ruleset[Any], state: State, table: str, key: Mapping[str, A
 
 def correction_words(c: Mapping[str, Any]) -> str:
     """A correction in words, for reports and the command's answer."""
-    key = ", ".join(f"{k}={v}" for k, v in dict(c.get("key") or {}).items()) or "its row"
-    return (f"correction: {c.get('table')} {key}: {c.get('column')} {c.get('old')!r} -> "
-            f"{c.get('value')!r}: {c.get('why')}")
+    key = ", ".join(f"{k}={v}" for k, v in dict(c.get("key") or {}).items())
+    return (f"correction of {c.get('table')}{' ' + key if key else ''}: {c.get('column')} "
+            f"{c.get('old')!r} -> {c.get('value')!r}: {c.get('why')}")

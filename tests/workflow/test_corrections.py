@@ -122,9 +122,23 @@ def test_gmkit_correct(tmp_path: Path) -> None:
     ok = CliRunner().invoke(main, ["correct", str(game.root), "--table", "hills", "--set",
                                    f"{hill}: gold_left=2", "--why", "a ruling"])
     assert ok.exit_code == 0, ok.output
-    assert f"turn {game.next_turn} correction: hills place={hill}: gold_left" in ok.output
+    assert f"turn {game.next_turn} correction of hills place={hill}: gold_left" in ok.output
     bad = CliRunner().invoke(main, ["correct", str(game.root), "--table", "hills", "--set",
                                     f"{hill}: depth=2", "--why", "a ruling"])
     assert bad.exit_code == 2 and "has no column 'depth'" in bad.output
     changes = json.loads((game.root / "pending" / "changes.json").read_text())
     assert len(changes) == 1
+
+
+def test_a_corrected_turn_resolved_again_keeps_its_correction(tmp_path: Path) -> None:
+    """A re-resolution (a fixed order) starts from the same corrected state and records the
+    correction again; the turn after starts uncorrected."""
+    game = _game(tmp_path / "g")
+    hill = _hill(game)
+    game.correct("hills", f"{hill}: gold_left=0", "an erratum")
+    play(game, 1)
+    data = game.re_resolve(reason="a fixed order")
+    assert data.state["hills"].filter(place=hill)["gold_left"].item() == 0
+    assert [c["kind"] for c in game.store.manifest(data.turn)["changes"]] == ["correction"]
+    assert game.corrections_for(game.next_turn) == []
+    assert verify_game(Game.open(game.root)).ok
