@@ -183,7 +183,10 @@ def _cast(values: pl.Series, dtype: pl.DataType | type[pl.DataType], source: str
     except Exception:  # noqa: BLE001  (a cast polars does not offer)
         problems.append(f"{source}: column '{column}' is {values.dtype}, not {dtype}")
         return None
-    bad = (values.is_not_null() & cast.is_null()).arg_true().to_list()
+    lost = values.is_not_null() & cast.is_null()
+    if values.dtype.is_float() and cast.dtype.is_integer():  # 2.5 is no whole number
+        lost = lost | (values.is_not_null() & (cast.cast(pl.Float64) != values).fill_null(True))
+    bad = lost.arg_true().to_list()
     for row in bad[:ROWS_NAMED]:
         problems.append(f"{source}: row {row + 1}, column '{column}': {values[row]!r} is not "
                         f"a {_type_words(dtype)}")

@@ -161,3 +161,21 @@ def test_a_starting_turn_without_a_position_is_refused(tmp_path: Path) -> None:
     rs = find_ruleset("example")
     with pytest.raises(ValueError, match="needs a given position"):
         Game.new(tmp_path / "g", "example", rs.example_players(None), turn=3)
+
+
+def test_a_fraction_in_a_whole_number_column_of_a_parquet_table_is_refused(
+        tmp_path: Path) -> None:
+    """A Parquet table may give a column in a wider or narrower type, but never lose a value:
+    2.5 gold is named, not cut to 2."""
+    rs = find_ruleset("example")
+    source = Game.new(tmp_path / "played", "example", rs.example_players(None))
+    pos = tmp_path / "pos"
+    write_position(source.state(), pos)
+    diggers = pl.read_csv(pos / "diggers.csv").with_columns(
+        pl.Series("gold", [0.0, 2.5, 1.0]), pl.col("arrived").cast(pl.Int32))
+    (pos / "diggers.csv").unlink()
+    diggers.write_parquet(pos / "diggers.parquet")
+    with pytest.raises(PositionError) as caught:
+        Game.new(tmp_path / "g", "example", rs.example_players(None), state=pos)
+    assert caught.value.problems == [
+        f"{pos / 'diggers.parquet'}: row 2, column 'gold': 2.5 is not a whole number"]
