@@ -215,6 +215,15 @@ def status(game: Path, gm: bool) -> None:
     waiting = [p for p in g.ruleset.players_to_move(g.state()) if p not in sent]
     click.echo(f"orders received from: {', '.join(sorted(sent)) or 'nobody yet'}")
     click.echo(f"waiting for: {', '.join(waiting) or 'nobody'}")
+    corrections = g.corrections_for(g.next_turn)
+    if corrections:
+        from gmkit.corrections import correction_words
+
+        shown = [c for c in corrections if gm or c.get("public") is True]
+        click.echo(f"corrections of turn {g.next_turn}'s start: {len(corrections)}"
+                   + ("" if len(shown) == len(corrections) else " (--gm shows them all)"))
+        for c in shown:
+            click.echo(f"  {correction_words(c)}")
     for row in g.late_posts().iter_rows(named=True):
         click.echo(f"late post #{row['seq']} from {row['player']} for turn {row['turn']} came "
                    "in after the turn was read: re-resolve it to include the post ('gmkit "

@@ -142,3 +142,26 @@ def test_a_corrected_turn_resolved_again_keeps_its_correction(tmp_path: Path) ->
     assert [c["kind"] for c in game.store.manifest(data.turn)["changes"]] == ["correction"]
     assert game.corrections_for(game.next_turn) == []
     assert verify_game(Game.open(game.root)).ok
+
+
+def test_a_correction_s_text_is_escaped_in_the_reports(tmp_path: Path) -> None:
+    """A value or reason with markup is shown as text, never run."""
+    game = _game(tmp_path / "g")
+    game.correct("diggers", "Birch: name=<script>alert(1)</script>", "[url=x]<i>ruling</i>[/url]")
+    play(game, 1)
+    public = render(turn_report(game), view="public", fmt="html")
+    bbcode = render(turn_report(game), view="public", fmt="bbcode")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in public and "<script>alert" not in public
+    assert "[url=x]" not in bbcode
+
+
+def test_status_lists_the_corrections_recorded_for_the_coming_turn(tmp_path: Path) -> None:
+    """The public status counts them and shows only those of public cells; --gm shows all."""
+    game = _game(tmp_path / "g")
+    game.correct("hills", f"{_hill(game)}: gold_left=5", "recount")
+    game.correct("diggers", "Amber: gold=3", "purse")
+    public = CliRunner().invoke(main, ["status", str(game.root)]).output
+    gm = CliRunner().invoke(main, ["status", str(game.root), "--gm"]).output
+    assert "corrections of turn 2's start: 2 (--gm shows them all)" in public
+    assert "recount" in public and "purse" not in public
+    assert "recount" in gm and "purse" in gm
