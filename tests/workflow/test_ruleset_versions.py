@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from gmkit.cli import main
-from gmkit.core.ruleset import find_ruleset
+from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.game import Game
 from gmkit.playout import play
 from gmkit.rulesets.example import ThreeHills
@@ -128,8 +128,6 @@ def test_a_hand_edit_of_an_old_version_turn_is_still_tampering(
 def test_the_changelog_lists_every_ruleset_version() -> None:
     """``docs/changelog.md`` has a section per registered ruleset listing its current version
     and every older version it keeps."""
-    from gmkit.core.ruleset import registered
-
     text = (Path(__file__).resolve().parents[2] / "docs" / "changelog.md").read_text()
     sections = {part.split("`", 1)[0]: part for part in text.split("(`")[1:]}
     for name in registered():
@@ -138,3 +136,15 @@ def test_the_changelog_lists_every_ruleset_version() -> None:
         section = sections[name].split("\n## ", 1)[0]
         for version in (rs.version, *rs.legacy):
             assert f"- **{version}**" in section, f"{name} {version} is not in the changelog"
+
+
+@pytest.mark.parametrize("name", registered())
+def test_every_older_version_a_ruleset_keeps_gives_valid_rules(name: str) -> None:
+    """A kept version names rule values the ruleset has, of the right kind, and is not the
+    current one."""
+    rs = find_ruleset(name)
+    assert rs.version and rs.version not in rs.legacy
+    assert rs.rules_of_version(rs.version) is not None
+    for version in rs.legacy:
+        assert rs.rules_of_version(version) is not None
+    assert rs.rules_of_version("no such version") is None
