@@ -471,6 +471,9 @@ class Game(RecordedChanges):
         for the coming turn with ``why``, applied before it resolves, kept in its manifest (so
         ``verify`` replays it) and shown in its reports; nothing committed is rewritten."""
         with self.store.lock():
+            if fairdice.current(fairdice.read_record(self.root, self.next_turn), "seals"):
+                raise GameError(f"turn {self.next_turn} is sealed for its beacon: its starting "
+                                "state is corrected before the seal, never after")
             change = make_correction(self.ruleset, self.coming_state(), table, setting, why,
                                      self.next_turn)
             changes = [c for c in self.recorded_changes()

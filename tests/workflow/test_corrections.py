@@ -165,3 +165,19 @@ def test_status_lists_the_corrections_recorded_for_the_coming_turn(tmp_path: Pat
     assert "corrections of turn 2's start: 2 (--gm shows them all)" in public
     assert "recount" in public and "purse" not in public
     assert "recount" in gm and "purse" in gm
+
+
+def test_a_turn_sealed_for_its_beacon_takes_no_correction(tmp_path: Path) -> None:
+    """Dice mixed with a public beacon are bent by nobody: once the turn is sealed, its
+    starting state is no longer corrected (it could be, knowing the beacon)."""
+    from gmkit.fairdice import DiceSetting
+
+    rs = find_ruleset("example")
+    game = Game.new(tmp_path / "g", "example", rs.example_players(None),
+                    dice=DiceSetting(True, "named"))
+    game.set_deadline("2026-01-01T00:00:00+00:00")
+    game.correct("hills", f"{_hill(game)}: gold_left=3", "before the seal")
+    game.seal()
+    with pytest.raises(GameError, match="sealed for its beacon"):
+        game.correct("hills", f"{_hill(game)}: gold_left=2", "after the seal")
+    assert len(game.corrections_for(game.next_turn)) == 1
