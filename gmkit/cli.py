@@ -633,18 +633,28 @@ def rollback(game: Path, to_turn: int, why: str) -> None:
 
 @main.command()
 @GAME
-@click.option("--table", required=True, help="The state table to correct.")
-@click.option("--set", "settings", multiple=True, required=True, metavar="'KEY: COLUMN=VALUE'",
+@click.option("--table", help="The state table to correct.")
+@click.option("--set", "settings", multiple=True, metavar="'KEY: COLUMN=VALUE'",
               help="The cell to set: the row by its first column's value (or by COLUMN=VALUE "
                    "pairs, comma-separated; nothing for a table of one row), the column, the "
                    "new value (read as the column's type; empty or null for null).")
 @click.option("--why", default="", help="Why (an erratum, a ruling): shown in the report.")
-def correct(game: Path, table: str, settings: tuple[str, ...], why: str) -> None:
+@click.option("--undo", is_flag=True,
+              help="Withdraw the last correction recorded for the coming turn instead.")
+def correct(game: Path, table: str | None, settings: tuple[str, ...], why: str,
+            undo: bool) -> None:
     """Correct the state the coming turn starts from, recorded for that turn (applied before it
     resolves, shown in its reports, replayed by verify); nothing committed is rewritten."""
     from gmkit.corrections import correction_words
 
     g = Game.open(game)
+    if undo:
+        if table or settings:
+            raise GameError("--undo withdraws the last correction: give no --table or --set")
+        click.echo(f"withdrawn: {correction_words(g.undo_correction())}")
+        return
+    if not table or not settings:
+        raise GameError("name the table (--table) and the cell (--set 'KEY: COLUMN=VALUE')")
     for setting in settings:
         change = g.correct(table, setting, why)
         click.echo(f"turn {change['from_turn']} {correction_words(change)}"

@@ -408,6 +408,25 @@ class Game(RecordedChanges):
                   .with_columns(pl.lit(t, pl.Int64).alias("turn")) for t in self.store.turns()]
         return pl.concat(frames, how="diagonal_relaxed").select(df.columns) if frames else df
 
+    def undo_correction(self) -> dict[str, Any]:
+        """Withdraw the last correction recorded for the coming turn (a mistyped value the
+        turn cannot resolve with, say) and return it; refused once the turn is sealed."""
+        with self.store.lock():
+            if fairdice.current(fairdice.read_record(self.root, self.next_turn), "seals"):
+                raise GameError(f"turn {self.next_turn} is sealed for its beacon: its "
+                                "corrections stand")
+            changes = [c for c in self.recorded_changes()
+                       if c.get("from_turn", 0) > self.latest_turn]
+            mine = [i for i, c in enumerate(changes) if c.get("kind") == "correction"
+                    and c.get("from_turn") == self.next_turn]
+            if not mine:
+                raise GameError(f"no correction is recorded for turn {self.next_turn}")
+            undone = changes.pop(mine[-1])
+            atomic_write(self.root / "pending" / CHANGES_FILE,
+                         json.dumps(changes, indent=1, ensure_ascii=False,
+                                    default=str).encode())
+        return undone
+
     # -- seeds -----------------------------------------------------------------------------------
     def commitment(self, turn: int | None = None) -> str:
         """The commitment (sha256 of the secret seed) to post before resolving ``turn``."""

@@ -181,3 +181,22 @@ def test_a_turn_sealed_for_its_beacon_takes_no_correction(tmp_path: Path) -> Non
     with pytest.raises(GameError, match="sealed for its beacon"):
         game.correct("hills", f"{_hill(game)}: gold_left=2", "after the seal")
     assert len(game.corrections_for(game.next_turn)) == 1
+
+
+def test_the_last_correction_can_be_withdrawn_before_the_turn(tmp_path: Path) -> None:
+    """A mistyped correction is withdrawn before the turn resolves (``--undo``): the turn
+    starts from the state without it."""
+    game = _game(tmp_path / "g")
+    hill = _hill(game)
+    old = game.coming_state()["hills"].filter(place=hill)["gold_left"].item()
+    game.correct("hills", f"{hill}: gold_left=4", "a ruling")
+    game.correct("hills", f"{hill}: gold_left=40", "a typo")
+    out = CliRunner().invoke(main, ["correct", str(game.root), "--undo"])
+    assert out.exit_code == 0 and "withdrawn: correction of hills" in out.output
+    assert game.coming_state()["hills"].filter(place=hill)["gold_left"].item() == 4
+    game.undo_correction()
+    assert game.coming_state()["hills"].filter(place=hill)["gold_left"].item() == old
+    with pytest.raises(GameError, match="no correction is recorded"):
+        game.undo_correction()
+    play(game, 1)
+    assert "changes" not in game.store.manifest(game.latest_turn)
