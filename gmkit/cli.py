@@ -121,19 +121,39 @@ def main() -> None:
 @click.option("--beacon", metavar="KIND",
               help="Mix every turn's dice with a public beacon: drand-quicknet, or named (a "
                    "source entered by hand, such as a lottery draw); implies --commit-ahead.")
+@click.option("--state", "state_dir", type=click.Path(path_type=Path),
+              help="Start from a given position instead of the ruleset's set-up: a folder with "
+                   "one file per state table, <table>.parquet or <table>.csv (CSV for tables "
+                   "without list columns).")
+@click.option("--turn", "start_turn", type=int, default=0, show_default=True,
+              help="With --state: the turn the position is the state after (the first turn "
+                   "played is the next).")
 def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, title: str,
-        rules_file: Path | None, commit_ahead: bool, beacon: str | None) -> None:
-    """Create a game folder from a ruleset, a map and a player list, commit turn 0, and print
-    turn 1's dice commitment (the game's announcement)."""
+        rules_file: Path | None, commit_ahead: bool, beacon: str | None,
+        state_dir: Path | None, start_turn: int) -> None:
+    """Create a game folder from a ruleset, a map and a player list, commit turn 0 (or the
+    given position), and print the next turn's dice commitment (the game's announcement)."""
     from gmkit.fairdice import DiceSetting, dice_setting
+    from gmkit.position import PositionError
 
     setting = dice_setting({"dice": DiceSetting(commit_ahead, beacon).to_config()})
     players = _players(players_file, ruleset, map_path)
     rules = _toml(rules_file, "rules file") if rules_file else {}
-    g = Game.new(game, ruleset, players, title=title, map_path=map_path, rules=rules,
-                 dice=setting)
-    click.echo(f"created {g.title} ({g.ruleset.title}) in {game}: turn 0 committed")
-    click.echo(f"turn 1 dice commitment: {g.commitment(1)}")
+    if start_turn and state_dir is None:
+        raise GameError("--turn needs --state: a starting turn other than 0 is a given position")
+    try:
+        g = Game.new(game, ruleset, players, title=title, map_path=map_path, rules=rules,
+                     dice=setting, state=state_dir, turn=start_turn)
+    except PositionError as e:
+        for problem in e.problems:
+            click.echo(problem, err=True)
+        click.echo(f"gmkit: the position in {state_dir} has {len(e.problems)} problem(s); no "
+                   "game was created", err=True)
+        sys.exit(2)
+    first = g.latest_turn
+    click.echo(f"created {g.title} ({g.ruleset.title}) in {game}: turn {first} committed"
+               + (" (the given position)" if state_dir is not None else ""))
+    click.echo(f"turn {first + 1} dice commitment: {g.commitment(first + 1)}")
 
 
 def _players(players_file: Path, ruleset: str, map_path: Path | None) -> list[dict[str, Any]]:
@@ -195,6 +215,15 @@ def status(game: Path, gm: bool) -> None:
     waiting = [p for p in g.ruleset.players_to_move(g.state()) if p not in sent]
     click.echo(f"orders received from: {', '.join(sorted(sent)) or 'nobody yet'}")
     click.echo(f"waiting for: {', '.join(waiting) or 'nobody'}")
+    corrections = g.corrections_for(g.next_turn)
+    if corrections:
+        from gmkit.corrections import correction_words
+
+        shown = [c for c in corrections if gm or c.get("public") is True]
+        click.echo(f"corrections of turn {g.next_turn}'s start: {len(corrections)}"
+                   + ("" if len(shown) == len(corrections) else " (--gm shows them all)"))
+        for c in shown:
+            click.echo(f"  {correction_words(c)}")
     for row in g.late_posts().iter_rows(named=True):
         click.echo(f"late post #{row['seq']} from {row['player']} for turn {row['turn']} came "
                    "in after the turn was read: re-resolve it to include the post ('gmkit "
@@ -510,18 +539,28 @@ def map_command(game: Path, turn: int | None, view: str, out: Path | None) -> No
 @click.option("--against", "against", metavar="HASH",
               help="A turn record hash printed in a report: prove the folder still holds it.")
 def verify(game: Path, against: str | None) -> None:
-    """Check every manifest hash and re-resolve every turn; exit 1 when anything differs."""
+    """Check every manifest hash and re-resolve every turn. Exit status: 0 all is well; 1 a
+    problem (a file, hash or turn that is not what was committed); 3 no problem, but turns
+    resolved under a ruleset version this gmkit no longer has resolve differently now (an
+    upgrade, not tampering); 2 the game could not be read."""
     from gmkit.verify import verify_game
 
     g = Game.open(game)
     found = verify_game(g, against=against, progress=_progress("verifying"))
     for p in found.problems:
         click.echo(p)
+    for notice in found.notices:
+        click.echo(f"notice: {notice}")
     for note in found.notes:
         click.echo(note)
     if found.problems:
         click.echo(f"gmkit: verify found {len(found.problems)} problem(s)", err=True)
         sys.exit(1)
+    if found.notices:
+        click.echo(f"gmkit: {len(found.notices)} turn(s) were resolved under a ruleset version "
+                   "this gmkit no longer has and resolve differently now; no problem found",
+                   err=True)
+        sys.exit(3)
     click.echo(f"verified {found.turns} turn(s): every hash matches and every turn "
                "resolves again to the same state, rolls and events")
 
@@ -647,6 +686,36 @@ def rollback(game: Path, to_turn: int, why: str) -> None:
     click.echo(f"rolled back to turn {to_turn}; set aside {len(moved)} turn folder(s)")
     if g.dice_setting.ahead:
         click.echo(f"turn {to_turn + 1} dice commitment: {g.commitment()}")
+
+
+@main.command()
+@GAME
+@click.option("--table", help="The state table to correct.")
+@click.option("--set", "settings", multiple=True, metavar="'KEY: COLUMN=VALUE'",
+              help="The cell to set: the row by its first column's value (or by COLUMN=VALUE "
+                   "pairs, comma-separated; nothing for a table of one row), the column, the "
+                   "new value (read as the column's type; empty or null for null).")
+@click.option("--why", default="", help="Why (an erratum, a ruling): shown in the report.")
+@click.option("--undo", is_flag=True,
+              help="Withdraw the last correction recorded for the coming turn instead.")
+def correct(game: Path, table: str | None, settings: tuple[str, ...], why: str,
+            undo: bool) -> None:
+    """Correct the state the coming turn starts from, recorded for that turn (applied before it
+    resolves, shown in its reports, replayed by verify); nothing committed is rewritten."""
+    from gmkit.corrections import correction_words
+
+    g = Game.open(game)
+    if undo:
+        if table or settings:
+            raise GameError("--undo withdraws the last correction: give no --table or --set")
+        click.echo(f"withdrawn: {correction_words(g.undo_correction())}")
+        return
+    if not table or not settings:
+        raise GameError("name the table (--table) and the cell (--set 'KEY: COLUMN=VALUE')")
+    for setting in settings:
+        change = g.correct(table, setting, why)
+        click.echo(f"turn {change['from_turn']} {correction_words(change)}"
+                   + ("" if change["public"] else " (not public: in the GM's report only)"))
 
 
 @main.command()

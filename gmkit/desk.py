@@ -834,8 +834,9 @@ class Desk:
         from gmkit.summary import turn_report
 
         turn = self.game.latest_turn if turn is None else turn
-        if turn == 0:
-            raise DeskError("turn 0 is the set-up: commit a turn before publishing its summary")
+        if turn == self.game.first_turn:
+            raise DeskError(f"turn {turn} is the set-up: commit a turn before publishing its "
+                            "summary")
         out = Path(out_dir) if out_dir is not None else self.root / "reports"
         try:
             report = turn_report(self.game, turn)

@@ -39,7 +39,7 @@ from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.intake import ImportedPost, Intake, player_id_problem
 from gmkit.core.maps import Arrow, GameMap
 from gmkit.core.orders import OrderError, ParseResult, merge_posts
-from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset
+from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset, recorded_version
 from gmkit.core.steps import Driver, Event, RulesAt
 from gmkit.core.params import Params
 from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameStore, StoreError, \
@@ -47,7 +47,9 @@ from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameSto
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_orders
 from gmkit.changes import (  # noqa: F401  (apply_rule_changes, GameError: gmkit.game's names)
-    GameError, RecordedChanges, apply_rule_changes, enacted_record)
+    CHANGES_FILE, GameError, RecordedChanges, apply_rule_changes, enacted_record)
+from gmkit.core.files import atomic_write
+from gmkit.corrections import apply_corrections, make_correction
 
 
 #: What a turn's manifest records of the game it was resolved in.
@@ -104,14 +106,18 @@ def starting_board(ruleset: Ruleset[Any], board_file_path: str | Path | None = N
     return board, data, board_copy_name(ruleset)
 
 
-def resolved_with(config: Mapping[str, Any], board: bytes | None) -> dict[str, Any]:
-    """The rules, players and board a turn is resolved with, as its manifest records them."""
+def resolved_with(config: Mapping[str, Any], board: bytes | None,
+                  version: str | None = None) -> dict[str, Any]:
+    """The rules, players and board a turn is resolved with, as its manifest records them (with
+    ``version``, the ruleset version that resolves it)."""
     out = {"ruleset": str(config.get("ruleset", "")),
            "rules": dict(config.get("rules", {})),
            "players": [dict(p) for p in config.get("players", [])],
            "board": hashlib.sha256(board).hexdigest() if board is not None else None}
     if config.get("dice"):
         out["dice"] = dict(config["dice"])  # how the game guards its dice (gmkit.fairdice)
+    if version is not None:
+        out["ruleset_version"] = version
     return out
 
 
@@ -185,6 +191,8 @@ class TurnSession:
     driver: Driver
     #: The public beacon mixed into the dice seed (None: the secret seed is the dice seed).
     beacon: Beacon | None = None
+    #: The corrections applied to the state the turn starts from (see :mod:`gmkit.corrections`).
+    corrections: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     @property
     def seqs(self) -> list[int]:
@@ -307,9 +315,18 @@ class Game(RecordedChanges):
     def new(cls, root: str | Path, ruleset: str, players: Sequence[Mapping[str, Any]], *,
             title: str = "", map_path: str | Path | None = None,
             rules: Mapping[str, Any] | None = None,
-            dice: fairdice.DiceSetting | None = None) -> Game:
+            dice: fairdice.DiceSetting | None = None,
+            state: State | Mapping[str, pl.DataFrame] | str | Path | None = None,
+            turn: int = 0) -> Game:
         """Create a game folder and commit its set-up as turn 0; ``dice`` says how the game
-        guards its dice (with ``ahead``, turn 1's commitment is made at once)."""
+        guards its dice (with ``ahead``, the next turn's commitment is made at once).
+
+        ``state`` starts the game from a given position instead of the ruleset's set-up: a
+        folder of tables (see :mod:`gmkit.position`), or the tables themselves, checked against
+        the ruleset's schemas (every problem at once, naming file, row and column). ``turn``
+        is the turn that position is the state after (0 by default: the game's first turn is
+        ``turn + 1``). The manifest records the position as given: ``verify`` checks its
+        hashes and does not set it up again."""
         rs = find_ruleset(ruleset)
         try:
             board, board_bytes, copy_name = starting_board(rs, map_path)
@@ -327,15 +344,28 @@ class Game(RecordedChanges):
             config["dice"] = dice.to_config()
         fairdice.dice_setting(config)
         params = rs.rules(rules)
-        state = rs.setup(cls.players_from_config(config), board, params)
-        turn0 = TurnData(0, state, pl.DataFrame(schema=dict(ORDERS_SCHEMA)), rolls_frame([]),
-                         events_frame([]))
-        GameStore.create(root, config, rs.schemas, turn0, map_bytes,
-                         record=resolved_with(config, board_bytes), files=files)
+        record = resolved_with(config, board_bytes, rs.version)
+        infos = cls.players_from_config(config)
+        if state is None:
+            if turn != 0:
+                raise GameError("a starting turn other than 0 needs a given position (state)")
+            start = rs.setup(infos, board, params)
+        else:
+            start = given_position(rs, state, turn)
+            record["given"] = True
+        turn0 = TurnData(start.turn, start, pl.DataFrame(schema=dict(ORDERS_SCHEMA)),
+                         rolls_frame([]), events_frame([]))
+        GameStore.create(root, config, rs.schemas, turn0, map_bytes, record=record, files=files)
         game = cls(root)
         if game.dice_setting.ahead:
-            game.commitment(1)
+            game.commitment(game.next_turn)
         return game
+
+    @property
+    def first_turn(self) -> int:
+        """The game's set-up: turn 0, or the turn a given position is the state after."""
+        turns = self.store.turns()
+        return turns[0] if turns else 0
 
     # -- reading ---------------------------------------------------------------------------------
     @property
@@ -398,6 +428,25 @@ class Game(RecordedChanges):
                   .with_columns(pl.lit(t, pl.Int64).alias("turn")) for t in self.store.turns()]
         return pl.concat(frames, how="diagonal_relaxed").select(df.columns) if frames else df
 
+    def undo_correction(self) -> dict[str, Any]:
+        """Withdraw the last correction recorded for the coming turn (a mistyped value the
+        turn cannot resolve with, say) and return it; refused once the turn is sealed."""
+        with self.store.lock():
+            if fairdice.current(fairdice.read_record(self.root, self.next_turn), "seals"):
+                raise GameError(f"turn {self.next_turn} is sealed for its beacon: its "
+                                "corrections stand")
+            changes = [c for c in self.recorded_changes()
+                       if c.get("from_turn", 0) > self.latest_turn]
+            mine = [i for i, c in enumerate(changes) if c.get("kind") == "correction"
+                    and c.get("from_turn") == self.next_turn]
+            if not mine:
+                raise GameError(f"no correction is recorded for turn {self.next_turn}")
+            undone = changes.pop(mine[-1])
+            atomic_write(self.root / "pending" / CHANGES_FILE,
+                         json.dumps(changes, indent=1, ensure_ascii=False,
+                                    default=str).encode())
+        return undone
+
     # -- seeds -----------------------------------------------------------------------------------
     def commitment(self, turn: int | None = None) -> str:
         """The commitment (sha256 of the secret seed) to post before resolving ``turn``."""
@@ -412,7 +461,7 @@ class Game(RecordedChanges):
     def reveal(self, turn: int | None = None) -> str:
         """Reveal a committed turn's seed (checked against its posted commitment)."""
         turn = self.latest_turn if turn is None else turn
-        if turn not in self.store.turns() or turn == 0:
+        if turn not in self.store.turns() or turn == self.first_turn:
             raise GameError(f"turn {turn} is not committed: a seed is revealed only afterwards")
         seed = self.store.read_seed(turn)
         posted = self.store.manifest(turn).get("seed_commitment")
@@ -428,7 +477,50 @@ class Game(RecordedChanges):
         """The state the coming turn starts from: the last committed one, brought in line by
         the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.joined` when the players changed since
         (so a newcomer posts at once, and their posts read against it)."""
-        return self._joined(self.state(), self.roster(self.next_turn), self.rules)
+        state = self._joined(self.state(), self.roster(self.next_turn), self.rules)
+        return apply_corrections(self.ruleset, state, self.corrections_for(self.next_turn))
+
+    def start_of(self, turn: int) -> State:
+        """The state a committed turn started from: the turn before's, brought in line with
+        the players it was played with and corrected as it recorded (what its orders were read
+        against)."""
+        manifest = self.store.manifest(turn)
+        rules = self.ruleset.rules(manifest["rules"]) if isinstance(manifest.get("rules"), dict) \
+            else self.rules
+        state = self._joined(self.state(turn - 1), self.roster(turn), rules)
+        return apply_corrections(self.ruleset, state, self.corrections_for(turn))
+
+    def corrections_for(self, turn: int) -> list[dict[str, Any]]:
+        """The corrections of the state turn ``turn`` starts from (see
+        :mod:`gmkit.corrections`): those its manifest records once committed, those recorded
+        for it while it is the coming turn."""
+        latest = self.latest_turn
+        if turn <= latest:
+            changes = self.store.manifest(turn).get("changes", [])
+        elif turn == latest + 1:
+            changes = [c for c in self.recorded_changes() if c.get("from_turn") == turn]
+        else:
+            return []
+        return [dict(c) for c in changes if isinstance(changes, list) and isinstance(c, dict)
+                and c.get("kind") == "correction"]
+
+    def correct(self, table: str, setting: str, why: str) -> dict[str, Any]:
+        """Correct one cell of the state the coming turn starts from (an erratum, a ruling):
+        ``setting`` is ``KEY: COLUMN=VALUE``, the value read as the column's type. Recorded
+        for the coming turn with ``why``, applied before it resolves, kept in its manifest (so
+        ``verify`` replays it) and shown in its reports; nothing committed is rewritten."""
+        with self.store.lock():
+            if fairdice.current(fairdice.read_record(self.root, self.next_turn), "seals"):
+                raise GameError(f"turn {self.next_turn} is sealed for its beacon: its starting "
+                                "state is corrected before the seal, never after")
+            change = make_correction(self.ruleset, self.coming_state(), table, setting, why,
+                                     self.next_turn)
+            changes = [c for c in self.recorded_changes()
+                       if c.get("from_turn", 0) > self.latest_turn]
+            atomic_write(self.root / "pending" / CHANGES_FILE,
+                         json.dumps([*changes, change], indent=1, ensure_ascii=False,
+                                    default=str).encode())
+        return change
 
     def _joined(self, state: State, roster: tuple[Any, Any] | None, rules: Params) -> State:
         """``state`` brought in line by the ruleset's ``joined`` when ``roster`` (the players
@@ -600,12 +692,15 @@ class Game(RecordedChanges):
         line first."""
         rules = self.rules if rules is None else rules
         state = self._joined(state, roster, rules)
+        corrections = self.corrections_for(turn)
+        state = apply_corrections(self.ruleset, state, corrections)
         parsed, problems, orders = self.read_orders(state, posts, rules)
         dice_seed = seed if beacon is None else fairdice.derive_seed(seed, beacon)
         dice = Dice(dice_seed, turn, entered=dict(entered or {}))
         driver = Driver(self.ruleset.steps(rules), state, orders, dice, rules,
                         self._rules_at(rules))
-        return TurnSession(turn, seed, posts, parsed, problems, orders, driver, beacon)
+        return TurnSession(turn, seed, posts, parsed, problems, orders, driver, beacon,
+                           corrections)
 
     def _rules_at(self, rules: Params) -> RulesAt | None:
         """What rules each unit of a turn resolves with, for a ruleset that enacts rules (None:
@@ -713,6 +808,9 @@ class Game(RecordedChanges):
         data = self._turn_data(session)
         record = self.record()
         changes = [c for c in self.recorded_changes() if c.get("from_turn") == session.turn]
+        if [c for c in changes if c.get("kind") == "correction"] != session.corrections:
+            raise GameError(f"a correction of turn {session.turn}'s state was recorded after "
+                            "the turn was read: start it again to resolve it with the correction")
         if changes:
             record["changes"] = changes
         if self.dice_setting.ahead:
@@ -739,7 +837,8 @@ class Game(RecordedChanges):
         manifest, so ``verify`` replays it with these and reports a hand edit of
         ``game.toml``."""
         path = self.board_path
-        out = resolved_with(self.config, path.read_bytes() if path is not None else None)
+        out = resolved_with(self.config, path.read_bytes() if path is not None else None,
+                            self.ruleset.version)
         if reason:
             out["reason"] = reason
         return out
@@ -757,8 +856,8 @@ class Game(RecordedChanges):
         revision is kept. ``include_late`` adds the posts that arrived after the turn was
         read; ``reason`` is recorded with the revision."""
         turn = self.latest_turn
-        if turn == 0:
-            raise GameError("turn 0 is the set-up; there is nothing to re-resolve")
+        if turn == self.first_turn:
+            raise GameError(f"turn {turn} is the set-up; there is nothing to re-resolve")
         old = self.turn(turn)
         seed = self.store.read_seed(turn)
         if seed is None:
@@ -776,6 +875,11 @@ class Game(RecordedChanges):
                             "only on the sealed posts and dice (roll it back to change them)")
         rules = self.ruleset.rules(manifest["rules"]) if isinstance(manifest.get("rules"), dict) \
             else self.rules  # the rules the turn was resolved with, not those of the next
+        # under the ruleset version it was resolved with, where this gmkit still has it
+        version = recorded_version(manifest)
+        kept = self.ruleset.rules_of_version(version, rules.overrides)
+        version = version if kept is not None else self.ruleset.version
+        rules = kept if kept is not None else rules
         session = self._session(self.state(turn - 1), posts, seed, turn, entered, rules,
                                 beacon=beacon, roster=self.roster(turn))
         data = self._turn_data(session)
@@ -783,6 +887,7 @@ class Game(RecordedChanges):
         record = {k: record[k] for k in (*RECORD_KEYS, *fairdice.MANIFEST_KEYS, "changes")
                   if k in record} or self.record()
         record["reason"] = reason or "not given"
+        record["ruleset_version"] = version
         enacted = enacted_record(self.ruleset, session.driver.start, data.state,
                                  session.driver.rules)
         record.pop("enacted", None)
@@ -854,6 +959,21 @@ class Game(RecordedChanges):
             scene = dataclasses.replace(scene, title=scene.title if title is None else title,
                                         arrows=(*scene.arrows, *more))
         return scene_svg(board, scene)
+
+
+def given_position(ruleset: Ruleset[Any], state: State | Mapping[str, pl.DataFrame] | str | Path,
+                   turn: int = 0) -> State:
+    """A given starting position (a folder of tables, a state, or its tables) as the state
+    after ``turn``, checked against ``ruleset``'s schemas (raises
+    :class:`gmkit.position.PositionError` naming every problem)."""
+    from gmkit.position import check_tables, read_position
+
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+        raise GameError(f"the starting turn must be a whole number from 0, not {turn!r}")
+    if isinstance(state, (str, Path)):
+        return read_position(state, ruleset.schemas, turn)
+    tables = state.tables if isinstance(state, State) else state
+    return check_tables(tables, ruleset.schemas, turn)
 
 
 def _stamp(folder: Path) -> tuple[Any, ...]:

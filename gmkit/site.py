@@ -288,7 +288,7 @@ def publish(game: Game, out: str | Path, *, workers: int = 2,
             folder = _player_folder(Path(players), info.id)
             check_target(game, folder)
             folders.append((Viewer.player(info.id), folder))
-    turns = [t for t in game.store.turns() if t > 0]
+    turns = [t for t in game.store.turns() if t > game.first_turn]
     if not turns:
         raise PublishError(f"{game.root}: no turn has been played yet; nothing to publish")
     written = _write_site(game, out, turns, Viewer.public(), workers)

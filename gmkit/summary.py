@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from gmkit import fairdice
+from gmkit.corrections import correction_words
 from gmkit.core.ruleset import Headline
 from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, TurnReport,
                                 view_report)
@@ -93,7 +94,8 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     ruleset = game.ruleset
     data = game.turn(turn, revision)
     t = data.turn
-    before_gm = game.state(t - 1) if t > 0 else data.state
+    played = t > game.first_turn  # not the set-up (turn 0, or a given position)
+    before_gm = game.start_of(t) if played else data.state
     before = ruleset.view(before_gm, v)
     after = ruleset.view(data.state, v)
     events = visible_events(data.events, v)
@@ -115,14 +117,14 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
                            r["player"], tuple(r["shared_with"] or ()))
                   for r in ro.iter_rows(named=True))))
     problems: dict[str, list[str]] = {}
-    if t > 0 and not v.is_public:
+    if played and not v.is_public:
         # read against the GM's state and every post, as resolution did; shown to the sender only
         parsed, found, _ = game.read_orders(before_gm, data.orders)
         for player, result in parsed.items():
             if v.is_gm or player == v.player_id:
                 problems[player] = [str(e) for e in result.errors] + \
                     [str(e) for e in found.get(player, [])]
-    counted = set(game.effective_posts(data.orders)["seq"].to_list()) if t > 0 else set()
+    counted = set(game.effective_posts(data.orders)["seq"].to_list()) if played else set()
     orders = tuple(OrderPost(r["player"], r["secret"], r["text"],
                              tuple(problems.get(r["player"], [])) if r["seq"] in counted
                              else ("not counted: a later or earlier post of this player counts",))
@@ -138,7 +140,7 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     report = TurnReport(
         game_title=game.title, ruleset_title=ruleset.title, turn=t,
         revision=data.revision, view="gm",
-        map_before_svg=game.map_svg(before, title=f"Before turn {t}") if t > 0 else None,
+        map_before_svg=game.map_svg(before, title=f"Before turn {t}") if played else None,
         map_after_svg=game.map_svg(after, title=f"After turn {t}"),
         steps=tuple(steps), standings=standings,
         gm_only_columns=() if v.is_public else hidden,
@@ -148,6 +150,7 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
         previous_hash=game.store.manifest(t, data.revision).get("previous"), links=links,
         rules=_rules_rows(game, game.store.manifest(t, data.revision)),
         changes=_changes(game.store.manifest(t, data.revision)),
+        gm_notes=_hidden_corrections(game.store.manifest(t, data.revision)),
         **fairdice.report_fields(game.store, t, game.store.manifest(t, data.revision),
                                  data.orders, data.rolls))
     # built from what the viewer may see; narrowing it once more through the reports' door
@@ -177,11 +180,23 @@ def _rules_rows(game: Game, manifest: Mapping[str, Any]) -> tuple[tuple[str, str
                  for r in rules.describe())
 
 
+def _hidden_corrections(manifest: Mapping[str, Any]) -> tuple[str, ...]:
+    """The corrections of a turn's starting state that the public does not see (GM only)."""
+    changes = manifest.get("changes") if isinstance(manifest.get("changes"), list) else []
+    return tuple(f"{correction_words(c)} (not public)" for c in changes or []
+                 if isinstance(c, dict) and c.get("kind") == "correction"
+                 and c.get("public") is not True)
+
+
 def _changes(manifest: Mapping[str, Any]) -> tuple[str, ...]:
     """The recorded changes that took effect with a turn, in words."""
     out = []
     for c in manifest.get("changes", []) if isinstance(manifest.get("changes"), list) else []:
         if not isinstance(c, dict):
+            continue
+        if c.get("kind") == "correction":
+            if c.get("public") is True:  # a cell the public sees; others are the GM's notes
+                out.append(correction_words(c))
             continue
         if c.get("kind") == "rules":
             what = (f"rule {c.get('name')} is now {c.get('value')!r}" if c.get("value") is not None

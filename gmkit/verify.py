@@ -6,10 +6,17 @@ the seed against that commitment, and the turn resolved again from its stored po
 and seed with the rules, players and board it was resolved with, to the same state, rolls, events
 and outcome. A turn mixed with a public beacon has its seal checked against its posts and entered
 dice, its beacon's signature and round against its deadline, and its dice replayed with the seed
-derived from the secret and the beacon (:mod:`gmkit.fairdice`). Turn 0 is set up again from its recorded players, rules and board. Around the turns:
+derived from the secret and the beacon (:mod:`gmkit.fairdice`). Turn 0 is set up again from its recorded players, rules and board; a position the GM gave (``given`` in the first turn's
+manifest, the state after turn 0 or a later one) is checked against its hashes only. Around the turns:
 no turn missing, nothing stray in ``turns/``, no seed or consumed post of a turn that is not there,
 and ``game.toml`` and the board as the last turn recorded them (changed only through recorded
 commands).
+
+Each turn is replayed under the ruleset version its manifest records (``ruleset_version``; none
+reads as the first), with the rule values that version resolved with where this gmkit keeps them
+(:attr:`gmkit.core.ruleset.Ruleset.legacy`). A turn of a version this gmkit no longer has that
+replays differently is no tampering: it is one notice ("resolved under <ruleset> <version>; this
+gmkit resolves it differently") with the first difference, kept apart from the problems.
 
 Anyone who can write the folder can re-link the whole chain, so the chain is anchored outside it:
 every report prints its turn's record hash, and :func:`check_anchor` proves the folder still holds
@@ -32,7 +39,8 @@ from gmkit.core import dice as gdice
 from gmkit.core.store import StoreError, TurnData
 from gmkit.core.tables import State
 from gmkit.changes import enacted_record
-from gmkit.core.params import apply_rule_changes
+from gmkit.core.params import Params, apply_rule_changes
+from gmkit.core.ruleset import recorded_version
 
 if TYPE_CHECKING:
     from gmkit.game import Game
@@ -46,6 +54,9 @@ class Verification:
     turns: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Turns resolved under a ruleset version this gmkit no longer has, that it resolves
+    #: differently: no tampering, an upgrade (one line per turn, with the first difference).
+    notices: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -65,7 +76,8 @@ def verify_game(game: Game, *, against: str | None = None,
     out.turns = len(turns)
     if not turns:
         out.problems.append(f"{store.root / 'turns'}: no committed turn (not even the set-up)")
-    missing = sorted(set(range(max(turns, default=-1) + 1)) - set(turns))
+    first = turns[0] if turns and _given(game, turns[0]) else 0
+    missing = sorted(set(range(first, max(turns, default=-1) + 1)) - set(turns))
     out.problems += [f"{store.root / 'turns'}: turn {t} is missing" for t in missing]
     out.problems += [f"{p}: not a turn folder (a turn folder is named NNNN.rK after its "
                      "manifest)" for p in store.stray_entries()]
@@ -77,7 +89,7 @@ def verify_game(game: Game, *, against: str | None = None,
             progress(i, len(turns))
         current: TurnData | None = None
         for rev in store.revisions(t):
-            data = _check_revision(game, t, rev, prev, out.problems)
+            data = _check_revision(game, t, rev, prev, out.problems, out.notices)
             if rev == max(store.revisions(t)):
                 current = data
         prev = current.state if current is not None else None
@@ -117,7 +129,7 @@ def _added_tables_kept(game: Game, turns: list[int]) -> list[str]:
 
 
 def _check_revision(game: Game, t: int, rev: int, prev: State | None,
-                    problems: list[str]) -> TurnData | None:
+                    problems: list[str], notices: list[str]) -> TurnData | None:
     store = game.store
     found = store.check_turn(t, rev)
     if found:
@@ -130,8 +142,24 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
         return None
     manifest = store.manifest(t, rev)
     where = f"turn {t}" + (f" revision {rev}" if rev else "")
+    try:
+        version, rules = _rules(game, manifest)
+    except ValueError as e:
+        problems.append(f"{where}: the rules it records cannot be read: {e}")
+        return data
+    # what differs when the turn is replayed: tampering at a version this gmkit resolves, an
+    # upgrade's notice at one it no longer has
+    differs: list[str] | _Notice = problems if rules is not None else \
+        _Notice(notices, where, game, version)
+    if manifest.get("given"):
+        # a given position: its files are checked against their hashes above; it is not set up
+        # again, and only the game's first turn may be one
+        if t != store.turns()[0]:
+            problems.append(f"{where}: recorded as a given position, but it is not the game's "
+                            "first turn")
+        return data
     if t == 0:
-        problems.extend(_check_setup(game, data, manifest))
+        differs.extend(_check_setup(game, data, manifest, rules))
         return data
     if not data.seed_commitment:
         problems.append(f"{where}: no seed commitment recorded (every turn after the set-up has "
@@ -150,32 +178,74 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
     found, beacon = fairdice.verify_problems(where, manifest, t, data.orders, data.entered)
     problems.extend(found)
     try:
-        rules = _rules(game, manifest)
-        again = game.resolve_again(prev, data.orders, seed, t, data.entered, rules, beacon)
+        replay = rules if rules is not None else game.ruleset.rules(_overrides(game, manifest))
+        again = game.resolve_again(prev, data.orders, seed, t, data.entered, replay, beacon)
     except (ValueError, KeyError, StoreError) as e:
-        problems.append(f"{where}: re-resolving failed: {e}")
+        differs.append(f"{where}: re-resolving failed: {e}")
         return data
-    problems.extend(_compare(where, data, again))
-    enacted = enacted_record(game.ruleset, prev, again.state, rules)
+    differs.extend(_compare(where, data, again))
+    enacted = enacted_record(game.ruleset, prev, again.state, replay)
     if manifest.get("enacted", []) != enacted:
-        problems.append(f"{where}: the rule changes recorded as enacted "
-                        f"({manifest.get('enacted', [])}) are not what the turn enacts "
-                        f"({enacted})")
+        differs.append(f"{where}: the rule changes recorded as enacted "
+                       f"({manifest.get('enacted', [])}) are not what the turn enacts "
+                       f"({enacted})")
     if (data.outcome or None) != (again.outcome or None):
-        problems.append(f"{where}: the recorded outcome ({data.outcome or 'none'}) is not what "
-                        f"the turn resolves to ({again.outcome or 'none'})")
+        differs.append(f"{where}: the recorded outcome ({data.outcome or 'none'}) is not what "
+                       f"the turn resolves to ({again.outcome or 'none'})")
     return data
 
 
-def _rules(game: Game, manifest: Mapping[str, Any]) -> Any:
-    """The rules a turn was resolved with (today's for a turn that did not record them)."""
+def _given(game: Game, turn: int) -> bool:
+    """Whether ``turn``'s manifest records a given position (unreadable: reported elsewhere)."""
+    try:
+        return bool(game.store.manifest(turn).get("given"))
+    except StoreError:
+        return False
+
+
+class _Notice:
+    """Where the differences of a turn resolved under a ruleset version this gmkit no longer
+    has go: the first becomes one notice, the rest are implied by it."""
+
+    def __init__(self, notices: list[str], where: str, game: Game, version: str):
+        self.notices, self.where, self.version = notices, where, version
+        self.ruleset = game.ruleset.name
+        self.said = False
+
+    def append(self, difference: str) -> None:
+        """Record ``difference`` (only the first one is shown)."""
+        if self.said:
+            return
+        self.said = True
+        first = difference.removeprefix(f"{self.where}: ")
+        self.notices.append(f"{self.where}: resolved under {self.ruleset} {self.version}; this "
+                            f"gmkit resolves it differently (first difference: {first})")
+
+    def extend(self, differences: list[str]) -> None:
+        """Record each of ``differences`` (only the first one is shown)."""
+        for d in differences:
+            self.append(d)
+
+
+def _overrides(game: Game, manifest: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The rule overrides a turn was resolved with (today's for a turn that did not record
+    them)."""
     if isinstance(manifest.get("rules"), dict):
-        return game.ruleset.rules(manifest["rules"])
-    return game.rules
+        return dict(manifest["rules"])
+    return game.rules.overrides
 
 
-def _check_setup(game: Game, data: TurnData, manifest: Mapping[str, Any]) -> list[str]:
-    """Turn 0 set up again from its recorded players, rules and board."""
+def _rules(game: Game, manifest: Mapping[str, Any]) -> tuple[str, Params | None]:
+    """The ruleset version a turn records, and the rules it replays with under that version
+    (None when this gmkit no longer has the version)."""
+    version = recorded_version(manifest)
+    return version, game.ruleset.rules_of_version(version, _overrides(game, manifest))
+
+
+def _check_setup(game: Game, data: TurnData, manifest: Mapping[str, Any],
+                 rules: Params | None = None) -> list[str]:
+    """Turn 0 set up again from its recorded players, rules (``rules``: under the version it
+    was set up with) and board."""
     if not isinstance(manifest.get("players"), list):
         return []  # a game written before turns recorded their set-up
     board_path = game.board_path
@@ -184,7 +254,8 @@ def _check_setup(game: Game, data: TurnData, manifest: Mapping[str, Any]) -> lis
         return []  # the board has changed: reported once, by the configuration check
     try:
         players = game.players_from_config({"players": manifest["players"]})
-        again = game.ruleset.setup(players, game.board, game.ruleset.rules(manifest.get("rules")))
+        again = game.ruleset.setup(players, game.board, rules if rules is not None else
+                                   game.ruleset.rules(manifest.get("rules")))
     except (ValueError, KeyError) as e:
         return [f"turn 0: setting the game up again failed: {e}"]
     return [f"turn 0: table '{name}' is not what the recorded players, rules and board set up"

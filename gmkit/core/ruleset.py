@@ -39,6 +39,15 @@ class Headline:
     tooltip: tuple[str, ...] = ()
 
 
+#: The version a turn's manifest without one was resolved under (see :attr:`Ruleset.version`).
+FIRST_VERSION = "1"
+
+
+def recorded_version(manifest: Mapping[str, Any]) -> str:
+    """The ruleset version a turn's manifest records (:data:`FIRST_VERSION` when none)."""
+    return str(manifest.get("ruleset_version", FIRST_VERSION))
+
+
 #: Who posts the GM's own inputs of a turn (see :attr:`Ruleset.gm_posts`).
 GM_POSTER = "gm"
 
@@ -303,6 +312,30 @@ class Ruleset(ABC, Generic[O]):
     #: after games were written: an older turn reads them as an empty table or a null column,
     #: so a game begun with an earlier gmkit still opens, resolves and verifies.
     added: ClassVar[Mapping[str, tuple[str, ...] | None]] = {}
+
+    #: The version of this ruleset's resolution: changed whenever this gmkit would resolve a
+    #: recorded turn differently (a rule fixed, a default changed, a set-up redrawn). Every
+    #: turn's manifest records the version it was resolved under (a manifest without one was
+    #: resolved under :data:`FIRST_VERSION`); ``docs/changelog.md`` lists each version.
+    version: ClassVar[str] = "1"
+    #: Older versions this gmkit still resolves, as data: old version -> the rule values that
+    #: make today's code resolve a turn as that version did (a fixed rule keeps its old
+    #: behaviour behind a named option; the old version maps the option to its old value).
+    #: ``verify`` replays a turn of such a version with these values under the turn's own
+    #: overrides; a turn of a version neither current nor listed here is reported as resolved
+    #: under a version this gmkit no longer has, not as tampered with.
+    legacy: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
+    def rules_of_version(self, version: str, overrides: Mapping[str, Any] | None = None
+                         ) -> Params | None:
+        """The rules a turn resolved under ``version`` with ``overrides`` replays with: the
+        overrides alone at the current version, over the version's :attr:`legacy` values at an
+        older one this gmkit keeps; None for a version it does not know."""
+        if version == self.version:
+            return self.rules(overrides)
+        if version not in self.legacy:
+            return None
+        return self.rules({**self.legacy[version], **dict(overrides or {})})
 
     #: What :meth:`import_posts` reads ("DiscordChatExporter JSON, one file per channel"); None
     #: for a ruleset whose posts are pasted or sent one by one.

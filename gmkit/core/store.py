@@ -296,8 +296,14 @@ class GameStore:
         prev = manifest.get("previous")
         if turn > 0:
             prev_turns = [t for t in self.turns() if t < turn]
-            if not prev_turns:
+            if not prev_turns and not manifest.get("given"):
+                # only a given position (the state after turn N, ``given`` in its manifest)
+                # may be a folder's first turn other than 0
                 problems.append(f"{folder}: turn {turn} has no previous turn")
+            elif not prev_turns:
+                if prev is not None:
+                    problems.append(f"{folder}/manifest.json: the game's first turn links to "
+                                    "a previous turn")
             else:
                 try:
                     want = self.manifest_hash(prev_turns[-1])
@@ -476,7 +482,8 @@ class GameStore:
                                      f"revision, not turn {data.turn}")
                 revision = max(self.revisions(data.turn)) + 1
             else:
-                if data.turn != latest + 1:
+                if data.turn != latest + 1 and (turns or data.turn < 0):
+                    # the first turn of a folder is its set-up: turn 0, or a given position
                     raise StoreError(f"{self.root}: turn {data.turn} cannot be committed after "
                                      f"turn {latest}" + (" (it is committed already; re-resolve "
                                      "to make a new revision)" if data.turn <= latest else ""))
