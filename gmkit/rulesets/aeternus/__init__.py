@@ -45,6 +45,8 @@ class Aeternus(Ruleset[AeternusOrder]):
 
     name = "aeternus"
     title = "Aeternus"
+    version = "2"
+    legacy = {"1": {"leaving": "keep_items"}}
     params = PARAMS
     schemas = aeternus_state.SCHEMAS
     # a candidacy's Discord message, whose reactions are its votes
