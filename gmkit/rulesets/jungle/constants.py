@@ -115,6 +115,11 @@ PARAMS = (
     Param("festival_factor", 2, GODS, "offerings and sacrifices during the God's festival"),
     Param("tlaloc_base", 10, GODS, "Tlaloc's sacrifice value sqrt(base x 2 at festival - XP)"),
     # -- economy -----------------------------------------------------------------------------
+    Param("spend_limit", "session_start", SPENDING,
+          "a Tlatoani's limit of (Total Gold)*(Citizens in City)/(Total Aztec Citizens) for a "
+          "council session: one limit for the session from the gold at its start (session_start),"
+          " or the treasury at the moment of each spend less what the city spent already "
+          "(each_spend, gmkit's first reading)", choices=("session_start", "each_spend")),
     Param("purchase_cost", 3, ACTIONS, "gold per point of beakers, hammers or food bought"),
     Param("desert_fame_divisor", 2, ACTIONS, "a deserter's Fame is divided by this, rounded down"),
     Param("retire_fame_bonus", 0.5, ACTIONS, "a retiring Captain gains this share of his Fame"),
