@@ -366,6 +366,10 @@ class Desk:
         """Store a player's post (a post with no orders is refused unless ``allow_empty``) and
         return how it reads; a turn being resolved takes the new orders at once."""
         pid = self._player(player)
+        try:
+            self.game.refuse_if_over("no orders are taken after the last turn")
+        except GameError as e:
+            raise DeskError(str(e)) from None
         preview = self._preview(pid, text or "", bool(secret), None)
         if preview.message and not allow_empty:
             raise DeskError(f"{preview.message}; nothing was stored")
