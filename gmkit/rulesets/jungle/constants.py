@@ -134,6 +134,10 @@ PARAMS = (
           "council session: one limit for the session from the gold at its start (session_start),"
           " or the treasury at the moment of each spend less what the city spent already "
           "(each_spend, gmkit's first reading)", choices=("session_start", "each_spend")),
+    Param("void_report", "told", ACTIONS,
+          "an action void at the moment of resolution: its event names the line of the post it "
+          "came from, the reason and the rule (told), or the reason and rule without the line "
+          "(legacy_text, gmkit's first wording)", choices=("told", "legacy_text")),
     Param("purchase_cost", 3, ACTIONS, "gold per point of beakers, hammers or food bought"),
     Param("desert_fame_divisor", 2, ACTIONS, "a deserter's Fame is divided by this, rounded down"),
     Param("retire_fame_bonus", 0.5, ACTIONS, "a retiring Captain gains this share of his Fame"),
