@@ -12,6 +12,7 @@ import pytest
 from gmkit.core.dice import Dice
 from gmkit.core.steps import Driver
 from gmkit.core.views import sees_event
+from gmkit.rulesets.pyramid.drawing import order_arrows
 from gmkit.rulesets.pyramid.orders import parse
 from gmkit.rulesets.pyramid.steps import steps_for
 from tests.pyramid.helpers import SEED, after, events, make, play, player, reasons, rules
@@ -165,6 +166,8 @@ def test_war_a_move_void_at_resolution_is_told_to_its_player() -> None:
     assert v.player == "Red" and v.data["line"] == 1 and v.rule == "WAR: Movement"
     assert "line 1" in v.text and "cannot be made" in v.text
     assert sees_event("player:Red", v) and not sees_event("public", v)
+    orders = {"Red": [o for _, o in parse("noble 1 with 1 troops to C", s).orders]}
+    assert [a.ok for a in order_arrows(s, orders, d.events)] == [False]  # drawn failed
 
 
 def test_pyramids_a_build_void_at_resolution_is_told_to_its_player() -> None:
