@@ -32,7 +32,6 @@ from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
-from gmkit.rulesets.jungle import actions as A
 from gmkit.rulesets.jungle import posts, views, world
 from gmkit.rulesets.jungle.bot import random_post
 from gmkit.rulesets.jungle.constants import PARAMS

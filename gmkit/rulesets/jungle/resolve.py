@@ -25,7 +25,7 @@ principal attacker unless one is designated.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -120,7 +120,7 @@ def demands(state: State, orders: Orders[Any], dice: Dice,
     return state, events
 
 
-def _joint(chosen: dict[str, A.Action], a: A.Attack) -> frozenset[str] | str:
+def _joint(chosen: Mapping[str, A.Action], a: A.Attack) -> frozenset[str] | str:
     """The participants of a coordinated joint attack, or why it is miscoordinated."""
     names = a.participants
     wrong = [n for n in sorted(names) if not isinstance(chosen.get(n), A.Attack)

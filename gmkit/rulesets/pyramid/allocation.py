@@ -115,12 +115,13 @@ def plan_priests(me: Row, pyramids: Sequence[Row], orders: Sequence[StaffPyramid
             plan.counts[num] = o.count
     total = sum({**before, **plan.counts}.values())
     if total > me["priests"]:
+        numbers = {line: n for n, line in plan.lines.items()}
         for o in orders:
-            num = next((n for n, line in plan.lines.items() if line == o.line), None)
-            if num is not None and num in plan.counts and plan.counts[num] > before[num]:
+            found = numbers.get(o.line)
+            if found is not None and found in plan.counts and plan.counts[found] > before[found]:
                 plan.refuse(o, f"more priests than you have: this brings the priests at work to "
                                f"{total}, but {pid} has {me['priests']}")
-                del plan.counts[num]
+                del plan.counts[found]
     return plan
 
 
