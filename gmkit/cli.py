@@ -301,12 +301,17 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, post: Path
     result = got.parsed
     for line, order in result.orders:
         click.echo(f"  line {line.number}: {g.ruleset.describe_order(order)}")
-    problems = g.read_orders(g.state(), g.store.pending_posts(got.turn))[1]
+    _, problems, accepted = g.read_orders(g.state(), g.store.pending_posts(got.turn))
     bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(got.player, [])]
     if bad:
         click.echo("rejected:")
         for msg in bad:
             click.echo(f"  {msg}")
+    void_now = g.ruleset.void_now(g.state(), accepted, g.rules).get(got.player, [])
+    if void_now:
+        click.echo("accepted, but void if resolved now:")
+        for err in void_now:
+            click.echo(f"  {err}")
     click.echo(f"stored {'secret ' if secret else ''}post #{got.seq} for turn {got.turn}: "
                f"{len(result.orders)} order(s), {len(bad)} problem(s)")
     pending = g.store.pending_posts(got.turn)

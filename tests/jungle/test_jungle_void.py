@@ -10,6 +10,7 @@ import pytest
 
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 from gmkit.core.ruleset import find_ruleset
+from gmkit.desk import Desk
 from gmkit.game import Game
 from gmkit.summary import turn_report
 from gmkit.rulesets.jungle import actions as A
@@ -77,3 +78,14 @@ def test_a_void_action_names_its_line_and_the_old_wording_is_an_option() -> None
     _, events = resolve_part(s, acts, drawn(), rules(void_report="legacy_text"), 1)
     (void,) = [e for e in events if e.kind == "void"]
     assert "(line" not in void.text
+
+
+def test_the_post_preview_shows_an_attack_void_as_things_stand(game: Game) -> None:
+    """CHARACTER ACTIONS: what the preview accepts is carried out or shown void: the desk's
+    preview of Gualpa's attack on Itzel (in another place) accepts the line and says it would
+    be void if it resolved now, naming the line and the reason."""
+    preview = Desk(game).preview_post("Ocelotl", "[b]Gualpa: Attack (Duel) Itzel[/b]")
+    assert preview.problems == ()
+    assert len(preview.void_now) == 1 and preview.void_now[0].startswith("line 1: ")
+    assert "not in the same location" in preview.void_now[0]
+    assert "void if resolved now" in preview.to_text()

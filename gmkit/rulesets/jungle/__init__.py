@@ -36,7 +36,7 @@ from gmkit.rulesets.jungle import posts, views, world
 from gmkit.rulesets.jungle.bot import random_post
 from gmkit.rulesets.jungle.constants import PARAMS
 from gmkit.rulesets.jungle.drawing import colours, scene
-from gmkit.rulesets.jungle.forecast import odds_table
+from gmkit.rulesets.jungle.forecast import odds_table, void_now
 from gmkit.rulesets.jungle.posts import JungleOrder
 from gmkit.rulesets.jungle.session import steps
 from gmkit.rulesets.jungle.state import SCHEMAS, house_of_player
@@ -162,6 +162,13 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
         the session (a joint attack once, under its principal), or a ``void`` row saying why it
         would be void now (see :mod:`gmkit.rulesets.jungle.forecast`)."""
         return odds_table(state, orders, rules)
+
+    def void_now(self, state: State, orders: Mapping[str, Sequence[JungleOrder]],
+                 rules: Params) -> dict[str, list[OrderError]]:
+        """The attacks that would be void if they resolved as the state stands (CHARACTER
+        ACTIONS: "Actions that are not valid at the moment of resolution will be considered
+        void"), each naming its line and why."""
+        return void_now(state, orders, rules)
 
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)

@@ -17,6 +17,7 @@ from typing import Any
 
 import polars as pl
 
+from gmkit.core.orders import IllegalOrderError, OrderError
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle import actions as A
@@ -80,3 +81,15 @@ def odds_table(state: State, orders: Mapping[str, Sequence[Any]],
         for band, p in band_odds(a, d, attack.location, rules).items():
             out.append({**row, "band": band.name.lower(), "probability": p, "void": None})
     return pl.DataFrame(out, schema=SCHEMA, orient="row") if out else pl.DataFrame(schema=SCHEMA)
+
+
+def void_now(state: State, orders: Mapping[str, Sequence[Any]],
+             rules: Params) -> dict[str, list[OrderError]]:
+    """The attacks of :func:`odds_table` that would be void now, by player, each naming its
+    line: "would be void if it resolved now: <reason>"."""
+    out: dict[str, list[OrderError]] = {}
+    for row in odds_table(state, orders, rules).filter(pl.col("void").is_not_null()).to_dicts():
+        out.setdefault(row["player"], []).append(IllegalOrderError(
+            f"{row['attacker']}'s attack on {row['target']} would be void if it resolved now: "
+            f"{row['void']}", line=row["line"]))
+    return out
