@@ -141,9 +141,26 @@ def test_pyramids_staffing_a_new_pyramid_counts_with_the_posts_other_priests() -
     1 priest cannot staff both the old scout pyramid and the new one."""
     s = make(holders={"A": "Red", "B": "Red"}, pyramids=[("Red", "scout", "A", True, 0)],
              players={"Red": {"stone": 1, "priests": 1}}, dead=[("Amenhotep", 1, "Red")])
-    post = ("build scout pyramid at B: 1 stone, dead: Amenhotep\n1 priests to pyramid 2\n"
-            "1 priests to pyramid 1")
-    assert [r.split(":")[0] for r in reasons(s, {"Red": post})] == ["line 2", "line 3"]
+    s2 = make(holders={"A": "Red", "B": "Red"}, pyramids=[("Red", "battle", "A", True, 0)],
+              players={"Red": {"stone": 1, "priests": 1}}, dead=[("Amenhotep", 1, "Red")])
+    post = ("build scout pyramid at B: 1 stone, dead: Amenhotep\n1 priests to pyramid 1\n"
+            "1 priests to the scout pyramid")
+    assert [r.split(":")[0] for r in reasons(s2, {"Red": post})] == ["line 2", "line 3"]
+    assert "brings the priests at work to 2, but Red has 1" in reasons(s2, {"Red": post})[0]
+
+
+def test_pyramids_a_pyramid_begun_in_the_post_is_named_by_its_size() -> None:
+    """PYRAMIDS: a pyramid the post begins has no number until it is begun (a pyramid claimed
+    in the same round would take it), so it is staffed by its size; two of that size are
+    ambiguous and the line says which to name."""
+    s = make(holders={"A": "Red", "B": "Red"}, pyramids=[("Red", "scout", "A", True, 0)],
+             players={"Red": {"stone": 1, "priests": 1}}, dead=[("Amenhotep", 1, "Red")])
+    build = "build scout pyramid at B: 1 stone, dead: Amenhotep\n"
+    assert reasons(s, {"Red": build + "1 priests to pyramid 2"}) == [
+        "line 2: pyramid 2 is not begun yet: name a pyramid this post begins by its size ('the "
+        "scout pyramid'), its number is given when it is begun"]
+    (ambiguous,) = reasons(s, {"Red": build + "1 priests to the scout pyramid"})
+    assert ambiguous.startswith("line 2: you have 2 scout pyramids: say which")
 
 
 def _resolve(state: Any, posts: dict[str, str]) -> Driver:

@@ -9,8 +9,8 @@ count is refused, whatever its place in the post: the lines that lower a count s
 Validation (:mod:`gmkit.rulesets.pyramid.validate`) rejects the lines :func:`plan_serfs` and
 :func:`plan_priests` refuse; the ``assign`` step runs the same plan again and tells the player
 of any line void by then. A pyramid begun by a build order of the same post may be staffed in
-that post (``staff_new = same_post``): the plan counts it, numbered as the build will number it,
-and the ``build`` step gives it its priests.
+that post (``staff_new = same_post``), named by its size (``1 priests to the scout pyramid``): the
+plan counts it and the ``build`` step gives it its priests when it begins it.
 """
 
 from __future__ import annotations
@@ -106,7 +106,11 @@ def plan_priests(me: Row, pyramids: Sequence[Row], orders: Sequence[StaffPyramid
             plan.refuse(o, err.reason)
             continue
         num, need = int(p["number"]), size_stone(p["size"], rules)
-        if num in plan.lines:
+        if p.get("new") and o.pyramid.number is not None:
+            plan.refuse(o, f"pyramid {o.pyramid.number} is not begun yet: name a pyramid this "
+                           f"post begins by its size ('the {p['size']} pyramid'), its number is "
+                           "given when it is begun")
+        elif num in plan.lines:
             plan.refuse(o, f"priests to pyramid {num} are ordered twice")
         elif o.count > need:
             plan.refuse(o, f"a {p['size']} pyramid takes at most {need} priests")
