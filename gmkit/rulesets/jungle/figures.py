@@ -20,6 +20,10 @@ item (``#`` starts a comment)::
     razed Tula by Warrior 1 citizens 4 previously aztec    'founded by Aztecs' as the case is)
     building Granary in Tenochtitlan era 1 gameturn 7
     unit Jaguar in Tenochtitlan gameturn 9
+    unit Jaguar 2 in Tenochtitlan gameturn 9: type Archer, captain Tlaca, health 8, level 1
+                                       (a new unit: its type, Captain's name and figures are
+                                        optional; a 'unit Jaguar 2: ...' line of the same post
+                                        gives its figures as well)
     policy Tradition era 1 gameturn 10
 
 :func:`parse_figures` reads the lines into the frames of ``FIGURE_SCHEMAS`` (syntax only);
