@@ -89,3 +89,16 @@ def test_the_post_preview_shows_an_attack_void_as_things_stand(game: Game) -> No
     assert len(preview.void_now) == 1 and preview.void_now[0].startswith("line 1: ")
     assert "not in the same location" in preview.void_now[0]
     assert "void if resolved now" in preview.to_text()
+
+
+def test_void_now_names_any_action_void_as_things_stand() -> None:
+    """CHARACTER ACTIONS: any action, not only an attack, is shown void before the session when
+    the state as it stands voids it: training with no gold (TRAIN: "(Current Level +1)^2"
+    gold), by its line; an action the state allows is not listed."""
+    s = world([char("Gualpa", "Red", fame=5), char("Itzel", "Red", fame=1)],
+              houses={"Red": (0, 0)})
+    post = "[b]Gualpa: Train Wisdom[/b]\n[b]Itzel: Defend[/b]"
+    orders = {"Red": [a for _, a in parse(post, s, "Red", 1, RULES).orders]}
+    (err,) = RS.void_now(s, orders, RULES)["Red"]
+    assert err.line == 1 and "Gualpa's Train would be void if it resolved now" in str(err)
+    assert "house Red has 0" in str(err)

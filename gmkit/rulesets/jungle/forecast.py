@@ -8,21 +8,28 @@ row ``void`` and the reason it would be void if it resolved now ("Actions that a
 the moment of resolution will be considered void": the attacker not in the target's location, a
 dead character, a miscoordinated joint attack). An attack may still become valid or void before
 its turn comes (a move in the Morning, a death); the odds say what the state says now.
+
+:func:`void_now` lists, for a post's preview, every action that would be void if it resolved now:
+those attacks, and each other action resolved alone on the state as it stands (its draws thrown
+away), so that what the preview accepts is either carried out or shown void.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import polars as pl
 
+from gmkit.core.dice import Dice
 from gmkit.core.orders import IllegalOrderError, OrderError
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle import actions as A
-from gmkit.rulesets.jungle.effects import Void
+from gmkit.rulesets.jungle.edit import char
+from gmkit.rulesets.jungle.effects import EFFECTS, Void
 from gmkit.rulesets.jungle.fight import prepare
+from gmkit.rulesets.jungle.gods import offering, sacrifice
 from gmkit.rulesets.jungle.odds import band_odds
 from gmkit.rulesets.jungle.resolve import _joint, _slowest
 
@@ -83,13 +90,45 @@ def odds_table(state: State, orders: Mapping[str, Sequence[Any]],
     return pl.DataFrame(out, schema=SCHEMA, orient="row") if out else pl.DataFrame(schema=SCHEMA)
 
 
+def _alone(state: State, a: A.Action, rules: Params) -> str | None:
+    """Why an action other than an attack would be void if it resolved now, on ``state``
+    alone (None when it would not be, or when only its turn can tell)."""
+    gods: dict[type[A.Action], Callable[..., Any]] = {A.Sacrifice: sacrifice,
+                                                       A.Offering: offering}
+    fn = gods.get(type(a)) or EFFECTS.get(type(a))
+    if fn is None:
+        return None
+    try:
+        if not char(state, a.who)["alive"]:
+            return f"{a.who} is dead"
+        # a forecast, never a resolution: its draws are thrown away with these dice
+        fn(state, a, Dice("0" * 64, state.turn + 1, "preview"), rules)
+    except Void as v:
+        return str(v)
+    except (StopIteration, KeyError, ValueError):
+        return None
+    return None
+
+
 def void_now(state: State, orders: Mapping[str, Sequence[Any]],
              rules: Params) -> dict[str, list[OrderError]]:
-    """The attacks of :func:`odds_table` that would be void now, by player, each naming its
-    line: "would be void if it resolved now: <reason>"."""
+    """The actions that would be void if they resolved now, by player, each naming its line:
+    the attacks of :func:`odds_table`, and every other action resolved alone on ``state``
+    ("would be void if it resolved now: <reason>"). Each may still be carried out if the state
+    changes before its turn (the session's opening, the actions before it)."""
     out: dict[str, list[OrderError]] = {}
     for row in odds_table(state, orders, rules).filter(pl.col("void").is_not_null()).to_dicts():
         out.setdefault(row["player"], []).append(IllegalOrderError(
             f"{row['attacker']}'s attack on {row['target']} would be void if it resolved now: "
             f"{row['void']}", line=row["line"]))
+    for player, os in orders.items():
+        for a in os:
+            if isinstance(a, A.Action) and not isinstance(a, A.Attack):
+                why = _alone(state, a, rules)
+                if why is not None:
+                    out.setdefault(player, []).append(IllegalOrderError(
+                        f"{a.who}'s {a.keyword} would be void if it resolved now: {why}",
+                        line=a.line or None))
+    for errs in out.values():
+        errs.sort(key=lambda e: e.line or 0)
     return out
