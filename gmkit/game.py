@@ -737,7 +737,7 @@ class Game(RecordedChanges):
         replacing the one set aside."""
         with self.store.lock():
             moved = self.store.rollback(to_turn, reason)
-            if self.dice_setting.ahead:
+            if self.dice_setting.ahead and not self.game_over():
                 self.commitment(to_turn + 1)
         return moved
 

@@ -60,3 +60,12 @@ def test_committing_ahead_makes_no_commitment_after_the_last_turn(finished: Game
     the turn that ended the game."""
     assert announced(finished.store, 2) is None
     assert finished.store.read_seed(2) is None
+
+
+def test_rolling_back_before_the_last_turn_opens_the_game_again(finished: Game):
+    """A rollback to before the turn that ended the game takes orders and commitments again;
+    a game that commits ahead commits the coming turn at once."""
+    finished.rollback(0, "the last turn is played again")
+    assert finished.game_over() is None
+    assert finished.receive("Ann", "dig").orders
+    assert (announced(finished.store, 1) is not None) == finished.dice_setting.ahead
