@@ -206,3 +206,16 @@ def test_option_assignments_line_order_reproduces_the_first_reading() -> None:
     assert {k: v for k, v in _serfs(after(d, "assign")).items() if k in "AB"} == {"A": 0, "B": 0}
     (skip,) = events(d, "skipped")
     assert not skip.public
+
+
+def test_pyramids_a_claim_on_land_not_taken_is_told_to_its_player() -> None:
+    """PYRAMIDS: "if the LAND it occupies is taken by an opponent they may claim the PYRAMID":
+    a claim on land the player did not take this round (the attack was repelled) is void, and
+    the player is told with its line."""
+    s = make(holders={"A": "Red", "B": "Blue"}, nobles=[("Red", "Khufu", "A"),
+                                                        ("Blue", "Djoser", "B")],
+             troops={("Red", "A"): 1, ("Blue", "B"): 3})
+    d = play(s, {"Red": "noble 1 with 1 troops to B\nclaim pyramids at B"})
+    (v,) = events(d, "void")
+    assert (v.player, v.data["line"], v.rule) == ("Red", 2, "PYRAMIDS: Staffing")
+    assert "did not take B this round" in v.text

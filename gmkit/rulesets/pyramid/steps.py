@@ -270,6 +270,7 @@ def contest(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     claims = _claims(orders)
     events: list[Event] = []
     retreats: list[tuple[str, str]] = []
+    taken: set[tuple[str, str]] = set()
     contested = sorted({n["space"] for n in nobles if n["moved_from"] is not None
                         and spaces[n["space"]]["holder"] != n["player"]})
     for space_name in contested:
@@ -355,6 +356,12 @@ def contest(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
                                         f"{p['player']}'s unstaffed {p['size']} pyramid at "
                                         f"{space_name}.", verdict.victor, space_name))
         retreats += [(pid, space_name) for pid in verdict.retreat]
+        if verdict.victor is not None and verdict.victor != holder:
+            taken.add((verdict.victor, space_name))
+    for pid, o in _of(orders, Claim):
+        if (pid, o.space) not in taken:
+            events += _void(rules, pid, o, f"{pid} did not take {o.space} this round, so there "
+                            "is nothing to claim there", STAFFING, region=o.space)
     state = state.replace(players=frame(list(players.values()), "players"),
                           spaces=frame(list(spaces.values()), "spaces"),
                           nobles=frame(nobles, "nobles"), troops=frame(troops, "troops"),
