@@ -311,6 +311,12 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
             bad(r["line"], IllegalOrderError(f"gameturn {r['gameturn']} is not one of the "
                                              f"session's gameturns 1 to {last}"))
             continue
+        tail = any(r.get(k) is not None for k in ("unit_type", "captain", "health", "level",
+                                                   "melee_strength"))
+        if tail and rules.new_units != "unit_and_captain":
+            bad(r["line"], IllegalOrderError("a completed unit's type, Captain and figures are "
+                                             "read only with new_units = unit_and_captain"))
+            continue
         if r["kind"] == "unit" and rules.new_units == "unit_and_captain":
             if r["item"] in existing:
                 bad(r["line"], IllegalOrderError(f"{r['item']} is a unit of the game already: "
