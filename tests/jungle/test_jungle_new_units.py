@@ -108,3 +108,15 @@ def test_option_new_units_captain_only_reproduces_the_first_reading():
                      rules(new_units="captain_only"))
     assert after["units"].height == 0
     assert char_of(after, "Captain of Jaguar Warriors 2")["house"] == "Red"
+
+
+def test_new_units_the_captain_never_takes_the_name_of_a_captive_kept_aside() -> None:
+    """NEW UNITS: "a new character": a character kept aside as a captive comes back as he was,
+    so the new Captain takes the next name of his own."""
+    s = world([char("Itzel", "Red", craftsmanship=3)],
+              cities=[city_row("Tenochtitlan", q=2, r=-1)],
+              picks=[{"gameturn": 9, "kind": "produce", "character": "Itzel",
+                      "item": "Jaguar Warriors", "city": "Tenochtitlan"}],
+              captives=[char("Acatl", "Blue", unit="Inca Worker")])
+    after, _ = _open(s, "unit Jaguar Warriors 2 in Tenochtitlan gameturn 9")
+    assert _unit(after, "Jaguar Warriors 2")["captain"] == "Chimalli"

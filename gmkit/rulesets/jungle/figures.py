@@ -296,6 +296,8 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
     done_rows: list[Row] = []
     last = int(rules.gameturns)
     taken = set(state["characters"]["name"].to_list())
+    if "captives" in state.tables and "name" in state["captives"].columns:
+        taken |= set(state["captives"]["name"].to_list())  # they come back as they were
     for r in figures["completions"].to_dicts():
         city = resolve(cities, r["city"], r["line"])
         if r["city"] is not None and city is None:

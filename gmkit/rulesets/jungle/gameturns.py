@@ -98,6 +98,15 @@ def captain_name(taken: set[str]) -> str:
     return f"Captain {n}"
 
 
+def names_in_use(state: State) -> set[str]:
+    """The names of the game's characters, with those kept aside as captives (who come back
+    as they were, so no newcomer may take their names)."""
+    out = set(state["characters"]["name"].to_list())
+    if "captives" in state.tables and "name" in state["captives"].columns:
+        out |= set(state["captives"]["name"].to_list())
+    return out
+
+
 def unit_type_of(item: str) -> str:
     """A new unit's type when the GM gives none: its name without a trailing number
     ('Jaguar Warriors 2' is of type 'Jaguar Warriors')."""
@@ -128,7 +137,7 @@ def new_unit(state: State, c: dict[str, Any], who: str | None, rules: Params,
         return state, (f"{item} ({kind}) is completed by the NPCs in {c['city']}; it has no "
                        "Captain until the GM gives one.")
     house = char(state, who)["house"]
-    name = c.get("captain") or captain_name(set(state["characters"]["name"].to_list()))
+    name = c.get("captain") or captain_name(names_in_use(state))
     state = append(state, "characters", character_row(name, house, rules, unit=item,
                                                       may_act=False))
     state = update(state, "units", "unit", item, enlisted=1)
