@@ -52,6 +52,10 @@ from gmkit.core.files import atomic_write
 from gmkit.corrections import apply_corrections, make_correction
 
 
+class GameOverError(GameError):
+    """Something asked of a game whose outcome is decided (a turn, orders, a commitment)."""
+
+
 #: What a turn's manifest records of the game it was resolved in.
 RECORD_KEYS = ("ruleset", "rules", "players", "board")
 
@@ -378,6 +382,18 @@ class Game(RecordedChanges):
         """The turn being played now (orders are for it)."""
         return self.store.latest() + 1
 
+    def game_over(self) -> str | None:
+        """How the game ended (who won, and why), once its outcome is decided; None while it
+        goes on."""
+        return self.store.manifest(self.latest_turn).get("outcome") or None
+
+    def refuse_if_over(self, what: str) -> None:
+        """Raise :class:`GameOverError` (saying the game is over and who won) when it is."""
+        over = self.game_over()
+        if over:
+            raise GameOverError(f"the game is over after turn {self.latest_turn}: {over} "
+                                f"({what})")
+
     def turn(self, number: int | None = None, revision: int | None = None) -> TurnData:
         """A committed turn, checked. The last few turns read are kept in memory while none of
         their files changes (a changed or replaced file is read and checked again)."""
@@ -456,6 +472,7 @@ class Game(RecordedChanges):
             if seed is None:
                 raise GameError(f"turn {turn} has no seed")
             return gdice.commitment(seed)
+        self.refuse_if_over(f"no turn {turn} to commit dice for")
         return fairdice.announce(self.store, turn, lambda: self.seed_maker(turn))
 
     def reveal(self, turn: int | None = None) -> str:
@@ -550,6 +567,7 @@ class Game(RecordedChanges):
                      received: str | None = None, posted: str | None = None) -> Received:
         """Store a player's post and say which turn it landed in (read under the game's lock,
         so a turn committed meanwhile never swallows it) and how it reads."""
+        self.refuse_if_over("no orders are taken after the last turn")
         state = self.coming_state()
         ids = self.player_ids(state)
         match = [p for p in ids if p.casefold() == player.strip().casefold()]
@@ -729,6 +747,7 @@ class Game(RecordedChanges):
         beacon is in. A ``preview`` of a turn without its beacon yet (to see the odds and the
         draw ids) rolls the secret seed alone and can never be committed."""
         turn = self.next_turn
+        self.refuse_if_over("no turn is resolved after the last")
         self.commitment(turn)
         seed = self.store.read_seed(turn)
         assert seed is not None
@@ -828,7 +847,7 @@ class Game(RecordedChanges):
         with self.store.lock():
             folder = self.store.commit(data, posts=session.seqs, record=record)
             self._record_enacted(session.turn, record.get("enacted", []))
-            if self.dice_setting.ahead:
+            if self.dice_setting.ahead and not data.outcome:  # none after the last turn
                 self.commitment(session.turn + 1)
         return self._committed(data, folder)
 
@@ -904,7 +923,7 @@ class Game(RecordedChanges):
         replacing the one set aside."""
         with self.store.lock():
             moved = self.store.rollback(to_turn, reason)
-            if self.dice_setting.ahead:
+            if self.dice_setting.ahead and not self.game_over():
                 self.commitment(to_turn + 1)
         return moved
 
