@@ -80,6 +80,8 @@ class Aztlan(Ruleset[AztlanOrder]):
     """AZTLAN."""
 
     name = "aztlan"
+    version = "2"
+    legacy = {"1": {"void_report": "legacy_silent"}}
     title = "AZTLAN"
     aliases = ("smoking-mirror", "smoking mirror")
     params = PARAMS

@@ -47,6 +47,9 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     """The Law of the Jungle."""
 
     name = "jungle"
+    version = "2"
+    legacy = {"1": {"spend_limit": "each_spend", "new_units": "captain_only",
+                         "void_report": "legacy_text"}}
     title = "The Law of the Jungle"
     aliases = ("law-of-the-jungle",)
     params = PARAMS
