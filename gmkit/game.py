@@ -287,9 +287,11 @@ class Game(RecordedChanges):
     def new(cls, root: str | Path, ruleset: str, players: Sequence[Mapping[str, Any]], *,
             title: str = "", map_path: str | Path | None = None,
             rules: Mapping[str, Any] | None = None,
-            dice: fairdice.DiceSetting | None = None) -> Game:
+            dice: fairdice.DiceSetting | None = None,
+            seed_maker: Callable[[int], str] | None = None) -> Game:
         """Create a game folder and commit its set-up as turn 0; ``dice`` says how the game
-        guards its dice (with ``ahead``, turn 1's commitment is made at once)."""
+        guards its dice (with ``ahead``, turn 1's commitment is made at once, its seed from
+        ``seed_maker`` when given: a reproducible game)."""
         rs = find_ruleset(ruleset)
         try:
             board, board_bytes, copy_name = starting_board(rs, map_path)
@@ -313,6 +315,8 @@ class Game(RecordedChanges):
         GameStore.create(root, config, rs.schemas, turn0, map_bytes,
                          record=resolved_with(config, board_bytes), files=files)
         game = cls(root)
+        if seed_maker is not None:
+            game.seed_maker = seed_maker
         if game.dice_setting.ahead:
             game.commitment(1)
         return game
@@ -634,9 +638,9 @@ class Game(RecordedChanges):
         changes = [c for c in self.recorded_changes() if c.get("from_turn") == session.turn]
         if changes:
             record["changes"] = changes
-        if self.dice_setting.ahead:
-            record.update(fairdice.manifest_part(self.root, session.turn,
-                                                 gdice.commitment(session.seed)))
+        # when the commitment was made, ahead or when asked: the manifest's hash keeps it
+        record.update(fairdice.manifest_part(self.root, session.turn,
+                                             gdice.commitment(session.seed)))
         enacted = enacted_record(self.ruleset, session.driver.start, data.state,
                                  session.driver.rules)
         if enacted:

@@ -78,6 +78,9 @@ def verify_game(game: Game, *, against: str | None = None,
         current: TurnData | None = None
         for rev in store.revisions(t):
             data = _check_revision(game, t, rev, prev, out.problems)
+            if data is not None:
+                out.notes += _unhashed_ids(f"turn {t}" + (f" revision {rev}" if rev else ""),
+                                           data.rolls)
             if rev == max(store.revisions(t)):
                 current = data
         prev = current.state if current is not None else None
@@ -149,6 +152,7 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
     # where the game requires one; the dice are replayed with the derived seed
     found, beacon = fairdice.verify_problems(where, manifest, t, data.orders, data.entered)
     problems.extend(found)
+    problems.extend(fairdice.record_problems(store.root, where, t, manifest))
     try:
         rules = _rules(game, manifest)
         again = game.resolve_again(prev, data.orders, seed, t, data.entered, rules, beacon)
@@ -297,6 +301,20 @@ def _comparable_rolls(rolls: pl.DataFrame) -> pl.DataFrame:
         .alias("draw_id"),
         pl.when(shuffle).then(pl.format("shuffle({})", items)).otherwise(pl.col("expression"))
         .alias("expression"))
+
+
+def _unhashed_ids(where: str, rolls: pl.DataFrame) -> list[str]:
+    """Single dice printed under an id that is not the one their value is hashed from (turns
+    logged before a single die's id carried its ``#0``): still accepted, and said."""
+    if rolls.is_empty() or not {"draw_id", "expression"} <= set(rolls.columns):
+        return []
+    bare = rolls.filter(pl.col("expression").fill_null("").str.contains(r"^1d\d+$")
+                        & ~pl.col("draw_id").str.ends_with("#0"))["draw_id"].to_list()
+    if not bare:
+        return []
+    return [f"{where}: {len(bare)} single-die draw(s) printed without the '#0' of the id their "
+            f"value is hashed from (e.g. {bare[0]!r} is drawn as {bare[0] + '#0'!r}); they "
+            "recompute with it"]
 
 
 def _items(result: str) -> int:
