@@ -209,7 +209,8 @@ class Game(RecordedChanges):
             raise GameError(f"{self.root / 'game.toml'}: [rules] must be a table")
         self.players_from_config(self.config, source=str(self.root / "game.toml"))
         try:
-            self.rules = self.ruleset.rules(rules)
+            # a value a rule does not take opens (see rules.problems); no turn resolves with it
+            self.rules = self.ruleset.rules(rules, lenient=True)
         except ValueError as e:
             raise GameError(f"{self.root / 'game.toml'}: {e}") from None
         if self.store.rollback_pending():
@@ -557,6 +558,7 @@ class Game(RecordedChanges):
         beacon is in. A ``preview`` of a turn without its beacon yet (to see the odds and the
         draw ids) rolls the secret seed alone and can never be committed."""
         turn = self.next_turn
+        self.rules.refuse_problems(f"{self.root / 'game.toml'}: [rules]")
         self.commitment(turn)
         seed = self.store.read_seed(turn)
         assert seed is not None

@@ -174,7 +174,7 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
 def _rules(game: Game, manifest: Mapping[str, Any]) -> Any:
     """The rules a turn was resolved with (today's for a turn that did not record them)."""
     if isinstance(manifest.get("rules"), dict):
-        return game.ruleset.rules(manifest["rules"])
+        return game.ruleset.rules(manifest["rules"], lenient=True)
     return game.rules
 
 

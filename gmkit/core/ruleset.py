@@ -116,9 +116,11 @@ class Ruleset(ABC, Generic[O]):
     #: (see :mod:`gmkit.core.geoexport`); None: the map file's own frame, else a local one.
     map_frame: ClassVar[Mapping[str, Any] | None] = None
 
-    def rules(self, overrides: Mapping[str, Any] | None = None) -> Params:
-        """The rule values in force, given a game's overrides."""
-        return Params(self.params, overrides)
+    def rules(self, overrides: Mapping[str, Any] | None = None, *,
+              lenient: bool = False) -> Params:
+        """The rule values in force, given a game's overrides (``lenient``: a value a rule does
+        not take is listed in the table's ``problems`` rather than refused)."""
+        return Params(self.params, overrides, lenient=lenient)
 
     @abstractmethod
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
@@ -294,7 +296,8 @@ class Ruleset(ABC, Generic[O]):
         if not now:
             return rules
         return Params(rules.table.values(), apply_rule_changes(
-            rules.overrides, [{"kind": "rules", "name": c.name, "value": c.value} for c in now]))
+            rules.overrides, [{"kind": "rules", "name": c.name, "value": c.value} for c in now]),
+            lenient=bool(rules.problems))
 
     #: State tables (``None``) and columns (a tuple of names, by table) added to the schemas
     #: after games were written: an older turn reads them as an empty table or a null column,
