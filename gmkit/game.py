@@ -37,7 +37,7 @@ from gmkit.core.drawing import scene as sc
 from gmkit.core.drawing.board_svg import scene_svg
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import Arrow, GameMap
-from gmkit.core.orders import OrderError, ParseResult, merge_posts
+from gmkit.core.orders import LimitError, OrderError, ParseResult, merge_posts
 from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset
 from gmkit.core.steps import Driver, Event, RulesAt
 from gmkit.core.params import Params
@@ -77,6 +77,22 @@ def board_path(root: Path, ruleset: Ruleset[Any]) -> Path | None:
         if (root / name).exists():
             return root / name
     return None
+
+
+def refuse_unread(player: str, parsed: ParseResult[Any], allow_empty: bool) -> None:
+    """Refuse a post beyond gmkit's limits (each problem on a line of its own), or one in which
+    no line is an order unless ``allow_empty``: nothing is stored."""
+    beyond = [e for e in parsed.errors if isinstance(e, LimitError)]
+    if beyond:
+        raise GameError(f"{player}'s post is refused, nothing was stored:\n"
+                        + "\n".join(f"  {e}" for e in beyond))
+    if not allow_empty and not parsed.orders:
+        first = parsed.errors[0] if parsed.errors else None
+        why = "nothing in it reads as an order" if first is None else str(first)
+        more = len(parsed.errors) - 1
+        raise GameError(f"no line of {player}'s post is an order ({why}"
+                        + (f", and {more} more rejected line(s)" if more > 0 else "")
+                        + "); nothing was stored (--allow-empty stores it all the same)")
 
 
 def starting_board(ruleset: Ruleset[Any], board_file_path: str | Path | None = None
@@ -440,9 +456,13 @@ class Game(RecordedChanges):
         return self.receive_post(player, text, secret=secret, received=received).parsed
 
     def receive_post(self, player: str, text: str, *, secret: bool = False,
-                     received: str | None = None, posted: str | None = None) -> Received:
+                     received: str | None = None, posted: str | None = None,
+                     allow_empty: bool = True) -> Received:
         """Store a player's post and say which turn it landed in (read under the game's lock,
-        so a turn committed meanwhile never swallows it) and how it reads."""
+        so a turn committed meanwhile never swallows it) and how it reads. A post beyond
+        gmkit's limits (its size, a line's, an absurd number) is refused whole, each problem
+        named, and nothing is stored; so is a post in which no line is an order, unless
+        ``allow_empty``."""
         state = self.coming_state()
         ids = self.player_ids(state)
         match = [p for p in ids if p.casefold() == player.strip().casefold()]
@@ -457,6 +477,8 @@ class Game(RecordedChanges):
                                 "2026-11-23T20:15:00+00:00") from None
             if when.tzinfo is None:
                 raise GameError(f"posted time {posted!r} needs its time zone (e.g. +00:00)")
+        refuse_unread(match[0], self.ruleset.parse_post(text, match[0], state, self.rules,
+                                                          secret=secret), allow_empty)
         seq, turn = self.store.add_post(None, match[0], text, secret=secret, received=stamp,
                                         posted=posted)
         if turn != state.turn + 1:  # a turn was committed while the post came in
