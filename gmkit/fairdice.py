@@ -150,16 +150,16 @@ def commitment_entry(rec: Mapping[str, Any], commitment: str) -> dict[str, Any] 
 
 
 def announce(store: GameStore, turn: int, make: Callable[[], str] = gdice.new_seed,
-             replaces: str | None = None) -> str:
+             replaces: str | None = None, clock: Callable[[], str] = now_text) -> str:
     """The commitment of ``turn``'s secret seed, made once under the lock; the first time it is
-    made or shown, its record keeps the time (and ``replaces``: the commitment a rollback set
-    aside)."""
+    made or shown, its record keeps the time (``clock``'s; and ``replaces``: the commitment a
+    rollback set aside)."""
     with store.lock():
         seed = store.seed_for(turn, make)
         commitment = gdice.commitment(seed)
         rec = read_record(store.root, turn)
         if commitment_entry(rec, commitment) is None:
-            entry: dict[str, Any] = {"commitment": commitment, "made": now_text()}
+            entry: dict[str, Any] = {"commitment": commitment, "made": clock()}
             if replaces is None and rec["commitments"]:
                 replaces = rec["commitments"][-1]["commitment"]
             if replaces:

@@ -242,6 +242,8 @@ class Game(RecordedChanges):
         self._board: Board[Any] | None = None
         #: How a turn's secret seed is made (a playout derives it from its master seed).
         self.seed_maker: Callable[[int], str] = lambda turn: gdice.new_seed()
+        #: The time a commitment is recorded as made (a playout fixes it, as its posts' times).
+        self.clock: Callable[[], str] = fairdice.now_text
         self.dice_setting = fairdice.dice_setting(self.config)
 
     @property
@@ -305,10 +307,11 @@ class Game(RecordedChanges):
             title: str = "", map_path: str | Path | None = None,
             rules: Mapping[str, Any] | None = None,
             dice: fairdice.DiceSetting | None = None,
-            seed_maker: Callable[[int], str] | None = None) -> Game:
+            seed_maker: Callable[[int], str] | None = None,
+            clock: Callable[[], str] | None = None) -> Game:
         """Create a game folder and commit its set-up as turn 0; ``dice`` says how the game
         guards its dice (with ``ahead``, turn 1's commitment is made at once, its seed from
-        ``seed_maker`` when given: a reproducible game)."""
+        ``seed_maker`` and its time from ``clock`` when given: a reproducible game)."""
         rs = find_ruleset(ruleset)
         try:
             board, board_bytes, copy_name = starting_board(rs, map_path)
@@ -334,6 +337,8 @@ class Game(RecordedChanges):
         game = cls(root)
         if seed_maker is not None:
             game.seed_maker = seed_maker
+        if clock is not None:
+            game.clock = clock
         if game.dice_setting.ahead:
             game.commitment(1)
         return game
@@ -408,7 +413,8 @@ class Game(RecordedChanges):
             if seed is None:
                 raise GameError(f"turn {turn} has no seed")
             return gdice.commitment(seed)
-        return fairdice.announce(self.store, turn, lambda: self.seed_maker(turn))
+        return fairdice.announce(self.store, turn, lambda: self.seed_maker(turn),
+                                 clock=self.clock)
 
     def reveal(self, turn: int | None = None) -> str:
         """Reveal a committed turn's seed (checked against its posted commitment)."""

@@ -53,6 +53,8 @@ def play(game: Game, turns: int, master: str = "gmkit", *, reveal: bool = True,
     ``beacon(turn)`` gives (the game's ``[dice] beacon`` setting must take it). ``received``
     is the posts' reception time (None: now)."""
     game.seed_maker = lambda turn: derived_seed(master, "turn", turn)
+    if received is not None:  # commitments recorded at the posts' fixed time: reproducible
+        game.clock = lambda: received
     for _ in range(turns):
         if game.turn().outcome:
             break
@@ -78,7 +80,8 @@ def new_game(root: str | Path, ruleset: str, players: Sequence[Mapping[str, Any]
     """Create a game and play ``turns`` turns of it (posts received at ``received``; None:
     now); every seed, turn 1's included when the game commits ahead, derives from ``master``."""
     game = Game.new(root, ruleset, players,
-                    seed_maker=lambda turn: derived_seed(master, "turn", turn), **kw)
+                    seed_maker=lambda turn: derived_seed(master, "turn", turn),
+                    clock=None if received is None else lambda: received, **kw)
     return play(game, turns, master, received=received)
 
 
