@@ -17,6 +17,7 @@ import dataclasses
 import hashlib
 import json
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -77,6 +78,38 @@ def board_path(root: Path, ruleset: Ruleset[Any]) -> Path | None:
         if (root / name).exists():
             return root / name
     return None
+
+
+#: The longest title a game may have.
+MAX_TITLE = 200
+
+
+def player_id_problem(pid: str) -> str | None:
+    """Why a player id cannot be used (it names the player's folder of private pages, so it
+    must be a plain folder name: not empty, no slash, no NUL, no leading or trailing space,
+    not '.' or '..'); None when it can."""
+    if not pid or pid in (".", "..") or any(c in pid for c in '/\\\0') or pid != pid.strip():
+        return f"player id {pid!r} cannot name a folder of private pages; rename the player"
+    return None
+
+
+def config_problems(config: Mapping[str, Any], source: str = "game.toml") -> list[str]:
+    """What is wrong with a game's title and player ids: a title that is not one line of
+    text of at most :data:`MAX_TITLE` characters, a player id that cannot name a folder, an
+    id listed twice. Each names ``source`` and the value."""
+    out = []
+    title = config.get("title", "")
+    if not isinstance(title, str) or len(title) > MAX_TITLE or any(
+            unicodedata.category(c) == "Cc" for c in title):
+        out.append(f"{source}: the title must be one line of text of at most {MAX_TITLE} "
+                   f"characters, not {str(title)[:60]!r}")
+    players = config.get("players", [])
+    ids = [str(p.get("id")) for p in players if isinstance(p, Mapping) and "id" in p] \
+        if isinstance(players, list) else []
+    out += [f"{source}: {found}" for found in map(player_id_problem, ids) if found]
+    out += [f"{source}: player id {pid!r} is listed {ids.count(pid)} times"
+            for pid in dict.fromkeys(ids) if ids.count(pid) > 1]
+    return out
 
 
 def refuse_unread(player: str, parsed: ParseResult[Any], allow_empty: bool) -> None:
@@ -313,6 +346,9 @@ class Game(RecordedChanges):
         guards its dice (with ``ahead``, turn 1's commitment is made at once, its seed from
         ``seed_maker`` and its time from ``clock`` when given: a reproducible game)."""
         rs = find_ruleset(ruleset)
+        found = config_problems({"title": title or rs.title, "players": list(players)})
+        if found:
+            raise GameError(found[0])
         try:
             board, board_bytes, copy_name = starting_board(rs, map_path)
         except BoardError as e:

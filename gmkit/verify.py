@@ -29,10 +29,12 @@ import polars as pl
 
 from gmkit import fairdice
 from gmkit.core import dice as gdice
-from gmkit.core.store import StoreError, TurnData
+from gmkit.core.store import StoreError, TurnData, read_json_file
 from gmkit.core.tables import State
 from gmkit.changes import enacted_record
 from gmkit.core.params import apply_rule_changes
+
+from gmkit.game import config_problems
 
 if TYPE_CHECKING:
     from gmkit.game import Game
@@ -72,6 +74,7 @@ def verify_game(game: Game, *, against: str | None = None,
     if store.rollback_pending():
         out.problems.append(f"{store.root}: a rollback was interrupted and is not completed")
     prev: State | None = None
+    kept: dict[int, TurnData] = {}  # each turn's latest revision, for its consumed posts
     for i, t in enumerate(turns):
         if progress is not None:
             progress(i, len(turns))
@@ -84,12 +87,16 @@ def verify_game(game: Game, *, against: str | None = None,
             if rev == max(store.revisions(t)):
                 current = data
         prev = current.state if current is not None else None
+        if current is not None:
+            kept[t] = current
     if progress is not None:
         progress(len(turns), len(turns))
     if turns:
         out.problems += _config_problems(game, turns[-1])
     out.problems += _added_tables_kept(game, turns)
     out.problems += _orphans(game, turns)
+    out.problems += config_problems(game.config, str(game.root / "game.toml"))
+    out.problems += _used_posts(game, kept)
     if against is not None:
         ok, note = check_anchor(game, against)
         (out.notes if ok else out.problems).append(note)
@@ -270,6 +277,33 @@ def _orphans(game: Game, turns: list[int]) -> list[str]:
         if head.isdigit() and int(head) > latest:
             out.append(f"{post}: a post consumed by turn {int(head)}, which is not committed "
                        "(a deleted turn?)")
+    return out
+
+
+def _used_posts(game: Game, kept: Mapping[int, TurnData]) -> list[str]:
+    """Each post kept in ``pending/used`` against the turn that consumed it: readable, named
+    after its turn and number, and the same player, secrecy and text as the turn recorded."""
+    out = []
+    for path in sorted((game.root / "pending" / "used").glob("*.json")):
+        head = path.name.split("-", 1)[0]
+        if not head.isdigit() or int(head) not in kept:
+            continue  # a post of a turn that is not there is reported with the orphans
+        try:
+            rec = read_json_file(path)
+        except StoreError as e:
+            out.append(str(e))
+            continue
+        orders = kept[int(head)].orders
+        row = orders.filter(pl.col("seq") == rec.get("seq")) if isinstance(
+            rec.get("seq"), int) else orders.clear()
+        if rec.get("turn") != int(head) or row.height != 1:
+            out.append(f"{path}: not a post turn {int(head)} consumed")
+            continue
+        stored = row.row(0, named=True)
+        differ = [k for k in ("player", "secret", "text") if rec.get(k) != stored.get(k)]
+        if differ:
+            out.append(f"{path}: its {', '.join(differ)} differ(s) from post #{rec['seq']} "
+                       f"as turn {int(head)} recorded it")
     return out
 
 
