@@ -89,7 +89,7 @@ class Aeternus(Ruleset[AeternusOrder]):
         for path in files:
             try:
                 export = read_export(Path(path))
-            except (OSError, ValueError, AttributeError) as e:
+            except (OSError, ValueError, AttributeError, TypeError, RecursionError) as e:
                 raise ValueError(f"{path}: not a DiscordChatExporter JSON export ({e})") from None
             exports.append(export)
             problems += [f"{path}: {p}" for p in export.problems]

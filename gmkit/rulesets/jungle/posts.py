@@ -61,9 +61,15 @@ JungleOrder = Union[A.Action, RuleProposal, FigureLine]
 TAGS = re.compile(r"\[/?[a-z]+(?:=[^\]]*)?\]|<[^>]+>", re.I)
 
 
+def _lines(post: str) -> list[str]:
+    """The physical lines of a post as every other reader numbers them: ``\\r\\n``, ``\\r``
+    or ``\\n`` ends one (not the other separators ``str.splitlines`` knows)."""
+    return post.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def _slots(post: str) -> list[int]:
     """The round (1 or 2) each physical line of a post belongs to; 0 for a heading."""
-    lines = post.splitlines()
+    lines = _lines(post)
     headed = any(HEADING.match(x) for x in lines)
     out: list[int] = []
     slot = 1
@@ -91,7 +97,7 @@ def _slots(post: str) -> list[int]:
 def parse_house(post: str, state: State, house: str, rules: Params) -> ParseResult[JungleOrder]:
     """A house's post for both rounds into actions and per-line errors (line numbers are the
     post's own)."""
-    lines = post.splitlines()
+    lines = _lines(post)
     slots = _slots(post)
     out: ParseResult[JungleOrder] = ParseResult()
     empty: list[OrderError] = []
