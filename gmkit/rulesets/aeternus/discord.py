@@ -313,6 +313,10 @@ def receive_exports(game: Game, exports: Sequence[Export], players: Mapping[str,
         if (player, text) in have:
             continue
         stamp = text[1:text.index("]")]
-        game.receive_post(player, text, posted=stamp)
+        try:
+            game.receive_post(player, text, posted=stamp)
+        except ValueError as e:  # beyond gmkit's limits: that message is refused, and said
+            problems.append(" ".join(str(e).split()))
+            continue
         have.add((player, text))
     return problems + more
