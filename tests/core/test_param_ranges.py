@@ -141,3 +141,14 @@ def test_a_value_recorded_out_of_range_is_kept_for_replay_but_listed() -> None:
     assert rules.gameturns == 5000
     assert rules.problems == {"gameturns": "rule 'gameturns' must be a whole number from 1 to "
                                            "1000, not 5000"}
+
+
+def test_the_turn_report_names_the_default_a_rule_change_replaced(pyramid: Path) -> None:
+    """The next turn's report says what the rule was: the default, never 'None'."""
+    from gmkit.playout import play
+    from gmkit.summary import turn_report
+
+    assert run("rules", pyramid, "--set", "serf_food=5", "--why", "a rich land").exit_code == 0
+    game = play(Game.open(pyramid), 1, "ranges")
+    changes = turn_report(game, game.latest_turn).changes
+    assert changes == ("rule serf_food is now 5 (was the default 4): a rich land",)
