@@ -46,7 +46,8 @@ from gmkit.core.orders import OrderError
 from gmkit.core.steps import Driver, Event, StepRecord
 from gmkit.core.store import ORDERS_SCHEMA, StoreError, atomic_write
 from gmkit.core.tables import SchemaError, State
-from gmkit.game import Game, GameError, TurnSession, refuse_unread
+from gmkit.game import Game, GameError, TurnSession
+from gmkit.intake import refuse_unread
 
 __all__ = [
     "Desk",

@@ -17,7 +17,6 @@ import dataclasses
 import hashlib
 import json
 import threading
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -38,7 +37,7 @@ from gmkit.core.drawing import scene as sc
 from gmkit.core.drawing.board_svg import scene_svg
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import Arrow, GameMap
-from gmkit.core.orders import LimitError, OrderError, ParseResult, merge_posts
+from gmkit.core.orders import OrderError, ParseResult, merge_posts
 from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset
 from gmkit.core.steps import Driver, Event, RulesAt
 from gmkit.core.params import Params
@@ -46,6 +45,7 @@ from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameSto
     TurnData, sha256_file
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_orders
+from gmkit.intake import config_problems, refuse_unread
 from gmkit.changes import (  # noqa: F401  (apply_rule_changes, GameError: gmkit.game's names)
     GameError, RecordedChanges, apply_rule_changes, enacted_record)
 
@@ -78,54 +78,6 @@ def board_path(root: Path, ruleset: Ruleset[Any]) -> Path | None:
         if (root / name).exists():
             return root / name
     return None
-
-
-#: The longest title a game may have.
-MAX_TITLE = 200
-
-
-def player_id_problem(pid: str) -> str | None:
-    """Why a player id cannot be used (it names the player's folder of private pages, so it
-    must be a plain folder name: not empty, no slash, no NUL, no leading or trailing space,
-    not '.' or '..'); None when it can."""
-    if not pid or pid in (".", "..") or any(c in pid for c in '/\\\0') or pid != pid.strip():
-        return f"player id {pid!r} cannot name a folder of private pages; rename the player"
-    return None
-
-
-def config_problems(config: Mapping[str, Any], source: str = "game.toml") -> list[str]:
-    """What is wrong with a game's title and player ids: a title that is not one line of
-    text of at most :data:`MAX_TITLE` characters, a player id that cannot name a folder, an
-    id listed twice. Each names ``source`` and the value."""
-    out = []
-    title = config.get("title", "")
-    if not isinstance(title, str) or len(title) > MAX_TITLE or any(
-            unicodedata.category(c) == "Cc" for c in title):
-        out.append(f"{source}: the title must be one line of text of at most {MAX_TITLE} "
-                   f"characters, not {str(title)[:60]!r}")
-    players = config.get("players", [])
-    ids = [str(p.get("id")) for p in players if isinstance(p, Mapping) and "id" in p] \
-        if isinstance(players, list) else []
-    out += [f"{source}: {found}" for found in map(player_id_problem, ids) if found]
-    out += [f"{source}: player id {pid!r} is listed {ids.count(pid)} times"
-            for pid in dict.fromkeys(ids) if ids.count(pid) > 1]
-    return out
-
-
-def refuse_unread(player: str, parsed: ParseResult[Any], allow_empty: bool) -> None:
-    """Refuse a post beyond gmkit's limits (each problem on a line of its own), or one in which
-    no line is an order unless ``allow_empty``: nothing is stored."""
-    beyond = [e for e in parsed.errors if isinstance(e, LimitError)]
-    if beyond:
-        raise GameError(f"{player}'s post is refused, nothing was stored:\n"
-                        + "\n".join(f"  {e}" for e in beyond))
-    if not allow_empty and not parsed.orders:
-        first = parsed.errors[0] if parsed.errors else None
-        why = "nothing in it reads as an order" if first is None else str(first)
-        more = len(parsed.errors) - 1
-        raise GameError(f"no line of {player}'s post is an order ({why}"
-                        + (f", and {more} more rejected line(s)" if more > 0 else "")
-                        + "); nothing was stored (--allow-empty stores it all the same)")
 
 
 def starting_board(ruleset: Ruleset[Any], board_file_path: str | Path | None = None

@@ -25,7 +25,8 @@ import jinja2
 from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
 from gmkit.core.store import fsync_dir, current_umask
 from gmkit.core.views import Viewer
-from gmkit.game import Game, player_id_problem
+from gmkit.game import Game
+from gmkit.intake import player_id_problem
 from gmkit.summary import turn_report
 
 PAGE = html_environment().from_string("""\

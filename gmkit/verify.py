@@ -34,7 +34,7 @@ from gmkit.core.tables import State
 from gmkit.changes import enacted_record
 from gmkit.core.params import apply_rule_changes
 
-from gmkit.game import config_problems
+from gmkit.intake import config_problems
 
 if TYPE_CHECKING:
     from gmkit.game import Game

@@ -1,0 +1,59 @@
+"""What gmkit refuses at the door, before anything is stored: a post beyond the size limits or
+with an absurd number, a post in which no line is an order (unless the GM allows it), a title
+that is not one line of text, a player id that cannot name a folder or is listed twice."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from gmkit.changes import GameError
+from gmkit.core.orders import LimitError, ParseResult
+
+#: The longest title a game may have.
+MAX_TITLE = 200
+
+
+def player_id_problem(pid: str) -> str | None:
+    """Why a player id cannot be used (it names the player's folder of private pages, so it
+    must be a plain folder name: not empty, no slash, no NUL, no leading or trailing space,
+    not '.' or '..'); None when it can."""
+    if not pid or pid in (".", "..") or any(c in pid for c in '/\\\0') or pid != pid.strip():
+        return f"player id {pid!r} cannot name a folder of private pages; rename the player"
+    return None
+
+
+def config_problems(config: Mapping[str, Any], source: str = "game.toml") -> list[str]:
+    """What is wrong with a game's title and player ids: a title that is not one line of
+    text of at most :data:`MAX_TITLE` characters, a player id that cannot name a folder, an
+    id listed twice. Each names ``source`` and the value."""
+    out = []
+    title = config.get("title", "")
+    if not isinstance(title, str) or len(title) > MAX_TITLE or any(
+            unicodedata.category(c) == "Cc" for c in title):
+        out.append(f"{source}: the title must be one line of text of at most {MAX_TITLE} "
+                   f"characters, not {str(title)[:60]!r}")
+    players = config.get("players", [])
+    ids = [str(p.get("id")) for p in players if isinstance(p, Mapping) and "id" in p] \
+        if isinstance(players, list) else []
+    out += [f"{source}: {found}" for found in map(player_id_problem, ids) if found]
+    out += [f"{source}: player id {pid!r} is listed {ids.count(pid)} times"
+            for pid in dict.fromkeys(ids) if ids.count(pid) > 1]
+    return out
+
+
+def refuse_unread(player: str, parsed: ParseResult[Any], allow_empty: bool) -> None:
+    """Refuse a post beyond gmkit's limits (each problem on a line of its own), or one in which
+    no line is an order unless ``allow_empty``: nothing is stored."""
+    beyond = [e for e in parsed.errors if isinstance(e, LimitError)]
+    if beyond:
+        raise GameError(f"{player}'s post is refused, nothing was stored:\n"
+                        + "\n".join(f"  {e}" for e in beyond))
+    if not allow_empty and not parsed.orders:
+        first = parsed.errors[0] if parsed.errors else None
+        why = "nothing in it reads as an order" if first is None else str(first)
+        more = len(parsed.errors) - 1
+        raise GameError(f"no line of {player}'s post is an order ({why}"
+                        + (f", and {more} more rejected line(s)" if more > 0 else "")
+                        + "); nothing was stored (--allow-empty stores it all the same)")
