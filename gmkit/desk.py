@@ -47,6 +47,7 @@ from gmkit.core.steps import Driver, Event, StepRecord
 from gmkit.core.store import ORDERS_SCHEMA, StoreError, atomic_write
 from gmkit.core.tables import SchemaError, State
 from gmkit.game import Game, GameError, TurnSession
+from gmkit.intake import refuse_unread
 
 __all__ = [
     "Desk",
@@ -374,6 +375,12 @@ class Desk:
         except GameError as e:
             raise DeskError(str(e)) from None
         preview = self._preview(pid, text or "", bool(secret), None)
+        try:  # beyond gmkit's limits (a post's size, a line's, an absurd number): never stored
+            refuse_unread(pid, self.game.ruleset.parse_post(
+                text or "", pid, self.game.coming_state(), self.game.rules, secret=bool(secret)),
+                True)
+        except GameError as e:
+            raise DeskError(" ".join(str(e).split())) from None
         if preview.message and not allow_empty:
             raise DeskError(f"{preview.message}; nothing was stored")
         stamp = received or datetime.now(timezone.utc).isoformat(timespec="seconds")
