@@ -124,14 +124,16 @@ def _free_port() -> int:
 class NotebookApp:
     """The turn notebook served by ``marimo run`` on a game folder, opened in a browser."""
 
-    def __init__(self, game: Path, driver: Any):
+    def __init__(self, game: Path | None, driver: Any, args: list[str] | None = None):
+        """``game``: the folder to open (``--game``); else ``args``, the notebook's own
+        arguments (``--sample NAME --work DIR``)."""
         self.game, self.driver = game, driver
         self.port = _free_port()
         marimo = str(Path(sys.executable).with_name("marimo"))
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.server = subprocess.Popen(
             [marimo, "run", str(NOTEBOOK), "--headless", "--port", str(self.port),
-             "--no-token", "--", "--game", str(game)],
+             "--no-token", "--", *(["--game", str(game)] if game is not None else args or [])],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def open(self, expect: str = "Resolution", timeout: float = 90) -> None:
