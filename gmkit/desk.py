@@ -900,7 +900,7 @@ class Desk:
                                    out.resolve())
         return self.published
 
-    def publish_new(self) -> Published:
+    def publish_new(self, out_dir: str | Path | None = None) -> Published:
         """Write the summaries of the turn committed last at this desk (what the notebooks'
         Write the summaries does); a :class:`DeskError` says there is nothing new to write when
         no turn was committed here, or when that turn's summaries, as written, are current."""
@@ -916,7 +916,7 @@ class Desk:
                 self.published.revealed == revealed:
             raise DeskError(f"nothing new to write: the summaries of turn {turn} are already in "
                             f"{self.published.folder}")
-        return self.publish_reports(turn=turn)
+        return self.publish_reports(out_dir, turn=turn)
 
     def warm_up(self) -> threading.Thread:
         """Load what writing the summaries needs (the page template, the chart converter)
