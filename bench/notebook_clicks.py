@@ -5,7 +5,7 @@
     python bench/notebook_clicks.py --json    # one JSON object per line: name, value, unit, target, ok
 
 The notebook (``notebooks/turn.py``) runs as an app (``marimo run``) on a working copy of each
-bundled sample; headless Chromium clicks Next step, Step back and Enter die, and Write the
+bundled sample (all five); headless Chromium clicks Next step, Step back and Enter die, and Write the
 summaries after committing the turn. Each figure is the time from the click to its result on
 screen (the step's heading, the die's outcome, the written files), the median of repeated clicks.
 Targets: a click's result under 0.4 s, the summaries under 2 s. Without Chromium and its driver
@@ -291,7 +291,8 @@ def bench_notebook_clicks() -> list[dict]:
     rows: list[dict] = []
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            for sample in ("cien", "aztlan"):
+            for sample in sorted(p.name.removeprefix("sample-")
+                                 for p in (ROOT / "data").glob("sample-*")):
                 rows += bench_sample(sample, Path(tmp), driver)
     finally:
         driver.quit()
