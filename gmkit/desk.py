@@ -693,6 +693,9 @@ class Desk:
         its draws and how many units it ran."""
         driver = self._ensure().driver
         key = tuple(sorted((k, repr(v)) for k, v in driver.dice.entered.items()))
+        if driver.done:  # the turn itself has run whole: the same draws, no second run
+            self._shadow = (driver.orders, key, driver.rolls, len(driver.records))
+            return
         shadow = Driver(driver.steps, driver.start, driver.orders,
                         Dice(driver.dice.seed, driver.dice.turn, entered=dict(driver.dice.entered)),
                         driver.rules, driver.rules_at)
