@@ -124,11 +124,13 @@ def _free_port() -> int:
 class NotebookApp:
     """The turn notebook served by ``marimo run`` on a game folder, opened in a browser."""
 
-    def __init__(self, game: Path | None, driver: Any, args: list[str] | None = None):
+    def __init__(self, game: Path | None, driver: Any, args: list[str] | None = None,
+                 port: int | None = None):
         """``game``: the folder to open (``--game``); else ``args``, the notebook's own
-        arguments (``--sample NAME --work DIR``)."""
-        self.game, self.driver = game, driver
-        self.port = _free_port()
+        arguments (``--sample NAME --work DIR``); ``port``: that of a server stopped before
+        (a page left open on it reconnects), else a free one."""
+        self.game, self.driver, self.args = game, driver, args
+        self.port = port or _free_port()
         marimo = str(Path(sys.executable).with_name("marimo"))
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.server = subprocess.Popen(
@@ -262,7 +264,8 @@ def bench_sample(sample: str, tmp: Path, driver: Any) -> list[dict]:
         draw = app.driver.execute_script(
             _DEEP + "const s = window.__deep('select').find(s => Array.from(s.options)"
             ".some(o => o.text.includes(':'))); return s ? Array.from(s.options)"
-            ".map(o => o.text).filter(t => t.includes(':')) : [];")
+            ".map(o => o.text).filter(t => t.includes(':') && t.includes('#')) : [];")
+        # a die (its id ends in #N: 1 and 2 fit any die), not a choice or a uniform draw
         if draw:
             app.choose(draw[0])
             for i in range(REPEAT):

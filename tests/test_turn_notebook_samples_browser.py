@@ -76,6 +76,18 @@ def test_a_second_tab_on_the_sample_opens_the_same_working_copy(app):
     assert (app.work / f"sample-{app.sample}" / "game.toml").is_file()
 
 
+def test_a_tab_left_open_across_a_restart_reopens_the_working_copy(app):
+    """The notebook server stopped and started again (same port, a new process): the page
+    left open, reloaded, opens the same working copy with no error."""
+    app.close()
+    again = NotebookApp(None, app.driver, args=app.args, port=app.port)
+    app.server = again.server  # the fixture stops this one
+    app.driver.refresh()
+    app.open("Resolution")
+    assert "No game opened" not in app.text()
+    assert sorted(p.name for p in app.work.iterdir()) == [f"sample-{app.sample}"]
+
+
 def test_the_standings_read_as_tables_not_as_columns_of_words(app):
     """The game tab's standings: rows of a line or two (not wrapped to a few words a line), no
     column repeating another, booleans as yes/no and missing values as a dash."""
