@@ -16,8 +16,10 @@ from bench.notebook_clicks import NotebookApp, browser, missing_browser
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(missing_browser() is not None,
-                                reason=str(missing_browser()))
+pytestmark = [pytest.mark.skipif(missing_browser() is not None,
+                                 reason=str(missing_browser())),
+              # one notebook server for the module: kept on one worker (``--dist loadgroup``)
+              pytest.mark.xdist_group("turn-notebook-browser")]
 
 
 @pytest.fixture(scope="module")

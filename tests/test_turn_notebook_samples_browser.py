@@ -29,7 +29,9 @@ def driver():
     d.quit()
 
 
-@pytest.fixture(scope="module", params=SAMPLES)
+@pytest.fixture(scope="module", params=[
+    # a sample's tests share one server: kept on one worker under ``--dist loadgroup``
+    pytest.param(s, marks=pytest.mark.xdist_group(f"turn-browser-{s}")) for s in SAMPLES])
 def app(request, driver, tmp_path_factory):
     """The notebook opened with ``--sample NAME``: its working copy made by the notebook."""
     work = tmp_path_factory.mktemp(f"work-{request.param}")

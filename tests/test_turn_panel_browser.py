@@ -21,6 +21,7 @@ import pytest
 from bench.notebook_clicks import _free_port, browser, missing_browser
 
 ROOT = Path(__file__).resolve().parent.parent
+CELL = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell .cm-content"
 SAMPLES = sorted(p.name.removeprefix("sample-") for p in (ROOT / "data").glob("sample-*"))
 
 
@@ -32,7 +33,9 @@ def _missing() -> str | None:
     return missing_browser()
 
 
-pytestmark = pytest.mark.skipif(_missing() is not None, reason=str(_missing()))
+pytestmark = [pytest.mark.skipif(_missing() is not None, reason=str(_missing())),
+              # one JupyterLab for the module: kept on one worker under ``--dist loadgroup``
+              pytest.mark.xdist_group("turn-panel-browser")]
 
 
 @pytest.fixture(scope="module")
@@ -96,10 +99,21 @@ def test_the_panel_tab_labels_show_whole(lab, sample):
     from selenium.webdriver.common.keys import Keys
 
     port, _, driver = lab
-    driver.get(f"http://127.0.0.1:{port}/lab/tree/{sample}.ipynb")
-    _wait(driver, "return document.querySelector('.jp-Notebook .jp-Cell .cm-content');")
+    # a workspace of its own, reset: only this sample's notebook is open
+    driver.get(f"http://127.0.0.1:{port}/lab/workspaces/{sample}/tree/{sample}.ipynb?reset")
+    _wait(driver, f"return document.querySelector({CELL!r});")
     _wait(driver, "return /Idle/.test(document.body.innerText);")  # the kernel is up
-    driver.find_element("css selector", ".jp-Notebook .jp-Cell .cm-content").click()
+    from selenium.common.exceptions import WebDriverException
+
+    end = time.monotonic() + 90
+    while True:  # the cell's editor takes clicks once JupyterLab has laid the page out
+        try:
+            driver.find_element("css selector", CELL).click()
+            break
+        except WebDriverException:
+            assert time.monotonic() < end, "the notebook's cell never took a click"
+            ActionChains(driver).send_keys(Keys.ESCAPE).perform()  # a dialog, if any
+            time.sleep(0.5)
     ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.ENTER).key_up(Keys.SHIFT).perform()
     tabs = _wait(driver, """
         return Array.from(document.querySelectorAll('.gmkit-panel .lm-TabBar-tab')).map(t => {
