@@ -160,7 +160,12 @@ def test_a_withdrawal_asks_for_its_reason(app):
     first = app.options("#")[0]
     app.choose(first)
     time.sleep(1)  # the choice reaches the notebook's kernel
-    app.click("Withdraw", "say why post")
+    try:
+        app.click("Withdraw", "say why post", timeout=15)
+    except AssertionError:  # a loaded machine: the choice came after the click; once more
+        app.choose(first)
+        time.sleep(2)
+        app.click("Withdraw", "say why post")
     assert first in app.options("#")
     app.fill("why: e.g. posted under the wrong player", "filed under the wrong player")
     app.click("Withdraw", "withdrawn: filed under the wrong player")
