@@ -30,6 +30,7 @@ import difflib
 import html
 import os
 import shutil
+import tempfile
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
@@ -146,10 +147,12 @@ class Desk:
         self.game = game
         self.session: TurnSession | None = None
         self._views: dict[int, tuple[StepRecord, StepView]] = {}
-        self._shadow: tuple[Any, Any, list[Roll]] | None = None
+        self._shadow: tuple[Any, Any, list[Roll], int] | None = None
         self._svg: dict[tuple[Any, ...], tuple[State, str]] = {}  # oldest first
         #: The summaries written last by :meth:`publish_reports`.
         self.published: Published | None = None
+        #: The turn committed last at this desk (None before its first commit).
+        self.committed_turn: int | None = None
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -184,24 +187,33 @@ class Desk:
         if not (source / "game.toml").is_file():
             raise DeskError(f"{source}: not a game folder (no game.toml)")
         if into.exists():
-            if not fresh:
-                if not (into / "game.toml").is_file():
-                    raise DeskError(f"{into}: exists and is not a game folder")
+            marked = (into / COPY_MARKER).is_file()
+            if not fresh and (into / "game.toml").is_file():
                 return into
-            if not (into / COPY_MARKER).is_file():
-                raise DeskError(f"{into}: not a working copy made by the desk; not replacing it")
-            shutil.rmtree(into)
-        into.parent.mkdir(parents=True, exist_ok=True)
-        staging = into.parent / f".{into.name}.copying-{os.getpid()}"
-        shutil.rmtree(staging, ignore_errors=True)
-        shutil.copytree(source, staging, ignore=shutil.ignore_patterns(".lock", COPY_MARKER))
-        (staging / COPY_MARKER).write_text(f"a working copy of {source.name}\n", "utf-8")
+            if not marked:
+                raise DeskError(f"{into}: exists and is not a working copy made by the desk "
+                                "(no game.toml, or not marked as a copy); not replacing it: "
+                                "move it away, or open another folder")
+            shutil.rmtree(into, ignore_errors=True)  # a copy to make again (fresh, or broken)
         try:
-            os.rename(staging, into)
-        except OSError:
-            shutil.rmtree(staging, ignore_errors=True)
-            if not (into / "game.toml").is_file():
-                raise
+            into.parent.mkdir(parents=True, exist_ok=True)
+            # a staging folder of its own per call: the sessions of one notebook server share
+            # one process, and two of them may make the copy at once
+            staging = Path(tempfile.mkdtemp(prefix=f".{into.name}.copying-", dir=into.parent))
+            try:
+                shutil.copytree(source, staging / "game",
+                                ignore=shutil.ignore_patterns(".lock", COPY_MARKER))
+                (staging / "game" / COPY_MARKER).write_text(
+                    f"a working copy of {source.name}\n", "utf-8")
+                with contextlib.suppress(OSError):  # another session made it meanwhile
+                    os.rename(staging / "game", into)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+        except OSError as e:
+            raise DeskError(f"the working copy {into} could not be made: {e}") from None
+        if not (into / "game.toml").is_file():
+            raise DeskError(f"the working copy {into} could not be made; delete the folder "
+                            "and open the notebook again")
         return into
 
     # -- reading ---------------------------------------------------------------------------------
@@ -240,7 +252,7 @@ class Desk:
                 .when(pl.col("player").is_in(list(to_move))).then(pl.lit("waiting"))
                 .otherwise(pl.lit("\u2014")).alias("orders"))
             holdings = game.ruleset.holdings(state)
-            if holdings is not None:
+            if holdings is not None and not _repeats_a_column(standings, holdings):
                 standings = standings.join(holdings, on="player", how="left")
         return Overview(game.title, game.ruleset.title, game.latest_turn, game.next_turn,
                         standings, tuple(p for p in to_move if p in sent),
@@ -404,9 +416,9 @@ class Desk:
             pl.col("seq").is_in(list(counted)).alias("counts"),
             "received", "text")
 
-    def withdraw(self, seq: int) -> None:
-        """Set a pending post aside (kept in ``pending/withdrawn``); a turn being resolved
-        drops its orders at once."""
+    def withdraw(self, seq: int, reason: str = "") -> None:
+        """Set a pending post aside (kept in ``pending/withdrawn`` with ``reason``, why the GM
+        withdraws it); a turn being resolved drops its orders at once."""
         try:
             seq = int(seq)
         except (TypeError, ValueError):
@@ -415,7 +427,7 @@ class Desk:
             known = ", ".join(f"#{s}" for s in self._pending()["seq"].to_list()) or "none"
             raise DeskError(f"no pending post #{seq} for turn {self.turn} (pending: {known})")
         try:
-            self.game.store.withdraw_post(seq)
+            self.game.store.withdraw_post(seq, str(reason or "").strip())
         except (StoreError, OSError) as e:
             raise DeskError(f"post #{seq} was not withdrawn: {e}") from None
         self._orders_changed()
@@ -561,7 +573,9 @@ class Desk:
 
     @property
     def step_count(self) -> int:
-        return len(self.game.ruleset.steps(self.game.rules))
+        """How many units the turn has: see :meth:`unit_count` (a per-actor step counts each
+        action, so the position never passes the count)."""
+        return self.unit_count()
 
     def _replay(self, steps: int) -> None:
         driver = self._ensure().driver
@@ -598,8 +612,8 @@ class Desk:
         so_far = [e for r in driver.records[:index + 1] for e in r.events]
         orders_svg = self._orders_svg(driver.start, driver.orders, so_far,
                                       f"Orders of turn {self.turn}, as decided after step "
-                                      f"{index + 1} of {len(driver.steps)}")
-        view = StepView(index + 1, len(driver.steps), record.step.name, record.title,
+                                      f"{index + 1} of {self.step_count}")
+        view = StepView(index + 1, self.step_count, record.step.name, record.title,
                         record.step.rule, events, _dice_frame(record.rolls), changes, svg, nxt,
                         orders_svg)
         self._views[index] = (record, view)
@@ -685,6 +699,18 @@ class Desk:
         if self._shadow is not None and self._shadow[0] is driver.orders \
                 and self._shadow[1] == key:
             return self._shadow[2]
+        self._shadow_run()
+        assert self._shadow is not None
+        return self._shadow[2]
+
+    def _shadow_run(self) -> None:
+        """Resolve the whole turn on the side with the current orders and entered dice; keep
+        its draws and how many units it ran."""
+        driver = self._ensure().driver
+        key = tuple(sorted((k, repr(v)) for k, v in driver.dice.entered.items()))
+        if driver.done:  # the turn itself has run whole: the same draws, no second run
+            self._shadow = (driver.orders, key, driver.rolls, len(driver.records))
+            return
         shadow = Driver(driver.steps, driver.start, driver.orders,
                         Dice(driver.dice.seed, driver.dice.turn, entered=dict(driver.dice.entered)),
                         driver.rules, driver.rules_at)
@@ -692,9 +718,22 @@ class Desk:
             shadow.run_all()
         except DiceError:
             pass
-        rolls = shadow.rolls
-        self._shadow = (driver.orders, key, rolls)
-        return rolls
+        self._shadow = (driver.orders, key, shadow.rolls, len(shadow.records))
+
+    def unit_count(self) -> int:
+        """How many units the GM steps through this turn as the orders and dice stand now:
+        each step, and for a step taken in turns the fixing of its order and each actor's
+        action (what :meth:`step` runs one at a time). Before the first step it starts the
+        turn; a game that is over counts its steps."""
+        session = self._live_session()
+        if session is None:
+            try:
+                session = self._ensure()
+            except DeskError:
+                return len(self.game.ruleset.steps(self.game.rules))
+        self._all_rolls()
+        assert self._shadow is not None
+        return max(self._shadow[3], len(session.driver.records))
 
     def draws(self) -> pl.DataFrame:
         """Every draw the turn makes (as resolved now): step, draw id, purpose, die, result,
@@ -795,12 +834,14 @@ class Desk:
                 with contextlib.suppress(Exception):
                     self.game.store.clear_posts(session.turn)
                 self._committed(session.turn)
+                self.committed_turn = session.turn
                 raise DeskError(f"turn {session.turn} was committed, but setting its posts "
                                 f"aside failed: {e}") from e
             raise DeskError(f"turn {session.turn} was not committed: {e}. Nothing was written: "
                             f"turn {before} is still the last committed turn and the pending "
                             "posts and entered dice are kept.") from e
         self._committed(data.turn)
+        self.committed_turn = data.turn
         return data.turn
 
     def _latest_or(self, default: int) -> int:
@@ -877,6 +918,24 @@ class Desk:
                                    out.resolve())
         return self.published
 
+    def publish_new(self, out_dir: str | Path | None = None) -> Published:
+        """Write the summaries of the turn committed last at this desk (what the notebooks'
+        Write the summaries does); a :class:`DeskError` says there is nothing new to write when
+        no turn was committed here, or when that turn's summaries, as written, are current."""
+        turn = self.committed_turn
+        latest = self.game.latest_turn
+        if turn is None or turn != latest:
+            raise DeskError(f"nothing new to write: no turn was committed here since the game "
+                            f"was opened (turn {latest} is the last committed). Commit turn "
+                            f"{self.turn} first; an earlier turn's summaries: gmkit report GAME "
+                            f"--turn {latest}")
+        revealed = self.game.store.seed_path(turn, revealed=True).exists()
+        if self.published is not None and self.published.turn == turn and \
+                self.published.revealed == revealed:
+            raise DeskError(f"nothing new to write: the summaries of turn {turn} are already in "
+                            f"{self.published.folder}")
+        return self.publish_reports(out_dir, turn=turn)
+
     def warm_up(self) -> threading.Thread:
         """Load what writing the summaries needs (the page template, the chart converter)
         in a background thread, so that the GM's first Write the summaries does not wait for
@@ -890,6 +949,17 @@ class Desk:
         thread = threading.Thread(target=load, name="gmkit-desk-warm-up", daemon=True)
         thread.start()
         return thread
+
+
+def _repeats_a_column(standings: pl.DataFrame, holdings: pl.DataFrame) -> bool:
+    """Whether a ruleset's holdings only repeat a column the standings show already."""
+    joined = standings.select("player").join(holdings, on="player", how="left")
+    if "holdings" not in joined.columns:
+        return False
+    shown = joined["holdings"].cast(pl.String).fill_null("").to_list()
+    return any(standings[c].cast(pl.String).fill_null("").to_list() == shown
+               for c in standings.columns if c not in ("player", "holdings")
+               and standings[c].dtype in (pl.String, pl.Categorical))
 
 
 def iframe_html(page: str, height: int = 520) -> str:
