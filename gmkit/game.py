@@ -332,6 +332,11 @@ class Game(RecordedChanges):
             board, board_bytes, copy_name = starting_board(rs, map_path)
         except BoardError as e:
             raise GameError(str(e)) from None
+        unplayable = rs.check_board(board)
+        if unplayable:
+            where = str(map_path) if map_path else "the shipped board"
+            raise GameError(f"{where}: {rs.title} cannot be played on this board: "
+                            + "; ".join(unplayable))
         # the board is kept in the folder (map.geojson, or board.toml...), recorded by each turn
         map_bytes = board_bytes if copy_name == MAP_FILE else None
         files: dict[str, bytes] = {}

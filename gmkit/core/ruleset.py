@@ -279,6 +279,13 @@ class Ruleset(ABC, Generic[O]):
         (e.g. ``player 2 'Alice': state 'Coyon' is no state of the map``); none by default."""
         return []
 
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """Every reason the rules cannot be played on ``board`` (the board a new game is made
+        with: the one the ruleset ships, or the GM's own), each naming the place or area at
+        fault; none by default. :meth:`Game.new <gmkit.game.Game.new>` refuses a board with
+        any."""
+        return []
+
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """A player list for sample games and conformance playouts."""
         return []

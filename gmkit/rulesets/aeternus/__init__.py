@@ -59,6 +59,19 @@ class Aeternus(Ruleset[AeternusOrder]):
               rules: Params) -> State:
         return aeternus_state.setup(players, rules)
 
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """5 - World: "All players exist on an infinite, procedurally generated hexagonal
+        grid", so only an unbounded hex board (``unbounded = true``) can be played."""
+        if board is None:
+            return []
+        if not isinstance(board, HexBoard):
+            return [f"a {board.kind} board: Aeternus plays on a hex grid (5 - World)"]
+        if board.bounded:
+            return [f"a bounded board of {len(board)} hexes: the world of Aeternus is an "
+                    "infinite grid generated as it is explored (5 - World); give a hex board "
+                    "with unbounded = true"]
+        return []
+
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[AeternusOrder]:
         return aeternus_orders.parse(post)

@@ -22,8 +22,9 @@ import polars as pl
 from gmkit.core.dice import Dice
 from gmkit.core.envelope import Orders
 from gmkit.core.boards import Board
+from gmkit.rulesets.aztlan.board.geography import check_map
 from gmkit.rulesets.aztlan.board.geography import FRAME
-from gmkit.core.maps import polygon_map
+from gmkit.core.maps import GameMap, polygon_map
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
 from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
@@ -187,6 +188,15 @@ class Aztlan(Ruleset[AztlanOrder]):
     def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
         return check_players(players, polygon_map(board))
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """1.4, 2.5, 2.6: the 79 cities, every home centre, the Chichimec Desert and both seas
+        (see :func:`~gmkit.rulesets.aztlan.board.geography.check_map`)."""
+        if board is None:
+            return []
+        if not isinstance(board, GameMap):
+            return [f"a {board.kind} board: AZTLAN plays on a polygon map"]
+        return check_map(board)
 
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """All ten empires, played in 2.1's order of importance."""

@@ -13,6 +13,7 @@ import polars as pl
 
 from gmkit.core.dice import Dice
 from gmkit.core.boards import Board
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.maps import polygon_map
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
@@ -146,6 +147,16 @@ class Cien(Ruleset[CienOrder]):
     def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
         return check_players(players, polygon_map(board))
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """A polygon map of land provinces holding the Imperial City."""
+        if board is None:
+            return []
+        if not isinstance(board, PolygonBoard):
+            return [f"a {board.kind} board: the Crown of Cien plays on a polygon map"]
+        if CAPITAL not in board.land():
+            return [f"no land province '{CAPITAL}' (the Imperial City)"]
+        return []
 
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """Six players on states spread over the map (the named states first)."""

@@ -51,11 +51,14 @@ class ThreeHills(Ruleset[DiggerOrder]):
 
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
-        return example_state.setup(players, rules)
+        """1. The diggers, on the game's board (the shipped one unless the GM gave their own;
+        the state keeps it, so every step plays on it)."""
+        return example_state.setup(players, rules,
+                                   board if isinstance(board, GraphBoard) else None)
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[DiggerOrder]:
-        return example_orders.parse(post)
+        return example_orders.parse(post, state)
 
     def validate(self, state: State, orders: Mapping[str, ParseResult[DiggerOrder]],
                  rules: Params) -> dict[str, list[OrderError]]:
@@ -114,6 +117,14 @@ class ThreeHills(Ruleset[DiggerOrder]):
 
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """1. The diggers: a graph board with one camp and at least one hill."""
+        if board is None:
+            return []
+        if not isinstance(board, GraphBoard):
+            return [f"a {board.kind} board: Three Hills plays on a graph board"]
+        return example_state.check_board(board)
 
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         return [{"id": pid, "name": f"{pid} the digger"} for pid in ("Amber", "Birch", "Cedar")]

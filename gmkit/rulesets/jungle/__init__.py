@@ -75,6 +75,10 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
                       ) -> list[str]:
         return world.check_players(players)
 
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """LOCATIONS: every city and its six hexes on the board."""
+        return world.check_board(board)
+
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[JungleOrder]:
         return posts.parse(post, player, state, rules)

@@ -27,7 +27,7 @@ from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
 from gmkit.core.envelope import Orders
-from gmkit.core.boards import Board
+from gmkit.core.boards import Board, BoardError
 from gmkit.core.maps import Arrow
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
@@ -59,6 +59,22 @@ def shipped_board(filename: str = land_board.DEFAULT_BOARD) -> LandBoard:
     return land_board.load(filename)
 
 
+def land_of(board: Board[Any] | None) -> LandBoard:
+    """The land board of a game made on ``board`` (a graph board with start areas), else the
+    shipped board when there is none.
+
+    Raises:
+        BoardError: naming the board and why the rules cannot be played on it.
+    """
+    if board is None:
+        return shipped_board()
+    if not isinstance(board, GraphBoard):
+        raise BoardError(str(getattr(board, "source", "board")),
+                         [f"a {board.kind} board: Pyramid Power Wars plays on a graph board "
+                          "of land spaces"])
+    return land_board.of_board(board)
+
+
 def _hide_players(players: pl.DataFrame, keep: str | None) -> pl.DataFrame:
     """The players table with the private columns blanked on every row but ``keep``'s."""
     mine = pl.col("id") == keep if keep is not None else pl.lit(False)
@@ -84,9 +100,10 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
     # -- set-up, orders, resolution ------------------------------------------------------------
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
-        """Round 0 on the shipped board: each player its start area (home first), a noble and
-        troops at home, serfs at work (start values and options in the rules table)."""
-        return pyr_state.setup([(p.id, p.name) for p in players], shipped_board(), rules)
+        """Round 0 on the game's board (the shipped one unless the GM gave their own): each
+        player its start area (home first), a noble and troops at home, serfs at work (start
+        values and options in the rules table)."""
+        return pyr_state.setup([(p.id, p.name) for p in players], land_of(board), rules)
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[PyramidOrder]:
@@ -201,6 +218,16 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
                 problems.append(f"player {i} '{p.name}': id '{p.id}' is given twice")
             seen.add(p.id.casefold())
         return problems
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """LAND and SETUP: every space food or stone land with a position, and start areas for
+        2 to 8 players naming places of the board, each a home with a stone land next to it,
+        no place in two areas."""
+        try:
+            land_of(board)
+        except BoardError as e:
+            return list(e.problems)
+        return []
 
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """Five houses, named by their colours."""
