@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.store import atomic_write
 from gmkit.core.views import Viewer
 from gmkit.game import Game, GameError
@@ -53,17 +54,20 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
 
     t = _committed(game, turn)
     path = game.root / "map.geojson"
-    if game.map is None or not path.exists():
+    board = game.board
+    if not isinstance(board, PolygonBoard) or not path.exists():
         raise GameError(f"{game.title}: this game has no polygon map to write as GeoJSON")
     state = game.ruleset.view(game.state(t), Viewer.parse(view))
-    style = game.ruleset.map_style(state, game.rules)
+    scene = game.ruleset.scene(state, game.rules)
+    fills = dict(scene.fills) if scene is not None else {}
+    labels = {label.place: label.text for label in scene.labels} if scene is not None else {}
     props = {name: {"turn": t,
-                    **({"fill": style.fills[name]} if name in style.fills else {}),
-                    **({"label": style.labels[name]} if name in style.labels else {})}
-             for name in game.map.regions}
+                    **({"fill": fills[name]} if name in fills else {}),
+                    **({"label": labels[name]} if name in labels else {})}
+             for name in board.regions}
     try:
         return to_rfc7946(json.loads(path.read_text(encoding="utf-8")), props,
-                          adjacency=game.map.adjacency,
+                          adjacency=board.adjacency,
                           frame=game.ruleset.map_frame)
     except FrameError as e:
         raise GameError(f"{path}: {e}") from None

@@ -44,6 +44,7 @@ __all__ = [
     "SEA_INK",
     "PolygonLayout",
     "polygon_svg",
+    "region_labels",
 ]
 
 #: Fill used for land regions that are given no colour.
@@ -63,6 +64,26 @@ _MARGIN = 4.0
 #: Arrows on polygon maps: at least a pixel per unit, and the bar of a kind drawn close to the
 #: head and marked with the kind's name.
 PEN = ArrowPen(min_unit=1.0, bar_floor=False, bar_mark=None)
+
+
+def region_labels(board: PolygonBoard, texts: Mapping[str, str] | None = None
+                  ) -> tuple[Label, ...]:
+    """A label on every region of ``board``: its text in ``texts`` (newlines make more lines,
+    an empty text no label), else its name; sea names in :data:`SEA_INK`.
+
+    Raises:
+        ValueError: for a text given to a region the board does not have.
+    """
+    texts = dict(texts or {})
+    unknown = [n for n in texts if n not in board.regions]
+    if unknown:
+        raise ValueError(f"labels: unknown region(s) {', '.join(map(repr, unknown))}")
+    out = []
+    for name, region in board.regions.items():
+        text = str(texts.get(name, name))
+        if text and any(line.strip() for line in text.split("\n")):
+            out.append(Label(name, text, SEA_INK if region.kind == "sea" else _INK))
+    return tuple(out)
 
 
 def _fmt(value: float) -> str:

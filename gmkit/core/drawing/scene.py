@@ -115,6 +115,9 @@ class Mark:
 
     def __post_init__(self) -> None:
         check_colour(self.colour)
+        if isinstance(self.count, bool) or not isinstance(self.count, int):
+            raise ValueError(f"mark on {self.place!r}: count must be a whole number, got "
+                             f"{self.count!r}")
         if self.count < 1:
             raise ValueError(f"mark on {self.place!r}: count must be 1 or more, got {self.count}")
 
@@ -170,6 +173,8 @@ class Outline:
 
     def __post_init__(self) -> None:
         check_colour(self.colour)
+        if not self.places:
+            raise ValueError("outline: an empty group of places")
 
 
 @dataclass(frozen=True)
@@ -232,6 +237,11 @@ class Scene:
                      "legend"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         check_colour(self.default_fill)
+        for name, kind in (("labels", Label), ("marks", Mark), ("arrows", Arrow),
+                           ("outlines", Outline), ("legend", LegendEntry)):
+            wrong = [x for x in getattr(self, name) if not isinstance(x, kind)]
+            if wrong:
+                raise TypeError(f"{name}: not a {kind.__name__}: {wrong[0]!r}")
         if self.fill_frame is not None:
             if "fill" not in self.fill_frame.columns:
                 raise ValueError("fill_frame needs a 'fill' column")

@@ -24,7 +24,7 @@ from gmkit.core.drawing.scene import Scene
 from gmkit.core.intake import Imported, Intake
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, RuleChange, Ruleset, register
+from gmkit.core.ruleset import Headline, PlayerInfo, RuleChange, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.rulesets.aeternus import orders as aeternus_orders
@@ -51,7 +51,6 @@ class Aeternus(Ruleset[AeternusOrder]):
     schemas = aeternus_state.SCHEMAS
     # a candidacy's Discord message, whose reactions are its votes
     added = {"candidacies": ("discord_message",)}
-    default_map = None
     board_kind = "hex"
     standings_subject = "player"
 
@@ -170,8 +169,6 @@ class Aeternus(Ruleset[AeternusOrder]):
     def headline(self) -> Headline | None:
         return Headline("fish", "Fish caught", ("faction", "hex"))
 
-    def map_style(self, state: State, rules: Params) -> MapStyle:
-        return MapStyle({}, {}, legend=list(self.player_colours(state, rules).items()))
 
     def player_colours(self, state: State, rules: Params) -> dict[str, str]:
         colour = faction_colours(state)

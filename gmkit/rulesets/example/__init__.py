@@ -20,11 +20,11 @@ from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
 from gmkit.core.envelope import Orders
-from gmkit.core.maps import Arrow
+from gmkit.core.drawing.scene import Arrow
 from gmkit.core.boards import Board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import PlayerInfo, Ruleset, register
 from gmkit.core.steps import Event, Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.rulesets.example import orders as example_orders
@@ -45,7 +45,6 @@ class ThreeHills(Ruleset[DiggerOrder]):
     aliases = ("three-hills",)
     params = PARAMS
     schemas = example_state.SCHEMAS
-    default_map = None  # the board is a graph shipped with the ruleset, not a polygon map
     board_kind = "graph"
     packaged_board = "board.toml"  # a new game keeps a copy, recorded by every turn
 
@@ -92,14 +91,14 @@ class ThreeHills(Ruleset[DiggerOrder]):
         return state.replace(diggers=state["diggers"].with_columns(
             pl.lit(None, pl.Int64).alias("gold")))
 
-    def map_style(self, state: State, rules: Params) -> MapStyle:
-        """No polygon map to style; the legend gives each digger's colour to charts and
-        reports (the board itself is drawn from :meth:`scene`)."""
-        return MapStyle({}, {}, legend=list(colours(state).items()))
 
     def board(self) -> GraphBoard:
         """The graph board shipped with the ruleset (``board.toml``)."""
         return board()
+
+    def player_colours(self, state: State, rules: Params) -> dict[str, str]:
+        """Each digger's colour, in the order the players were listed."""
+        return colours(state)
 
     def scene(self, state: State, rules: Params) -> Scene:
         """The board for ``state``: hills by the gold left, a mark per digger."""

@@ -28,10 +28,10 @@ from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
 from gmkit.core.envelope import Orders
 from gmkit.core.boards import Board, BoardError
-from gmkit.core.maps import Arrow
+from gmkit.core.drawing.scene import Arrow
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Headline, PlayerInfo, Ruleset, register
 from gmkit.core.steps import Event, Outcome, Step
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
@@ -92,7 +92,6 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
     aliases = ("pyramid-power-wars", "ppw")
     params = PARAMS
     schemas = pyr_state.SCHEMAS
-    default_map = None  # the board is a graph shipped with the ruleset, not a polygon map
     board_kind = "graph"
     packaged_board = f"board/{land_board.DEFAULT_BOARD}"
     chance = False  # the rules roll no dice: draws only break rare ties
@@ -161,12 +160,6 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
     def scene(self, state: State, rules: Params) -> Scene:
         """Land by kind and holder, nobles, troops, pyramids by size and their priests."""
         return drawing.board_scene(state)
-
-    def map_style(self, state: State, rules: Params) -> MapStyle:
-        """No polygon map to style; the legend gives each player's colour to charts and
-        reports (the board itself is drawn from :meth:`scene`)."""
-        return MapStyle({}, {}, legend=list(drawing.colours(state).items()),
-                        arrow_kinds=drawing.ARROW_KINDS)
 
     def order_arrows(self, state: State, orders: Orders[PyramidOrder],
                      events: Sequence[Event], rules: Params) -> list[Arrow]:

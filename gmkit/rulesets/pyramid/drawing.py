@@ -17,7 +17,6 @@ import polars as pl
 
 from gmkit.core.drawing.scene import (Arrow, ArrowKind, Label, LegendEntry, Mark, MarkKind,
                                       Outline, Scene)
-from gmkit.core.maps import Arrow as MapArrow
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
 from gmkit.rulesets.pyramid.constants import COLOUR_HEX, FOOD_LAND, SIZES, STONE_LAND
@@ -110,7 +109,7 @@ def board_scene(state: State, title: str = "") -> Scene:
 
 
 def order_arrows(state: State, orders: Mapping[str, Sequence[Order]],
-                 events: Sequence[Event] = ()) -> list[MapArrow]:
+                 events: Sequence[Event] = ()) -> list[Arrow]:
     """The movement orders of a round drawn on ``state`` (the state before the round): from
     where the noble or the forces stand along the path; once the movement step has run, an
     order that moved nothing is marked failed."""
@@ -137,7 +136,7 @@ def order_arrows(state: State, orders: Mapping[str, Sequence[Order]],
             if decided:
                 ok = any(e.player == pid and e.data.get("from") == src
                          and list(e.data.get("path", [])) == list(o.path) for e in moved)
-            out.append(MapArrow(src, o.path[-1], colour.get(pid, "#444444"), kind,
+            out.append(Arrow(src, o.path[-1], colour.get(pid, "#444444"), kind,
                                 via=tuple(o.path[:-1]), ok=ok,
                                 title=f"{pid}: {who}, {src} to {' then '.join(o.path)}"))
     return out
