@@ -220,8 +220,8 @@ class _Block:
 
 
 def _blocks(scene: Scene, points: Mapping[str, Point], font: int) -> list[_Block]:
-    """The label and stacks of every place, each as a box wanted on the place's label point,
-    in the order they are placed: places with pieces first, then the others as listed."""
+    """The label and stacks of every place, each as a box wanted on the place's label point:
+    places with pieces first, then the others as listed."""
     size, _ = _token_size(font)
     line_height = font * 1.15
     labels: dict[Hashable, Label] = {}
@@ -418,7 +418,9 @@ def polygon_svg(
         f'fill="{_INK}" stroke="#ffffff" stroke-width="{max(1.5, font / 5):.1f}" '
         f'stroke-opacity="0.8" paint-order="stroke" pointer-events="none">'
     )
-    blocks = _blocks(scene, layout.points, font)
+    # the smallest regions choose first: a large region has room for its label elsewhere in it
+    area = {name: region.geometry.area for name, region in board.regions.items()}
+    blocks = sorted(_blocks(scene, layout.points, font), key=lambda b: area[str(b.place)])
     for block, where in zip(blocks, place_boxes([b.box for b in blocks],
                                                 (0.0, 0.0, float(width), layout.height))):
         block.placed = where

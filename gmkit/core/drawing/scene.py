@@ -229,12 +229,16 @@ class Scene:
     outlines: tuple[Outline, ...] = ()
     legend: tuple[LegendEntry, ...] = ()
     title: str = ""
+    #: More places the drawing must take in although it shows nothing on them (on an
+    #: unbounded hex grid, the hexes of the picture after a turn, so before and after share
+    #: one extent).
+    extent: tuple[Hashable, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fills", _frozen_map(self.fills))
         object.__setattr__(self, "kind_fills", _frozen_map(self.kind_fills))
         for name in ("labels", "marks", "arrows", "arrow_kinds", "mark_kinds", "outlines",
-                     "legend"):
+                     "legend", "extent"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         check_colour(self.default_fill)
         for name, kind in (("labels", Label), ("marks", Mark), ("arrows", Arrow),
@@ -284,4 +288,5 @@ class Scene:
             out.update(arrow.places())
         for outline in self.outlines:
             out.update(outline.places)
+        out.update(self.extent)
         return out
