@@ -159,6 +159,14 @@ def _stack_width(count: int, font: int) -> float:
     return count * size + (count - 1) * gap if count <= 3 else size * 2
 
 
+def _ink_on(colour: str) -> str:
+    """Black or white, whichever reads on ``colour`` (a ``#rrggbb``; black otherwise)."""
+    if colour.startswith("#") and len(colour) == 7:
+        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+    return "#000000"
+
+
 def _stack_svg(mark: Mark, x: float, top: float, font: int) -> str:
     """One mark as an SVG group of tokens whose top edge is at ``top``, centred on ``x``."""
     size, gap = _token_size(font)
@@ -172,13 +180,19 @@ def _stack_svg(mark: Mark, x: float, top: float, font: int) -> str:
         for k in range(mark.count):
             left = x - total / 2 + k * (size + gap)
             parts.append(f'<rect x="{left:.1f}" y="{top:.1f}" width="{size:.1f}" {token}/>')
+            if mark.text:
+                parts.append(
+                    f'<text x="{left + size / 2:.1f}" y="{top + size * 0.78:.1f}" '
+                    f'text-anchor="middle" '
+                    f'font-size="{size * (0.8 if len(mark.text) == 1 else 0.55):.1f}" '
+                    f'font-weight="bold" fill="{_ink_on(mark.colour)}">{xml_text(mark.text)}</text>')
     else:
         parts.append(f'<rect x="{x - total / 2:.1f}" y="{top:.1f}" width="{total:.1f}" {token}/>')
         parts.append(
             f'<text x="{x:.1f}" y="{top + size * 0.84:.1f}" text-anchor="middle" '
             f'font-size="{size:.1f}" font-weight="bold" fill="#ffffff" '
             f'stroke="{_TOKEN_STROKE}" stroke-width="{max(1.5, size / 5):.1f}" '
-            f'paint-order="stroke">{mark.count}</text>'
+            f'paint-order="stroke">{xml_text(mark.text)}{mark.count}</text>'
         )
     parts.append("</g>")
     return "".join(parts)

@@ -292,10 +292,14 @@ def marks_svg(scene: Scene, anchor: Anchor, size: float, dy: float = 0.0) -> str
             if mark.title:
                 out.append(f"<title>{xml_text(mark.title)}</title>")
             out.append(_shape_svg(scene.mark_shape(mark.piece), x, cy, size, mark.colour))
-            if mark.count > 1:
-                out.append(f'<text x="{_f(x)}" y="{_f(cy)}" font-size="{_f(size * 0.7)}" '
+            text = mark.text + (str(mark.count) if mark.count > 1 else "")
+            if text:
+                font = size * (0.7 if len(text) == 1 else 0.55 if len(text) == 2
+                               else 1.3 / len(text))
+                out.append(f'<text x="{_f(x)}" y="{_f(cy)}" font-size="{_f(font)}" '
                            f'text-anchor="middle" dominant-baseline="central" '
-                           f'fill="{_readable_ink(mark.colour)}">{mark.count}</text>')
+                           f'font-weight="bold" '
+                           f'fill="{_readable_ink(mark.colour)}">{xml_text(text)}</text>')
             out.append("</g>")
             x += size + gap
     out.append("</g>")
@@ -389,9 +393,12 @@ def legend_svg(entries: Sequence[LegendEntry], x: float, y: float, font: float,
     out = [f'<g data-layer="legend" font-size="{_f(font)}" font-family="{FONT_FAMILY}">']
     for entry, (dx, dy) in zip(entries, _legend_cells(entries, font, width)):
         left, top = x + dx, y + dy
-        out.append(f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(font)}" '
-                   f'height="{_f(font)}" fill="{entry.colour}" stroke="{_INK}" '
-                   f'stroke-width="{_f(font / 16)}"/>'
+        swatch = (_shape_svg(entry.shape, left + font / 2, top + font / 2, font, entry.colour)
+                  if entry.shape else
+                  f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(font)}" '
+                  f'height="{_f(font)}" fill="{entry.colour}" stroke="{_INK}" '
+                  f'stroke-width="{_f(font / 16)}"/>')
+        out.append(swatch +
                    f'<text x="{_f(left + font * 1.4)}" y="{_f(top + font * 0.5)}" '
                    f'dominant-baseline="central" fill="{_INK}">{xml_text(entry.label)}</text>')
     out.append("</g>")
@@ -430,4 +437,6 @@ def framed_svg(body: Sequence[str], bounds: tuple[float, float, float, float], s
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {top:.1f} '
             f'{map_w:.1f} {height:.1f}" width="{map_w * px:.0f}" height="{height * px:.0f}" '
             f'role="img" aria-label={xml_attr(aria)} font-family="{FONT_FAMILY}">'
+            # the picture's own title first, so no piece's tooltip is taken for its caption
+            f"<title>{xml_text(aria)}</title>"
             + "".join(body) + "".join(parts) + "</svg>")

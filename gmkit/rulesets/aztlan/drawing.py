@@ -17,7 +17,8 @@ from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 
 from gmkit.core.drawing.polygon_svg import KIND_FILLS, SEA_INK
-from gmkit.core.drawing.scene import Arrow, ArrowKind, Label, LegendEntry, Mark, Outline, Scene
+from gmkit.core.drawing.scene import (Arrow, ArrowKind, Label, LegendEntry, Mark, Outline, Scene,
+                                      initials)
 from gmkit.core.envelope import Orders
 from gmkit.core.tables import State
 from gmkit.rulesets.aztlan.orders import (
@@ -78,6 +79,9 @@ EMPIRE_COLOURS: dict[str, str] = {
     "Hot Country": "#222222",
     NEUTRAL: NEUTRAL_COLOUR,
 }
+
+#: The mark on each empire's army tokens, beside its colour.
+_INITIALS = initials([e for e in EMPIRE_COLOURS if e != NEUTRAL])
 
 #: The outcome code (``Code`` of :mod:`gmkit.rulesets.aztlan.adjudicate`) of an order that worked.
 SUCCEEDS = "succeeds"
@@ -156,7 +160,8 @@ def stacks(armies: Mapping[str, tuple[str, int]]) -> list[Mark]:
             continue
         who = "Independent garrison" if owner == NEUTRAL else owner
         out.append(Mark(sector, ARMY, colour(owner), count,
-                        f"{who}: {armies_phrase(count)} in {sector}"))
+                        f"{who}: {armies_phrase(count)} in {sector}",
+                        "" if owner == NEUTRAL else _INITIALS.get(owner, "")))
     return out
 
 
