@@ -195,6 +195,11 @@ class Ruleset(ABC, Generic[O]):
     #: Whom the standings rank: "player", "house", "character" or "faction".
     standings_subject: ClassVar[str] = "player"
 
+    def place_properties(self, state: State) -> dict[str, dict[str, Any]]:
+        """What the state says of each place beyond what the map shows (a province's output,
+        its holder), for the map's GeoJSON export; none by default."""
+        return {}
+
     def player_colours(self, state: State, rules: Params) -> dict[str, str]:
         """Each player's colour (CSS), for charts and maps: the one palette the scene's fills,
         pieces and legend take theirs from. None by default."""

@@ -142,6 +142,17 @@ class Aztlan(Ruleset[AztlanOrder]):
 
         return drawing.scene(state)
 
+    def place_properties(self, state: State) -> dict[str, dict[str, Any]]:
+        """Each city's holder and each sector's armies now."""
+        out: dict[str, dict[str, Any]] = {
+            name: {"owner": owner} for name, owner in state["cities"].select("name", "owner")
+            .iter_rows()}
+        for sector, owner, count in state["armies"].iter_rows():
+            if count > 0:
+                out.setdefault(sector, {}).setdefault("armies", []).append(
+                    {"owner": owner, "count": count})
+        return out
+
     def player_colours(self, state: State, rules: Params) -> dict[str, str]:
         """Each empire's colour (2.1's order)."""
         from gmkit.rulesets.aztlan import drawing

@@ -135,6 +135,12 @@ class Cien(Ruleset[CienOrder]):
         the players in play and the independent provinces."""
         return cien_drawing.scene(state)
 
+    def place_properties(self, state: State) -> dict[str, dict[str, Any]]:
+        """Each province's holder and output as the state has them now."""
+        return {name: {"owner": owner, "output": output}
+                for name, owner, output in state["provinces"].select(
+                    "name", "owner", "output").iter_rows()}
+
     def player_colours(self, state: State, rules: Params) -> dict[str, str]:
         """Each player's colour: the colour their id names (Cien's players are colours)."""
         return cien_drawing.colours(state)

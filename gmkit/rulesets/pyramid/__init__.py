@@ -168,6 +168,12 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
         return drawing.order_arrows(state, orders, events)
 
     # -- presentation --------------------------------------------------------------------------
+    def place_properties(self, state: State) -> dict[str, dict[str, Any]]:
+        """Each land's kind and holder now."""
+        return {name: {"kind": kind, "owner": holder}
+                for name, kind, holder in state["spaces"].select("name", "kind", "holder")
+                .iter_rows()}
+
     def player_colours(self, state: State, rules: Params) -> dict[str, str]:
         return drawing.colours(state)
 
