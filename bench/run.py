@@ -31,6 +31,7 @@ from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
 from bench.dice_check_page import bench_dice_check_page  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
+from bench.map_labels import bench_map_labels  # noqa: E402
 from bench.notebook_clicks import bench_notebook_clicks  # noqa: E402
 from bench.aeternus_world import bench_world as bench_aeternus_world  # noqa: E402
 from bench.jungle_scale import bench_big_session as bench_jungle_big_session  # noqa: E402
@@ -212,7 +213,8 @@ def main() -> int:
     results: list[dict] = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for fn in (bench_map, bench_hex_draw, bench_beacon, bench_turn, bench_verify,
+        for fn in (bench_map, bench_hex_draw, bench_map_labels, bench_beacon, bench_turn,
+                   bench_verify,
                    bench_dice_check_page, bench_notebook, bench_notebook_clicks, bench_adjudicate,
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
                    bench_jungle_big_session, bench_jungle_verify, bench_aeternus_world,
@@ -221,7 +223,8 @@ def main() -> int:
                 continue
             # each benchmark's folders apart from the others'
             own = Path(tempfile.mkdtemp(prefix=f"{fn.__name__}-", dir=tmp))
-            results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_beacon,
+            results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_map_labels,
+                                          bench_beacon,
                                           bench_notebook_clicks, bench_sweep,
                                           bench_aeternus_world, bench_aeternus_batch)
                            else fn(own))

@@ -67,24 +67,34 @@ def place_boxes(boxes: Sequence[Box], area: tuple[float, float, float, float], *
         ax, ay = box.anchor
         cx = min(max(ax, x0 + hw), x1 - hw) if x1 - x0 > 2 * hw else (x0 + x1) / 2
         cy = min(max(ay, y0 + hh), y1 - hh) if y1 - y0 > 2 * hh else (y0 + y1) / 2
-        step = max(min(box.height, box.width) / 2, 2.0)
+        step = max(min(box.height, box.width) / 2, 2.0, reach / 40)
         radii = np.arange(0.0, reach + step, step)
-        # candidates: the clamped anchor first, then rings around it, nearest first
-        ring_x = np.concatenate([[0.0], np.outer(radii[1:], np.cos(_ANGLES)).ravel()])
-        ring_y = np.concatenate([[0.0], np.outer(radii[1:], np.sin(_ANGLES)).ravel() * 0.8])
-        cand_x = np.clip(cx + ring_x, x0 + hw, max(x0 + hw, x1 - hw))
-        cand_y = np.clip(cy + ring_y, y0 + hh, max(y0 + hh, y1 - hh))
-        if taken.shape[0]:
+        # candidates: the clamped anchor first, then rings around it, nearest first, tried a
+        # few rings at a time so that a box free at its anchor costs one test
+        best_x, best_y, least = cx, cy, math.inf
+        for start in range(0, len(radii), 4):
+            chunk = radii[start:start + 4]
+            ring_x = np.outer(chunk, np.cos(_ANGLES)).ravel()
+            ring_y = np.outer(chunk, np.sin(_ANGLES)).ravel() * 0.8
+            if start == 0:
+                ring_x, ring_y = ring_x[len(_ANGLES) - 1:], ring_y[len(_ANGLES) - 1:]
+            cand_x = np.clip(cx + ring_x, x0 + hw, max(x0 + hw, x1 - hw))
+            cand_y = np.clip(cy + ring_y, y0 + hh, max(y0 + hh, y1 - hh))
+            if not taken.shape[0]:
+                best_x, best_y, least = float(cand_x[0]), float(cand_y[0]), 0.0
+                break
             ox = (np.minimum(cand_x[:, None] + hw, taken[None, :, 2])
                   - np.maximum(cand_x[:, None] - hw, taken[None, :, 0]))
             oy = (np.minimum(cand_y[:, None] + hh, taken[None, :, 3])
                   - np.maximum(cand_y[:, None] - hh, taken[None, :, 1]))
             overlap = (np.clip(ox, 0, None) * np.clip(oy, 0, None)).sum(axis=1)
             free = np.flatnonzero(overlap <= 1e-9)
-            best = int(free[0]) if free.size else int(np.argmin(overlap))
-        else:
-            best = 0
-        bx, by = float(cand_x[best]), float(cand_y[best])
+            pick = int(free[0]) if free.size else int(np.argmin(overlap))
+            if overlap[pick] < least:
+                best_x, best_y, least = float(cand_x[pick]), float(cand_y[pick]), overlap[pick]
+            if free.size:
+                break
+        bx, by = best_x, best_y
         taken = np.vstack([taken, [bx - hw, by - hh, bx + hw, by + hh]])
         moved = math.hypot(bx - ax, by - ay) > max(box.height, 2.0) * 0.6
         out.append(Placed((bx, by), moved))
