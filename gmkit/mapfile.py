@@ -36,6 +36,29 @@ def map_svg(game: Game, turn: int | None = None, view: str = "public") -> str:
     return svg
 
 
+def map_png(game: Game, turn: int | None = None, view: str = "public",
+            width: int = FORUM_WIDTH) -> bytes:
+    """The map after ``turn`` (default: the latest committed) as ``view`` sees it, as the PNG
+    ``width`` pixels wide a forum shows (what the notebooks' "download the map" gives)."""
+    return svg_png(map_svg(game, turn, view), width)
+
+
+def download_link(game: Game, turn: int | None = None, view: str = "public",
+                  width: int = FORUM_WIDTH) -> str:
+    """An HTML link that downloads :func:`map_png` as ``map-turn-NNNN.png`` (for Jupyter,
+    where no download widget is at hand)."""
+    import base64
+    import html
+
+    t = _committed(game, turn)
+    data = base64.b64encode(map_png(game, t, view, width)).decode("ascii")
+    name = html.escape(default_name(t))
+    return (f'<a download="{name}" href="data:image/png;base64,{data}" '
+            f'style="display:inline-block;padding:4px 10px;border:1px solid #888;'
+            f'border-radius:4px;text-decoration:none">Download the map for the forum '
+            f"({name}, {width} px)</a>")
+
+
 def _committed(game: Game, turn: int | None) -> int:
     turns = game.store.turns()
     t = game.latest_turn if turn is None else turn
