@@ -18,7 +18,7 @@ import polars as pl
 
 from gmkit.core.dice import DiceError, parse_entered
 from gmkit.core.boards.polygon import MapError
-from gmkit.core.orders import OrderError
+from gmkit.core.orders import MAX_POST_CHARS, OrderError
 from gmkit.core.params import ParamError
 from gmkit.core.store import StoreError
 from gmkit.core.tables import SchemaError
@@ -47,8 +47,10 @@ class _Group(click.Group):
             sys.exit(2)
         except EXPECTED as e:
             msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-            click.echo(f"gmkit: {msg}".splitlines()[0] if msg else f"gmkit: {type(e).__name__}",
-                       err=True)
+            lines = f"gmkit: {msg}".splitlines() if msg else [f"gmkit: {type(e).__name__}"]
+            # a headline ending in ':' lists one problem a line under it; else one line
+            for line in lines if lines[0].endswith(":") else lines[:1]:
+                click.echo(line, err=True)
             sys.exit(2)
 
 
@@ -75,10 +77,23 @@ def _progress(what: str) -> Any:
     return show
 
 
-def _read_text(path: Path | None, what: str = "file") -> str:
-    """A UTF-8 text file (``-`` or None: standard input); a bad byte is named with its
-    offset."""
-    blob = sys.stdin.buffer.read() if path is None or str(path) == "-" else Path(path).read_bytes()
+#: The most bytes a file the GM hands a command may have (a post has its own, smaller limit).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+def _read_text(path: Path | None, what: str = "file", limit: int = MAX_FILE_BYTES) -> str:
+    """A UTF-8 text file (``-`` or None: standard input) of at most ``limit`` bytes, and only a
+    regular file (never a pipe or a device); a bad byte is named with its offset."""
+    if path is None or str(path) == "-":
+        blob = sys.stdin.buffer.read(limit + 1)
+    else:
+        if not Path(path).is_file():
+            raise GameError(f"{path}: the {what} is not a regular file")
+        with open(path, "rb") as f:
+            blob = f.read(limit + 1)
+    if len(blob) > limit:
+        raise GameError(f"{path or 'standard input'}: the {what} is larger than {limit} bytes, "
+                        "the most gmkit reads")
     try:
         return blob.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -206,6 +221,9 @@ def status(game: Path, gm: bool) -> None:
         standings = standings.drop(list(g.ruleset.gm_only_columns()), strict=False)
     click.echo(f"{g.title} ({g.ruleset.title}): turn {g.latest_turn} committed, "
                f"orders now for turn {g.next_turn}")
+    for problem in g.rules.problems.values():
+        click.echo(f"game.toml: {problem}; no turn is resolved until it is changed ('gmkit "
+                   "rules --set' or '--unset')")
     if g.turn().outcome:
         click.echo(f"game over: {g.turn().outcome}")
     _coming_dice(g)
@@ -333,21 +351,32 @@ def import_command(game: Path, files: tuple[Path, ...]) -> None:
 @click.option("--secret", is_flag=True, help="The post was private (a PM or e-mail).")
 @click.option("--posted", metavar="TIME",
               help="When the player posted it (the forum's or Discord's time, ISO 8601).")
+@click.option("--allow-empty", is_flag=True,
+              help="Store the post even when no line of it is an order.")
 @click.argument("post", type=click.Path(path_type=Path, allow_dash=True), default="-")
-def orders(game: Path, player: str, secret: bool, posted: str | None, post: Path) -> None:
-    """Store a player's post (a file, or - for standard input) and show how it reads."""
+def orders(game: Path, player: str, secret: bool, posted: str | None, allow_empty: bool,
+           post: Path) -> None:
+    """Store a player's post (a file, or - for standard input) and show how it reads; a post
+    in which no line is an order is refused (--allow-empty), and one beyond the size limits
+    always."""
     g = Game.open(game)
-    text = _read_text(post, "post")
-    got = g.receive_post(player, text, secret=secret, posted=posted)
+    g.refuse_if_over("no orders are taken after the last turn")
+    text = _read_text(post, "post", 4 * MAX_POST_CHARS)  # at most 4 bytes a character
+    got = g.receive_post(player, text, secret=secret, posted=posted, allow_empty=allow_empty)
     result = got.parsed
     for line, order in result.orders:
         click.echo(f"  line {line.number}: {g.ruleset.describe_order(order)}")
-    problems = g.read_orders(g.state(), g.store.pending_posts(got.turn))[1]
+    _, problems, accepted = g.read_orders(g.state(), g.store.pending_posts(got.turn))
     bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(got.player, [])]
     if bad:
         click.echo("rejected:")
         for msg in bad:
             click.echo(f"  {msg}")
+    void_now = g.ruleset.void_now(g.state(), accepted, g.rules).get(got.player, [])
+    if void_now:
+        click.echo("accepted, but void if resolved now:")
+        for err in void_now:
+            click.echo(f"  {err}")
     click.echo(f"stored {'secret ' if secret else ''}post #{got.seq} for turn {got.turn}: "
                f"{len(result.orders)} order(s), {len(bad)} problem(s)")
     pending = g.store.pending_posts(got.turn)
@@ -366,6 +395,7 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, post: Path
 def commit_seed(game: Path) -> None:
     """Print the commitment (sha256 of the secret seed) to post before resolving."""
     g = Game.open(game)
+    g.refuse_if_over("no dice commitment after the last turn")
     click.echo(f"turn {g.next_turn} dice commitment: {g.commitment()}")
 
 
@@ -407,6 +437,8 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
             force: bool) -> None:
     """Resolve the coming turn step by step and commit it."""
     g = Game.open(game)
+    if not revise:
+        g.refuse_if_over("no turn is resolved after the last")
     entered = _entered(dice_file)
     if revise:
         data = g.re_resolve(entered or None, include_late=include_late, reason=why)
@@ -687,7 +719,7 @@ def rollback(game: Path, to_turn: int, why: str) -> None:
     g = Game.open(game)
     moved = g.rollback(to_turn, why)
     click.echo(f"rolled back to turn {to_turn}; set aside {len(moved)} turn folder(s)")
-    if g.dice_setting.ahead:
+    if g.dice_setting.ahead and not g.game_over():
         click.echo(f"turn {to_turn + 1} dice commitment: {g.commitment()}")
 
 
@@ -741,16 +773,28 @@ def rules(game: Path, assignments: tuple[str, ...], unset: tuple[str, ...], why:
             value = raw.strip()
         change = g.set_rule(name.strip(), value, why)
         click.echo(f"rule {change['name']} = {change['value']!r} from turn "
-                   f"{change['from_turn']} (was {change['old']!r}): {change['why']}")
+                   f"{change['from_turn']} ({_was(g, change)}): {change['why']}")
     for name in unset:
         change = g.set_rule(name.strip(), None, why)
-        click.echo(f"rule {change['name']} back to its default from turn {change['from_turn']}")
+        click.echo(f"rule {change['name']} back to its default "
+                   f"{g.rules.table[change['name']].default!r} from turn {change['from_turn']} "
+                   f"({_was(g, change)})")
+    for problem in g.rules.problems.values():
+        click.echo(f"gmkit: game.toml: {problem}; no turn is resolved until it is changed",
+                   err=True)
     if not assignments and not unset:
         with _table_config(tbl_rows=200, tbl_cols=10, fmt_str_lengths=80,
                        tbl_hide_dataframe_shape=True):
             click.echo(pl.DataFrame([{**r, "value": repr(r["value"]),
                                       "default": repr(r["default"])}
                                      for r in g.rules.describe()]))
+
+
+def _was(g: Game, change: dict[str, Any]) -> str:
+    """The value a rule had before a change: the one set, or the default."""
+    if change["old"] is None:
+        return f"was the default {g.rules.table[change['name']].default!r}"
+    return f"was {change['old']!r}"
 
 
 @main.command()

@@ -37,7 +37,7 @@ from gmkit.core.drawing import scene as sc
 from gmkit.core.drawing.board_svg import scene_svg
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.intake import ImportedPost, Intake, player_id_problem
-from gmkit.core.orders import OrderError, ParseResult, merge_posts
+from gmkit.core.orders import LimitError, OrderError, ParseResult, merge_posts
 from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset, recorded_version
 from gmkit.core.steps import Driver, Event, RulesAt
 from gmkit.core.params import Params
@@ -45,10 +45,15 @@ from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameSto
     TurnData, sha256_file
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_orders
+from gmkit.intake import config_problems, refuse_unread
 from gmkit.changes import (  # noqa: F401  (apply_rule_changes, GameError: gmkit.game's names)
     CHANGES_FILE, GameError, RecordedChanges, apply_rule_changes, enacted_record)
 from gmkit.core.files import atomic_write
 from gmkit.corrections import apply_corrections, make_correction
+
+
+class GameOverError(GameError):
+    """Something asked of a game whose outcome is decided (a turn, orders, a commitment)."""
 
 
 #: What a turn's manifest records of the game it was resolved in.
@@ -237,7 +242,8 @@ class Game(RecordedChanges):
             raise GameError(f"{self.root / 'game.toml'}: [rules] must be a table")
         self.players_from_config(self.config, source=str(self.root / "game.toml"))
         try:
-            self.rules = self.ruleset.rules(rules)
+            # a value a rule does not take opens (see rules.problems); no turn resolves with it
+            self.rules = self.ruleset.rules(rules, lenient=True)
         except ValueError as e:
             raise GameError(f"{self.root / 'game.toml'}: {e}") from None
         if self.store.rollback_pending():
@@ -252,6 +258,8 @@ class Game(RecordedChanges):
         self._board: Board[Any] | None = None
         #: How a turn's secret seed is made (a playout derives it from its master seed).
         self.seed_maker: Callable[[int], str] = lambda turn: gdice.new_seed()
+        #: The time a commitment is recorded as made (a playout fixes it, as its posts' times).
+        self.clock: Callable[[], str] = fairdice.now_text
         self.dice_setting = fairdice.dice_setting(self.config)
 
     @property
@@ -305,9 +313,11 @@ class Game(RecordedChanges):
             rules: Mapping[str, Any] | None = None,
             dice: fairdice.DiceSetting | None = None,
             state: State | Mapping[str, pl.DataFrame] | str | Path | None = None,
-            turn: int = 0) -> Game:
+            turn: int = 0, seed_maker: Callable[[int], str] | None = None,
+            clock: Callable[[], str] | None = None) -> Game:
         """Create a game folder and commit its set-up as turn 0; ``dice`` says how the game
-        guards its dice (with ``ahead``, the next turn's commitment is made at once).
+        guards its dice (with ``ahead``, the next turn's commitment is made at once, its seed
+        from ``seed_maker`` and its time from ``clock`` when given: a reproducible game).
 
         ``state`` starts the game from a given position instead of the ruleset's set-up: a
         folder of tables (see :mod:`gmkit.position`), or the tables themselves, checked against
@@ -316,6 +326,9 @@ class Game(RecordedChanges):
         ``turn + 1``). The manifest records the position as given: ``verify`` checks its
         hashes and does not set it up again."""
         rs = find_ruleset(ruleset)
+        found = config_problems({"title": title or rs.title, "players": list(players)})
+        if found:
+            raise GameError(found[0])
         try:
             board, board_bytes, copy_name = starting_board(rs, map_path)
         except BoardError as e:
@@ -350,6 +363,10 @@ class Game(RecordedChanges):
                          rolls_frame([]), events_frame([]))
         GameStore.create(root, config, rs.schemas, turn0, map_bytes, record=record, files=files)
         game = cls(root)
+        if seed_maker is not None:
+            game.seed_maker = seed_maker
+        if clock is not None:
+            game.clock = clock
         if game.dice_setting.ahead:
             game.commitment(game.next_turn)
         return game
@@ -370,6 +387,18 @@ class Game(RecordedChanges):
     def next_turn(self) -> int:
         """The turn being played now (orders are for it)."""
         return self.store.latest() + 1
+
+    def game_over(self) -> str | None:
+        """How the game ended (who won, and why), once its outcome is decided; None while it
+        goes on."""
+        return self.store.manifest(self.latest_turn).get("outcome") or None
+
+    def refuse_if_over(self, what: str) -> None:
+        """Raise :class:`GameOverError` (saying the game is over and who won) when it is."""
+        over = self.game_over()
+        if over:
+            raise GameOverError(f"the game is over after turn {self.latest_turn}: {over} "
+                                f"({what})")
 
     def turn(self, number: int | None = None, revision: int | None = None) -> TurnData:
         """A committed turn, checked. The last few turns read are kept in memory while none of
@@ -449,7 +478,9 @@ class Game(RecordedChanges):
             if seed is None:
                 raise GameError(f"turn {turn} has no seed")
             return gdice.commitment(seed)
-        return fairdice.announce(self.store, turn, lambda: self.seed_maker(turn))
+        self.refuse_if_over(f"no turn {turn} to commit dice for")
+        return fairdice.announce(self.store, turn, lambda: self.seed_maker(turn),
+                                 clock=self.clock)
 
     def reveal(self, turn: int | None = None) -> str:
         """Reveal a committed turn's seed (checked against its posted commitment)."""
@@ -540,9 +571,14 @@ class Game(RecordedChanges):
         return self.receive_post(player, text, secret=secret, received=received).parsed
 
     def receive_post(self, player: str, text: str, *, secret: bool = False,
-                     received: str | None = None, posted: str | None = None) -> Received:
+                     received: str | None = None, posted: str | None = None,
+                     allow_empty: bool = True) -> Received:
         """Store a player's post and say which turn it landed in (read under the game's lock,
-        so a turn committed meanwhile never swallows it) and how it reads."""
+        so a turn committed meanwhile never swallows it) and how it reads. A post beyond
+        gmkit's limits (its size, a line's, an absurd number) is refused whole, each problem
+        named, and nothing is stored; so is a post in which no line is an order, unless
+        ``allow_empty``."""
+        self.refuse_if_over("no orders are taken after the last turn")
         state = self.coming_state()
         ids = self.player_ids(state)
         match = [p for p in ids if p.casefold() == player.strip().casefold()]
@@ -557,6 +593,8 @@ class Game(RecordedChanges):
                                 "2026-11-23T20:15:00+00:00") from None
             if when.tzinfo is None:
                 raise GameError(f"posted time {posted!r} needs its time zone (e.g. +00:00)")
+        refuse_unread(match[0], self.ruleset.parse_post(text, match[0], state, self.rules,
+                                                          secret=secret), allow_empty)
         seq, turn = self.store.add_post(None, match[0], text, secret=secret, received=stamp,
                                         posted=posted)
         if turn != state.turn + 1:  # a turn was committed while the post came in
@@ -576,7 +614,9 @@ class Game(RecordedChanges):
         if not self.ruleset.joins(parsed):
             ids = self.player_ids(state)
             raise GameError(f"no player '{player}' (players: {', '.join(ids)})")
-        problem = player_id_problem(player)
+        problem = player_id_problem(player) or (
+            f"{player!r} is the GM's poster, not a player id" if player.casefold() == GM_POSTER
+            else None)
         if problem is not None:
             raise GameError(problem)
         return player
@@ -613,6 +653,9 @@ class Game(RecordedChanges):
             problem = player_id_problem(post.player) if post.newcomer else None
             if problem is not None:
                 errors.append(f"{post.where or post.source}: {problem}")
+            parsed = self.ruleset.parse_post(post.text, post.player, intake.state, self.rules)
+            errors += [f"{post.where or post.source}: {e}" for e in parsed.errors
+                       if isinstance(e, LimitError)]  # beyond gmkit's limits
         if errors:
             raise ImportRefused(errors)
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -722,6 +765,8 @@ class Game(RecordedChanges):
         beacon is in. A ``preview`` of a turn without its beacon yet (to see the odds and the
         draw ids) rolls the secret seed alone and can never be committed."""
         turn = self.next_turn
+        self.refuse_if_over("no turn is resolved after the last")
+        self.rules.refuse_problems(f"{self.root / 'game.toml'}: [rules]")
         self.commitment(turn)
         seed = self.store.read_seed(turn)
         assert seed is not None
@@ -806,9 +851,9 @@ class Game(RecordedChanges):
                             "the turn was read: start it again to resolve it with the correction")
         if changes:
             record["changes"] = changes
-        if self.dice_setting.ahead:
-            record.update(fairdice.manifest_part(self.root, session.turn,
-                                                 gdice.commitment(session.seed)))
+        # when the commitment was made, ahead or when asked: the manifest's hash keeps it
+        record.update(fairdice.manifest_part(self.root, session.turn,
+                                             gdice.commitment(session.seed)))
         enacted = enacted_record(self.ruleset, session.driver.start, data.state,
                                  session.driver.rules)
         if enacted:
@@ -821,7 +866,7 @@ class Game(RecordedChanges):
         with self.store.lock():
             folder = self.store.commit(data, posts=session.seqs, record=record)
             self._record_enacted(session.turn, record.get("enacted", []))
-            if self.dice_setting.ahead:
+            if self.dice_setting.ahead and not data.outcome:  # none after the last turn
                 self.commitment(session.turn + 1)
         return self._committed(data, folder)
 
@@ -897,7 +942,7 @@ class Game(RecordedChanges):
         replacing the one set aside."""
         with self.store.lock():
             moved = self.store.rollback(to_turn, reason)
-            if self.dice_setting.ahead:
+            if self.dice_setting.ahead and not self.game_over():
                 self.commitment(to_turn + 1)
         return moved
 

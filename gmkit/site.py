@@ -29,6 +29,7 @@ from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
 from gmkit.core.store import fsync_dir, current_umask
 from gmkit.core.views import Viewer
 from gmkit.game import Game
+from gmkit.intake import player_id_problem
 from gmkit.summary import turn_report
 
 PAGE = html_environment().from_string("""\
@@ -211,8 +212,9 @@ def check_players_target(game: Game, site: Path, players: Path) -> None:
 
 def _player_folder(players: Path, pid: str) -> Path:
     """``players/<pid>``; a player id that is no plain folder name is refused."""
-    if not pid or pid in (".", "..") or any(c in pid for c in '/\\\0') or pid != pid.strip():
-        raise PublishError(f"player id {pid!r} cannot name a folder; rename the player")
+    found = player_id_problem(pid)
+    if found:
+        raise PublishError(found)
     return players / pid
 
 

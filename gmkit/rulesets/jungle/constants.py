@@ -37,23 +37,44 @@ JOINING = "JOINING THE GAME"
 CLASS_NAMES = ("peasant", "soldier", "citizen", "specialist", "tlatoani")
 ATTRIBUTE_NAMES = ("xp", "fame", "craftsmanship", "wisdom")
 GOD_NAMES = ("Huitzilopochtli", "Quetzalcoatl", "Tezcatlipoca", "Tlaloc")
+NEW_UNITS = "UNITS: NEW UNITS"
+
+#: Names given, in order, to the Captain of a new unit when the GM names none (NEW UNITS: "a new
+#: character"): the first not in use (a numeral is added once every name is).
+CAPTAIN_NAMES = (
+    "Acatl", "Chimalli", "Cuetlachtli", "Ehecatl", "Huitzil", "Ilhuicatl", "Itzcoatl",
+    "Mazatl", "Miquiztli", "Nochehuatl", "Ocelotl", "Patli", "Quauhtli", "Tecolotl",
+    "Tenoch", "Tlacaelel", "Tochtli", "Xiuhcoatl", "Yaotl", "Zolin",
+)
+#: Unit types that are not military (a settler, a worker, a work boat, a Great Person); any
+#: other type is a military unit.
+CIVILIAN_TYPES = ("settler", "worker", "work boat", "workboat", "great person", "caravan",
+                  "missionary", "great general", "great scientist", "great engineer",
+                  "great merchant", "great artist", "great prophet")
 
 PARAMS = (
     # -- the session and the characters --------------------------------------------------------
-    Param("gameturns", 10, STRUCTURE, "gameturns played between two council sessions"),
+    Param("gameturns", 10, STRUCTURE, "gameturns played between two council sessions",
+          low=1, high=1000),
     Param("last_session", 0, STRUCTURE,
           "the council session after which the GM ends the game and the house with the most "
-          "total Fame wins (0: the game goes on)"),
-    Param("actions_per_session", 2, ACTIONS, "actions each character makes per council session"),
-    Param("start_xp", 1, ATTRIBUTES, "XP of a new character"),
-    Param("start_fame", 0, ATTRIBUTES, "Fame of a new character"),
-    Param("start_craftsmanship", 1, ATTRIBUTES, "Craftsmanship of a new character"),
-    Param("start_wisdom", 1, ATTRIBUTES, "Wisdom of a new character"),
+          "total Fame wins (0: the game goes on)", low=0, high=1000),
+    Param("actions_per_session", 2, ACTIONS, "actions each character makes per council session",
+          low=1, high=10),
+    Param("start_xp", 1, ATTRIBUTES, "XP of a new character", low=0, high=1000),
+    Param("start_fame", 0, ATTRIBUTES, "Fame of a new character", low=0, high=1000),
+    Param("start_craftsmanship", 1, ATTRIBUTES, "Craftsmanship of a new character",
+          low=0, high=100),
+    Param("start_wisdom", 1, ATTRIBUTES, "Wisdom of a new character", low=0, high=100),
     # -- food --------------------------------------------------------------------------------
-    Param("food_divisor", 10, FOOD, "food required is sqrt((XP+Fame)/divisor), rounded up"),
-    Param("starvation_factor", 1.5, FOOD, "XP lost = XP x short/required x factor x Random"),
-    Param("soldier_ration", 1, SOLDIERS, "food the Aztec people give each soldier"),
-    Param("specialist_ration", 3, SPECIALIST, "food the Aztec people give each specialist"),
+    Param("food_divisor", 10, FOOD, "food required is sqrt((XP+Fame)/divisor), rounded up",
+          low=1, high=1000000),
+    Param("starvation_factor", 1.5, FOOD, "XP lost = XP x short/required x factor x Random",
+          low=0.0, high=100.0),
+    Param("soldier_ration", 1, SOLDIERS, "food the Aztec people give each soldier",
+          low=0, high=1000),
+    Param("specialist_ration", 3, SPECIALIST, "food the Aztec people give each specialist",
+          low=0, high=1000),
     Param("specialist_food", "ration", SPECIALIST,
           "the specialists' 3 food: a ration against their own need, the rest lost (ration), "
           "or food added to their house's store (house)", choices=("ration", "house")),
@@ -71,13 +92,17 @@ PARAMS = (
           "the Fame-0 characters alone (certain), or counted as Fame 1 (as_one)",
           choices=("certain", "as_one")),
     # -- attacks -----------------------------------------------------------------------------
-    Param("band_all_attackers", 0.33, RESULTS, "below this result all attackers fail"),
+    Param("band_all_attackers", 0.33, RESULTS, "below this result all attackers fail",
+          low=0.0, high=100.0),
     Param("band_principal_attacker", 0.67, RESULTS,
-          "below this result the principal attacker fails"),
-    Param("band_draw", 1.0, RESULTS, "below this result the attack is a draw"),
+          "below this result the principal attacker fails", low=0.0, high=100.0),
+    Param("band_draw", 1.0, RESULTS, "below this result the attack is a draw",
+          low=0.0, high=100.0),
     Param("band_principal_defender", 1.5, RESULTS,
-          "below this result the principal defender suffers; at or above it all defenders"),
-    Param("attack_loss_factor", 1.5, TYPES, "attribute lost = Random x attribute x factor"),
+          "below this result the principal defender suffers; at or above it all defenders",
+          low=0.0, high=100.0),
+    Param("attack_loss_factor", 1.5, TYPES, "attribute lost = Random x attribute x factor",
+          low=0.0, high=100.0),
     Param("loss_draw", "each", TYPES,
           "the Random Number of a side's loss: one per losing character (each) or one for the "
           "whole side (shared)", choices=("each", "shared")),
@@ -102,27 +127,55 @@ PARAMS = (
     Param("location_strength_of", "defender", ATTACKS,
           "whose location gives the location strength: the principal defender's (defender) or "
           "the principal attacker's (attacker)", choices=("defender", "attacker")),
-    Param("experienced_bonus", 0.25, TITLES, "strength bonus of Experienced at Attack Type X"),
-    Param("skilled_bonus", 0.5, TITLES, "strength bonus of Skilled at Attack Type X"),
-    Param("master_bonus", 1.0, TITLES, "strength bonus of Master of Attack Type X"),
+    Param("experienced_bonus", 0.25, TITLES, "strength bonus of Experienced at Attack Type X",
+          low=0.0, high=10.0),
+    Param("skilled_bonus", 0.5, TITLES, "strength bonus of Skilled at Attack Type X",
+          low=0.0, high=10.0),
+    Param("master_bonus", 1.0, TITLES, "strength bonus of Master of Attack Type X",
+          low=0.0, high=10.0),
     Param("master_against", "skilled", TITLES,
           "Master is won against an enemy titled Skilled (skilled, literal) or Skilled or Master "
           "(skilled_or_master)", choices=("skilled", "skilled_or_master")),
-    Param("defend_factor", 2, ACTIONS, "a Defend action multiplies the defender's attributes"),
-    Param("desperate_factor", 2, DESPERATE, "a desperate attacker's attributes are multiplied"),
+    Param("defend_factor", 2, ACTIONS, "a Defend action multiplies the defender's attributes",
+          low=0, high=100),
+    Param("desperate_factor", 2, DESPERATE, "a desperate attacker's attributes are multiplied",
+          low=0, high=100),
     # -- gods --------------------------------------------------------------------------------
-    Param("offering_factor", 1.5, GODS, "blessing = offered x Random x factor (x2 at festival)"),
-    Param("festival_factor", 2, GODS, "offerings and sacrifices during the God's festival"),
-    Param("tlaloc_base", 10, GODS, "Tlaloc's sacrifice value sqrt(base x 2 at festival - XP)"),
+    Param("offering_factor", 1.5, GODS, "blessing = offered x Random x factor (x2 at festival)",
+          low=0.0, high=100.0),
+    Param("festival_factor", 2, GODS, "offerings and sacrifices during the God's festival",
+          low=0, high=100),
+    Param("tlaloc_base", 10, GODS, "Tlaloc's sacrifice value sqrt(base x 2 at festival - XP)",
+          low=0, high=1000000),
     # -- economy -----------------------------------------------------------------------------
-    Param("purchase_cost", 3, ACTIONS, "gold per point of beakers, hammers or food bought"),
-    Param("desert_fame_divisor", 2, ACTIONS, "a deserter's Fame is divided by this, rounded down"),
-    Param("retire_fame_bonus", 0.5, ACTIONS, "a retiring Captain gains this share of his Fame"),
+    Param("spend_limit", "session_start", SPENDING,
+          "a Tlatoani's limit of (Total Gold)*(Citizens in City)/(Total Aztec Citizens) for a "
+          "council session: one limit for the session from the gold at its start (session_start),"
+          " or the treasury at the moment of each spend less what the city spent already "
+          "(each_spend, gmkit's first reading)", choices=("session_start", "each_spend")),
+    Param("void_report", "told", ACTIONS,
+          "an action void at the moment of resolution: its event names the line of the post it "
+          "came from, the reason and the rule (told), or the reason and rule without the line "
+          "(legacy_text, gmkit's first wording)", choices=("told", "legacy_text")),
+    Param("purchase_cost", 3, ACTIONS, "gold per point of beakers, hammers or food bought",
+          low=0, high=1000000),
+    Param("desert_fame_divisor", 2, ACTIONS, "a deserter's Fame is divided by this, rounded down",
+          low=1, high=1000),
+    Param("retire_fame_bonus", 0.5, ACTIONS, "a retiring Captain gains this share of his Fame",
+          low=0.0, high=100.0),
     # -- units -------------------------------------------------------------------------------
-    Param("words_per_level", 5, ORDERS, "order word limit per unit level"),
-    Param("words_without_level", 15, ORDERS, "order word limit of a unit without a level"),
-    Param("unit_full_health", 10, UNITS, "characters in a unit at full health"),
-    Param("npc_xp", 1, LIFE, "permanent XP of the NPCs of a unit"),
+    Param("words_per_level", 5, ORDERS, "order word limit per unit level", low=0, high=1000),
+    Param("words_without_level", 15, ORDERS, "order word limit of a unit without a level",
+          low=0, high=1000),
+    Param("new_units", "unit_and_captain", NEW_UNITS,
+          "a unit the GM enters as completed (or a worker captured) becomes a unit of the game, "
+          "with its type, city, health and level as entered or defaulted, and its Captain a "
+          "new soldier with a name of his own (unit_and_captain), or only a character named "
+          "'Captain of X' is added (captain_only, gmkit's first reading)",
+          choices=("unit_and_captain", "captain_only")),
+    Param("unit_full_health", 10, UNITS, "characters in a unit at full health", low=1, high=1000),
+    Param("npc_xp", 1, LIFE, "permanent XP of the NPCs of a unit", low=0, high=1000),
     # -- cities ------------------------------------------------------------------------------
-    Param("revolt_divisor", 100, TLATOANI, "chance of revolt = |happiness / divisor|"),
+    Param("revolt_divisor", 100, TLATOANI, "chance of revolt = |happiness / divisor|",
+          low=1, high=1000000),
 )

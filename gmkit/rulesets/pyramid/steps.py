@@ -25,16 +25,18 @@ from typing import Any
 from gmkit.core.dice import Dice
 from gmkit.core.orders import OrderError
 from gmkit.core.params import Params
-from gmkit.core.steps import Event, Step
+from gmkit.core.steps import Event, Step, void_event
 from gmkit.core.tables import State
 from gmkit.rulesets.pyramid.constants import (CONFLICT, CONSTRUCTION, CONTEST, FOOD, FOOD_LAND,
                                               LAND, MOVEMENT, NOBLES, PRIESTS, SERFS,
                                               STAFFING, size_glory, size_stone)
+from gmkit.rulesets.pyramid.allocation import (build_orders, new_pyramids, plan_priests,
+                                               plan_serfs, priest_orders, serf_orders)
 from gmkit.rulesets.pyramid.contest import Side, resolve
 from gmkit.rulesets.pyramid.economy import Tables, land_output
 from gmkit.rulesets.pyramid.movement import path_problem, scout_move
 from gmkit.rulesets.pyramid.orders import (AssignSerfs, Births, Build, Claim, Lead, Move, Order,
-                                           StaffPyramid, Starve)
+                                           StaffPyramid, Starve, describe)
 from gmkit.rulesets.pyramid.refs import build_target, find_noble, find_pyramid
 from gmkit.rulesets.pyramid.state import (ACTIVE, ELIMINATED, Rows, adjacency, births_text,
                                           frame, functioning, names_in_use, noble_name, rows)
@@ -53,9 +55,77 @@ def _players(state: State) -> dict[str, dict[str, Any]]:
 
 # -- 1. assignments ---------------------------------------------------------------------------
 
+def _void(rules: Params, pid: str, order: Order, reason: str, rule: str,
+          legacy: Event | None = None, region: str | None = None) -> list[Event]:
+    """An accepted order that cannot be carried out when the round reaches it, told to its
+    player (``void_report = told``); with ``legacy_skipped``, ``legacy`` (what gmkit first
+    said, if anything)."""
+    if rules.void_report != "told":
+        return [legacy] if legacy is not None else []
+    return [void_event(pid, rule, reason, line=order.line, order=describe(order),
+                       region=region)]
+
+
 def assign(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     """Serfs go to land the player holds (RESOURCES: Serfs); priests to pyramids, at most its
-    stone cost each (RESOURCES: Priests); births and starvation orders stand until changed."""
+    stone cost each (RESOURCES: Priests); a post's assignments act together (see
+    :mod:`gmkit.rulesets.pyramid.allocation`); births and starvation orders stand until
+    changed."""
+    if rules.assignments != "together":
+        return _assign_in_line_order(state, orders, dice, rules)
+    players = _players(state)
+    spaces = rows(state, "spaces")
+    pyramids = rows(state, "pyramids")
+    events: list[Event] = []
+    for pid in sorted(orders):
+        me = players.get(pid)
+        mine = list(orders[pid])
+        if me is None:
+            continue
+        serfs, priests = serf_orders(mine), priest_orders(mine)
+        if serfs:
+            plan = plan_serfs(me, spaces, serfs)
+            for o, reason in plan.refused:
+                events += _void(rules, pid, o, reason, SERFS)
+            for o in serfs:
+                if plan.lines.get(o.space) == o.line and o.space in plan.counts:
+                    space = next(s for s in spaces if s["name"] == o.space)
+                    space["serfs"] = o.count
+                    events.append(Event("serfs", SERFS, f"{pid} sets {o.count} serfs to work "
+                                        f"{o.space}.", pid, o.space, public=False,
+                                        data={"serfs": o.count}))
+        if priests:
+            held = {s["name"] for s in spaces if s["holder"] == pid}
+            new = new_pyramids(me, pyramids, held, build_orders(mine)) \
+                if rules.staff_new == "same_post" else []
+            plan = plan_priests(me, pyramids, priests, rules, new)
+            for o, reason in plan.refused:
+                events += _void(rules, pid, o, reason, PRIESTS)
+            numbers = {line: num for num, line in plan.lines.items() if num in plan.counts}
+            for o in priests:
+                num = numbers.get(o.line)
+                p = next((q for q in pyramids if q["player"] == pid and q["number"] == num),
+                         None)
+                if p is None:  # a pyramid this post begins: staffed when the build begins it
+                    continue
+                p["priests"] = count = plan.counts[num]
+                need = size_stone(p["size"], rules)
+                events.append(Event("priests", PRIESTS, f"{pid} sets {count} priests to "
+                                    f"{p['size']} pyramid {num} ("
+                                    + ("staffed" if count >= need else f"needs {need}") + ").",
+                                    pid, p["space"], data={"priests": count}))
+    for pid, o in _of(orders, Births):
+        players[pid]["births"] = births_text(o.pattern)
+    for pid, o in _of(orders, Starve):
+        players[pid]["starve"] = ",".join(o.kinds)
+    return state.replace(players=frame(list(players.values()), "players"),
+                         spaces=frame(spaces, "spaces"),
+                         pyramids=frame(pyramids, "pyramids")), events
+
+
+def _assign_in_line_order(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
+    """``assignments = line_order``: each line applied in turn against the allocation the lines
+    before it left; a line that no longer fits is skipped."""
     players = _players(state)
     spaces = rows(state, "spaces")
     pyramids = rows(state, "pyramids")
@@ -121,9 +191,12 @@ def move(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
         if isinstance(o, Lead):
             try:
                 noble = find_noble(o.noble, nobles, pid)
-            except OrderError:
+            except OrderError as err:
+                events += _void(rules, pid, o, err.reason, MOVEMENT)
                 continue
             if noble["moved_from"] is not None:
+                events += _void(rules, pid, o, f"{noble['name']} has moved already this round",
+                                MOVEMENT)
                 continue
             origin = str(noble["space"])
         else:
@@ -132,16 +205,28 @@ def move(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
         for ref in o.pyramids:
             try:
                 p = find_pyramid(ref, pyramids, pid, space=origin, built=True)
-            except OrderError:
+            except OrderError as err:
+                events += _void(rules, pid, o, f"{err.reason}; the rest of the order stands",
+                                MOVEMENT)
                 continue
-            if functioning(p, rules) and p["moved_from"] is None:
+            need = size_stone(p["size"], rules)
+            if not functioning(p, rules):
+                events += _void(rules, pid, o, f"{p['size']} pyramid {p['number']} has "
+                                f"{p['priests']} of the {need} priests it needs to move or "
+                                "fight, so it stays; the rest of the order stands", STAFFING)
+            elif p["moved_from"] is not None:
+                events += _void(rules, pid, o, f"{p['size']} pyramid {p['number']} has moved "
+                                "already this round; the rest of the order stands", MOVEMENT)
+            else:
                 moving.append(p)
         sizes = [str(p["size"]) for p in moving]
         why = path_problem(origin, o.path, adj, mine, rules, led=noble is not None,
                            scout=scout_move(o.troops, sizes, rules))
         if why:
-            events.append(Event("skipped", MOVEMENT, f"{pid}: the move from {origin} cannot be "
-                                f"made ({why}).", pid, origin))
+            events += _void(rules, pid, o, f"the move from {origin} cannot be made ({why})",
+                            MOVEMENT, Event("skipped", MOVEMENT, f"{pid}: the move from "
+                                            f"{origin} cannot be made ({why}).", pid, origin),
+                            origin)
             continue
         dest = o.path[-1]
         count = _take_troops(troops, pid, origin, o.troops)
@@ -185,6 +270,7 @@ def contest(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     claims = _claims(orders)
     events: list[Event] = []
     retreats: list[tuple[str, str]] = []
+    taken: set[tuple[str, str]] = set()
     contested = sorted({n["space"] for n in nobles if n["moved_from"] is not None
                         and spaces[n["space"]]["holder"] != n["player"]})
     for space_name in contested:
@@ -270,6 +356,12 @@ def contest(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
                                         f"{p['player']}'s unstaffed {p['size']} pyramid at "
                                         f"{space_name}.", verdict.victor, space_name))
         retreats += [(pid, space_name) for pid in verdict.retreat]
+        if verdict.victor is not None and verdict.victor != holder:
+            taken.add((verdict.victor, space_name))
+    for pid, o in _of(orders, Claim):
+        if (pid, o.space) not in taken:
+            events += _void(rules, pid, o, f"{pid} did not take {o.space} this round, so there "
+                            "is nothing to claim there", STAFFING, region=o.space)
     state = state.replace(players=frame(list(players.values()), "players"),
                           spaces=frame(list(spaces.values()), "spaces"),
                           nobles=frame(nobles, "nobles"), troops=frame(troops, "troops"),
@@ -360,20 +452,24 @@ def build(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
         if s["holder"] is not None:
             held_by.setdefault(s["holder"], set()).add(s["name"])
     events: list[Event] = []
+    begun: dict[str, Rows] = {}
     for pid, o in _of(orders, Build):
         me = players[pid]
         try:
             row, space = build_target(o.size, o.number, o.space, pyramids, pid, me["home"],
                                       held_by.get(pid, set()))
         except OrderError as err:
-            events.append(Event("skipped", CONSTRUCTION, f"{pid}: {o.size} pyramid not built "
-                                f"({err.reason}).", pid, public=False))
+            events += _void(rules, pid, o, f"{o.size} pyramid not built ({err.reason})",
+                            CONSTRUCTION, Event("skipped", CONSTRUCTION, f"{pid}: {o.size} "
+                                                f"pyramid not built ({err.reason}).", pid,
+                                                public=False))
             continue
         if row is None:
             me["pyramids_made"] += 1
             row = {"player": pid, "number": me["pyramids_made"], "size": o.size, "space": space,
                    "stone": 0, "glory": 0, "built": False, "priests": 0, "moved_from": None}
             pyramids.append(row)
+            begun.setdefault(pid, []).append(row)
         cost, need = size_stone(o.size, rules), size_glory(o.size, rules)
         stone = min(o.stone, me["stone"], cost - row["stone"])
         me["stone"] -= stone
@@ -392,8 +488,39 @@ def build(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
         events.append(Event("built" if done else "build", CONSTRUCTION, text, pid, space,
                             public=done, data={"round": round_, "stone": row["stone"],
                                   "glory": row["glory"]}))
+    if rules.staff_new == "same_post":
+        for pid, new in sorted(begun.items()):
+            events += _staff_begun(pid, players[pid], pyramids, new, orders[pid], rules)
     return state.replace(players=frame(list(players.values()), "players"),
                          pyramids=frame(pyramids, "pyramids"), dead=frame(dead, "dead")), events
+
+
+def _staff_begun(pid: str, me: dict[str, Any], pyramids: Rows, new: Rows, orders: Sequence[Order],
+                 rules: Params) -> list[Event]:
+    """A pyramid begun this round takes the priests its player's post gave it ("A pyramid
+    built in a post can be staffed in the same post"), from the idle priests."""
+    events: list[Event] = []
+    older = [p for p in pyramids if p["player"] == pid and not any(p is q for q in new)]
+    for o in priest_orders(orders):
+        try:
+            p = find_pyramid(o.pyramid, older + new, pid)
+        except OrderError:
+            continue  # named nothing then: the assign step told the player
+        if not any(p is q for q in new):
+            continue  # an older pyramid, staffed by the assign step
+        need = size_stone(p["size"], rules)
+        idle = int(me["priests"]) - sum(int(q["priests"]) for q in pyramids
+                                        if q["player"] == pid)
+        count = max(0, min(o.count, need, idle + int(p["priests"])))
+        p["priests"] = count
+        events.append(Event("priests", PRIESTS, f"{pid} sets {count} priests to {p['size']} "
+                            f"pyramid {p['number']} ("
+                            + ("staffed" if count >= need else f"needs {need}") + ").",
+                            pid, p["space"], data={"priests": count}))
+        if count < o.count:
+            events += _void(rules, pid, o, f"only {count} of the {o.count} priests were idle",
+                            PRIESTS)
+    return events
 
 
 # -- 5. harvest -------------------------------------------------------------------------------
