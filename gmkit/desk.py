@@ -42,7 +42,7 @@ import polars as pl
 from gmkit.core.dice import (Dice, DiceError, Roll, check_entered, format_value, parse_die_value,
                              parse_entered)
 from gmkit.core.envelope import Orders
-from gmkit.core.maps import Arrow
+from gmkit.core.drawing.scene import Arrow
 from gmkit.core.orders import OrderError
 from gmkit.core.steps import Driver, Event, StepRecord
 from gmkit.core.store import ORDERS_SCHEMA, StoreError, atomic_write
@@ -264,9 +264,9 @@ class Desk:
         """The map drawn for ``state`` (the latest committed state by default) as SVG: the
         ruleset's fills, labels, stacks and arrows, then ``arrows``."""
         state = self.game.state() if state is None else state
-        game_map = self.game.map
-        marked = tuple(sorted(n for n in highlight if game_map is not None and
-                              n in game_map.regions))
+        board = self.game.board
+        marked = tuple(sorted(n for n in highlight if board is not None and
+                              board.contains(n)))
         key = (tuple(id(df) for df in state.tables.values()), title, marked, tuple(arrows))
         cached = self._svg.get(key)
         if cached is not None:
@@ -299,7 +299,7 @@ class Desk:
 
     def _orders_svg(self, state: State, orders: Orders[Any], events: Sequence[Event],
                     title: str) -> str | None:
-        if self.game.map is None and self.game.ruleset.scene(state, self.game.rules) is None:
+        if self.game.board is None or self.game.ruleset.scene(state, self.game.rules) is None:
             return None  # nothing to draw the orders on
         arrows = self.game.ruleset.order_arrows(state, orders, events, self.game.rules)
         return self.map_svg(state, title=title, arrows=arrows) if arrows else None

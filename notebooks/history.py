@@ -146,10 +146,16 @@ def _(game, mo):
 
 @app.cell
 def _(game, history, map_turn, mo):
+    from gmkit.mapfile import default_name, map_png
+
     mo.vstack([
         mo.md("## The map"),
         map_turn,
         mo.Html(history.map_at(game, map_turn.value)),
+        # the public map of that turn as the 1200-pixel PNG a forum shows
+        mo.download(data=lambda: map_png(game, map_turn.value),
+                    filename=default_name(map_turn.value), mimetype="image/png",
+                    label="Download the map for the forum (PNG)"),
     ])
     return
 

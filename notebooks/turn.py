@@ -151,7 +151,19 @@ def _(mo):
 
 
 @app.cell
-def _(desk, frame_html, get_posts_tick, get_turn_tick, map_zoom, mo, phase, zoomable_map):
+def _(mo):
+    def map_download(game, turn):
+        """A button giving the public map after ``turn`` as the forum's 1200-pixel PNG."""
+        from gmkit.mapfile import default_name, map_png
+
+        return mo.download(data=lambda: map_png(game, turn), filename=default_name(turn),
+                           mimetype="image/png", label="Download the map for the forum (PNG)")
+    return (map_download,)
+
+
+@app.cell
+def _(map_download, desk, frame_html, get_posts_tick, get_turn_tick, map_zoom, mo, phase,
+      zoomable_map):
     mo.stop(desk is None or phase.value != "The game")
     get_turn_tick(), get_posts_tick()
     _ov = desk.overview()
@@ -162,6 +174,7 @@ def _(desk, frame_html, get_posts_tick, get_turn_tick, map_zoom, mo, phase, zoom
         mo.Html(frame_html(_ov.standings, caption="Standings (GM view)")),
         map_zoom,
         mo.Html(zoomable_map(_map, map_zoom.value) if _map else ""),
+        map_download(desk.game, _ov.latest_turn) if _map else mo.md(""),
         # Rulesets that draw orders (AZTLAN's arrows) show those received so far.
         mo.Html(desk.orders_svg() or ""),
     ])

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Rebuild The Crown of Cien's board (``gmkit/rulesets/cien/board/cien.geojson``): the same as
-``python -m gmkit.rulesets.cien.board.build [output.geojson]``, kept so the old command works."""
+``python -m gmkit.rulesets.cien.board.build [output.geojson]``."""
 
 import sys
 from pathlib import Path

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Rebuild The AZTLAN board (``gmkit/rulesets/aztlan/board/aztlan.geojson``): the same as
-``python -m gmkit.rulesets.aztlan.board.build [output.geojson]``, kept so the old command works."""
+``python -m gmkit.rulesets.aztlan.board.build [output.geojson]``."""
 
 import sys
 from pathlib import Path
