@@ -32,6 +32,9 @@ def sample_digest() -> dict[str, str]:
 @pytest.fixture
 def desk(tmp_path: Path, sample_digest: dict[str, str]):
     game = Desk.working_copy(SAMPLE, tmp_path / "sample-cien")
+    # the tests' own seed for the coming turn in place of the one the sample committed ahead
+    for made in (game / "secret" / "0007.seed", game / "dice" / "0007.json"):
+        made.unlink(missing_ok=True)
     Game.open(game).store.write_seed(7, SEED)
     yield Desk.open(game)
     assert tree_digest(SAMPLE) == sample_digest, "the bundled sample was modified"

@@ -161,13 +161,13 @@ def test_cien_war_dice_entered_decide_the_conquest(tmp_path: Path) -> None:
     for turn in game.store.turns()[1:]:
         data = game.turn(turn)
         for roll in data.rolls.iter_rows(named=True):
-            m = re.fullmatch(r"conquest:attack/(.+)/(\w+)", roll["draw_id"])
+            m = re.fullmatch(r"conquest:attack/(.+)/(\w+)(?:#0)?", roll["draw_id"])
             grain = re.search(r"with (\d+)", roll["purpose"])
             if not m or not grain:
                 continue
             province, attacker = m[1], m[2]
-            defend = data.rolls.filter(pl.col("draw_id") == f"conquest:defend/{province}/"
-                                                             f"{attacker}")
+            defend = data.rolls.filter(pl.col("draw_id").is_in(
+                [f"conquest:defend/{province}/{attacker}{s}" for s in ("", "#0")]))
             force = re.search(r"defends with (\d+)", defend["purpose"][0]) if defend.height \
                 else None
             owner = data.state["provinces"].filter(pl.col("name") == province)
