@@ -371,7 +371,9 @@ class Calls:
 @pytest.fixture
 def desk(tmp_path: Path) -> Desk:
     game = Desk.working_copy(SAMPLE, tmp_path / "sample-cien")
-    Game.open(game).store.write_seed(7, SEED)
+    store = Game.open(game).store
+    if store.read_seed(7) is None:  # a sample that commits ahead keeps turn 7's already
+        store.write_seed(7, SEED)
     return Desk.open(game)
 
 

@@ -1,7 +1,7 @@
-"""The Crown of Cien on its map: each province in its holder's colour with its output, the
-Imperial City in gold while it is nobody's, the seas named, and a legend of the players in play
-(an eliminated player struck out while a province still shows their colour) and the independent
-provinces. :func:`scene` is what the ruleset's ``scene`` returns."""
+"""The Crown of Cien on its map: each province in its holder's colour and initial, with its
+output, the Imperial City in gold while it is nobody's, the seas named, and a legend of the
+players in play (an eliminated player struck out while a province still shows their colour) and
+the independent provinces. :func:`scene` is what the ruleset's ``scene`` returns."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Hashable
 import polars as pl
 
 from gmkit.core.drawing.polygon_svg import DEFAULT_LAND_FILL, KIND_FILLS, SEA_INK
-from gmkit.core.drawing.scene import Label, LegendEntry, Scene
+from gmkit.core.drawing.scene import Label, LegendEntry, Scene, initials
 from gmkit.core.tables import State
 from gmkit.rulesets.cien.constants import COLOUR_HEX
 from gmkit.rulesets.cien.state import ELIMINATED, FREE
@@ -30,6 +30,8 @@ def colours(state: State) -> dict[str, str]:
 def scene(state: State, title: str = "") -> Scene:
     """What the map shows for ``state``."""
     colour = colours(state)
+    # colour is never the only cue: a held province names its holder's initial too
+    mark = initials(list(colour))
     fills: dict[Hashable, str] = {}
     labels = []
     shown: set[str] = set()
@@ -40,11 +42,13 @@ def scene(state: State, title: str = "") -> Scene:
             shown.add(owner)
         else:
             fills[name] = CAPITAL_FILL if capital else NEUTRAL_FILL
-        labels.append(Label(name, f"{name}\n{output}"))
+        held = f" ({mark[owner]})" if owner in colour else ""
+        labels.append(Label(name, f"{name}{held}\n{output}"))
     seas = sorted(set(state["coasts"]["sea"].to_list()))
     labels += [Label(sea, sea, SEA_INK) for sea in seas]
     status = dict(state["players"].select("id", "status").iter_rows())
-    legend = [LegendEntry(f"{pid} (eliminated)" if status.get(pid) == ELIMINATED else pid, c)
+    legend = [LegendEntry(f"{mark[pid]} {pid}" + (" (eliminated)" if status.get(pid) == ELIMINATED
+                                                  else ""), c)
               for pid, c in colour.items()
               if status.get(pid) != ELIMINATED or pid in shown]
     legend.append(LegendEntry("independent", NEUTRAL_FILL))
