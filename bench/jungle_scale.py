@@ -44,7 +44,7 @@ from gmkit.core.tables import State  # noqa: E402
 from gmkit.core.store import ORDERS_SCHEMA, TurnData  # noqa: E402
 from gmkit.game import (Game, events_frame, resolved_with,  # noqa: E402
                         rolls_frame, starting_board)
-from gmkit.playout import derived_seed  # noqa: E402
+from gmkit.sweeps.playout import derived_seed  # noqa: E402
 from gmkit.rulesets.jungle import world  # noqa: E402
 from gmkit.rulesets.jungle.world import CIV  # noqa: E402
 from gmkit.rulesets.jungle.state import frame, rows  # noqa: E402

@@ -133,8 +133,8 @@ def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, tit
         state_dir: Path | None, start_turn: int) -> None:
     """Create a game folder from a ruleset, a map and a player list, commit turn 0 (or the
     given position), and print the next turn's dice commitment (the game's announcement)."""
-    from gmkit.fairdice import DiceSetting, dice_setting
-    from gmkit.position import PositionError
+    from gmkit.game.fairdice import DiceSetting, dice_setting
+    from gmkit.game.position import PositionError
 
     setting = dice_setting({"dice": DiceSetting(commit_ahead, beacon).to_config()})
     players = _players(players_file, ruleset, map_path)
@@ -217,7 +217,7 @@ def status(game: Path, gm: bool) -> None:
     click.echo(f"waiting for: {', '.join(waiting) or 'nobody'}")
     corrections = g.corrections_for(g.next_turn)
     if corrections:
-        from gmkit.corrections import correction_words
+        from gmkit.game.corrections import correction_words
 
         shown = [c for c in corrections if gm or c.get("public") is True]
         click.echo(f"corrections of turn {g.next_turn}'s start: {len(corrections)}"
@@ -494,7 +494,7 @@ def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
     import dataclasses
 
     from gmkit.core.reports import render, write_report
-    from gmkit.summary import turn_report
+    from gmkit.publish.summary import turn_report
 
     g = Game.open(game)
     view = str(_viewer(g, view))
@@ -520,7 +520,7 @@ def map_command(game: Path, turn: int | None, view: str, out: Path | None) -> No
     """Write a turn's map as a PNG or SVG file to attach to a forum post ('gmkit report
     --format bbcode --map-file NAME' says to attach it), or as GeoJSON in longitude and
     latitude for GIS tools and web maps."""
-    from gmkit.mapfile import default_name, write_map
+    from gmkit.publish.mapfile import default_name, write_map
 
     g = Game.open(game)
     viewer = str(_viewer(g, view))
@@ -543,7 +543,7 @@ def verify(game: Path, against: str | None) -> None:
     problem (a file, hash or turn that is not what was committed); 3 no problem, but turns
     resolved under a ruleset version this gmkit no longer has resolve differently now (an
     upgrade, not tampering); 2 the game could not be read."""
-    from gmkit.verify import verify_game
+    from gmkit.game.verify import verify_game
 
     g = Game.open(game)
     found = verify_game(g, against=against, progress=_progress("verifying"))
@@ -590,7 +590,7 @@ def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...]
     differed: each table's changed rows, the events added and removed, the outcome, and the
     first later turn whose result would differ. Uses the turn's recorded seed, posts, dice and
     rules; never writes in the game folder."""
-    from gmkit import whatif
+    from gmkit.game import whatif
 
     changes = whatif.Changes(
         replace={seq: _read_text(path, "post") for seq, path in replaced},
@@ -665,7 +665,7 @@ def csv_text(df: pl.DataFrame) -> str:
 def publish(game: Path, out: Path, players_dir: Path | None) -> None:
     """Write the game's public static site: an index of turns, each turn's public summary and
     the history charts. It opens offline from the file system."""
-    from gmkit.site import publish as publish_site
+    from gmkit.publish.site import publish as publish_site
 
     pages = publish_site(Game.open(game), out, players=players_dir)
     public = [p for p in pages if p.parent == out]
@@ -702,7 +702,7 @@ def correct(game: Path, table: str | None, settings: tuple[str, ...], why: str,
             undo: bool) -> None:
     """Correct the state the coming turn starts from, recorded for that turn (applied before it
     resolves, shown in its reports, replayed by verify); nothing committed is rewritten."""
-    from gmkit.corrections import correction_words
+    from gmkit.game.corrections import correction_words
 
     g = Game.open(game)
     if undo:
@@ -820,7 +820,7 @@ def sql_command(game: Path, statement: str | None, gm: bool, view: str | None,
     timestamp, and revisions lists every revision with its manifest hash. Every file is checked
     against its manifest first; the game folder is only read.
     """
-    from gmkit import sql as game_sql
+    from gmkit.publish import sql as game_sql
 
     if statement is None and export_dir is None:
         raise GameError("give a SQL query, or --export DIR, or both")
@@ -872,7 +872,7 @@ def sweep_command(ruleset: str, games: int, assignments: tuple[str, ...], vary: 
     it."""
     import os
 
-    from gmkit import sweep
+    from gmkit.sweeps import sweep
 
     players = _players(players_file, ruleset, None) if players_file else None
     spec = sweep.plan(ruleset, games, rules=assignments, vary=vary, players=players,

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from gmkit.core.dice import Dice  # noqa: E402
 from gmkit.game import Game  # noqa: E402
-from gmkit.playout import derived_seed, receive_bot_posts  # noqa: E402
+from gmkit.sweeps.playout import derived_seed, receive_bot_posts  # noqa: E402
 from gmkit.rulesets.jungle.bot import civ_post  # noqa: E402
 from gmkit.rulesets.jungle.world import CIV  # noqa: E402
 

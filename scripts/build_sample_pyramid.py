@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gmkit.playout import new_game, receive_bot_posts  # noqa: E402
+from gmkit.sweeps.playout import new_game, receive_bot_posts  # noqa: E402
 from gmkit.rulesets.pyramid.constants import COLOURS  # noqa: E402
 
 TURNS = 6

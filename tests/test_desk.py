@@ -1,4 +1,4 @@
-"""The GM's desk (gmkit.desk), the API behind the turn notebooks, on a copy of the sample game:
+"""The GM's desk (gmkit.desk.desk), the API behind the turn notebooks, on a copy of the sample game:
 the overview, previews that store nothing, stepping, dice entered by the GM, a commit that fails
 half-way, and published summaries that keep secret posts secret."""
 

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from gmkit.cli import main
 from gmkit.core.store import parquet_bytes
 from gmkit.game import Game
-from gmkit.verify import check_anchor, verify_game
+from gmkit.game.verify import check_anchor, verify_game
 from tests.test_crash import ATTACK_POST, bases  # noqa: F401  (module fixture)
 
 

@@ -1,6 +1,6 @@
 """Golden turn transcripts: a seeded playout of each ruleset, compared line for line with the
 transcript kept in ``tests/golden/``. After a deliberate rule change, regenerate it with
-``python -m gmkit.transcript <ruleset> > tests/golden/<ruleset>.txt`` and read the diff."""
+``python -m gmkit.sweeps.transcript <ruleset> > tests/golden/<ruleset>.txt`` and read the diff."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gmkit.transcript import transcript
+from gmkit.sweeps.transcript import transcript
 
 GOLDEN = Path(__file__).parent / "golden"
 

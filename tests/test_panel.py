@@ -1,4 +1,4 @@
-"""The Jupyter panel (gmkit.panel) over a copy of the sample game, as a GM uses it: each button
+"""The Jupyter panel (gmkit.desk.panel) over a copy of the sample game, as a GM uses it: each button
 says what it did beside the buttons the GM pressed, a refused die stays in its field, a
 withdrawn post is no longer offered, and summaries written before the reveal say so, name their
 folder and are shown again once the seed is revealed."""
@@ -23,7 +23,7 @@ pytest.importorskip("ipywidgets")
 
 @pytest.fixture
 def panel(tmp_path: Path):
-    from gmkit.panel import DeskPanel
+    from gmkit.desk.panel import DeskPanel
 
     game = Desk.working_copy(SAMPLE, tmp_path / "sample-cien")
     Game.open(game).store.write_seed(7, SEED)
@@ -114,7 +114,7 @@ def test_the_panel_has_the_notebooks_tabs_and_guards_the_dice(panel) -> None:
     """The panel shows the GM's work in the turn notebook's tabs, and its "Odds and commitment"
     tab guards the dice as the notebook does: the order deadline is set there (a bad time is
     refused in red and stays in its field), and the guard lists it."""
-    from gmkit.panel import TABS
+    from gmkit.desk.panel import TABS
 
     notebook = (ROOT / "notebooks" / "turn.py").read_text("utf-8")
     assert all(f'"{title}"' in notebook for title in TABS)

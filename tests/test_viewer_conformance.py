@@ -17,16 +17,16 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from gmkit import history
+from gmkit.publish import history
 from gmkit.cli import main
 from gmkit.core.dice import Dice
 from gmkit.core.reports import render_bbcode, render_html
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.views import Viewer
 from gmkit.game import Game, starting_board
-from gmkit.playout import derived_seed
-from gmkit.site import publish
-from gmkit.summary import turn_report
+from gmkit.sweeps.playout import derived_seed
+from gmkit.publish.site import publish
+from gmkit.publish.summary import turn_report
 
 RULESETS = registered()
 TURNS = 3

@@ -15,8 +15,8 @@ from gmkit.core.steps import Event
 from gmkit.core.views import (Viewer, sees_event, sees_post, visible_events, visible_orders,
                               visible_rolls)
 from gmkit.game import Game
-from gmkit.playout import play
-from gmkit.site import PublishError, publish
+from gmkit.sweeps.playout import play
+from gmkit.publish.site import PublishError, publish
 
 
 def test_viewer_is_written_and_parsed_back():

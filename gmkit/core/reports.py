@@ -10,7 +10,7 @@ After a turn is resolved the GM publishes a :class:`TurnReport`. It renders two 
 A report is drawn for a viewer (:class:`gmkit.core.views.Viewer`): the *GM* view holds
 everything, the *public* view what everyone may see, a *player* view (``"player:Red"``) what the
 public sees plus that player's own secret orders, results and private figures. Reports of a
-game are built for their viewer by :func:`gmkit.summary.turn_report` (maps and standings drawn
+game are built for their viewer by :func:`gmkit.publish.summary.turn_report` (maps and standings drawn
 from the ruleset's view of the state). :func:`view_report` narrows a report already built, with
 the same rules (:func:`public_view` and :func:`for_view` are its short forms): it removes the
 posts, events and rolls the viewer may not see, GM-only standings values and GM notes. It

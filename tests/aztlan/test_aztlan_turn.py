@@ -30,7 +30,7 @@ from gmkit.core.params import Params
 from gmkit.core.ruleset import PlayerInfo
 from gmkit.core.steps import Driver, Event, Termination
 from gmkit.core.tables import State
-from gmkit.playout import new_game
+from gmkit.sweeps.playout import new_game
 from gmkit.rulesets import find_ruleset
 from gmkit.rulesets.aztlan.orders import NEUTRAL
 from gmkit.rulesets.aztlan.state import ELIMINATED, frame, season_of, setup, turn_of

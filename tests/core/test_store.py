@@ -1,4 +1,4 @@
-"""Tests for gmkit.core.store (the game folder) and the turn workflow of gmkit.game that rests on
+"""Tests for gmkit.core.store (the game folder) and the turn workflow of gmkit.game.game that rests on
 it: atomic commits, turns never overwritten, revisions, rollback into the attic, tamper and schema
 checks, the manifest chain, history across turns, pending posts, seeds and verification."""
 
@@ -26,7 +26,7 @@ from gmkit.core.store import (
 )
 from gmkit.core.tables import State
 from gmkit.game import Game, GameError, events_frame, rolls_frame
-from gmkit.playout import new_game, play
+from gmkit.sweeps.playout import new_game, play
 from tests.cien.helpers import grid_map
 
 # ---------------------------------------------------------------------------
@@ -432,7 +432,7 @@ class TestHistoryAndPosts:
 
 
 # ---------------------------------------------------------------------------
-# the turn workflow (gmkit.game)
+# the turn workflow (gmkit.game.game)
 # ---------------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from gmkit.core.ruleset import find_ruleset
 from gmkit.core.store import parquet_bytes
 from gmkit.core.views import Viewer
 from gmkit.game import Game
-from gmkit.playout import play as playout
+from gmkit.sweeps.playout import play as playout
 from gmkit.rulesets.pyramid.drawing import board_scene, order_arrows, orders_scene
 from gmkit.rulesets.pyramid.orders import parse
 from tests.pyramid.helpers import make, play

@@ -1,8 +1,8 @@
 """The GM's desk: a game folder opened for interactive play in a notebook.
 
 The turn notebooks (``notebooks/turn.py`` for marimo, ``notebooks/turn.ipynb`` for Jupyter) hold no
-game logic: every cell asks a :class:`Desk`. A desk wraps a :class:`~gmkit.game.Game` and keeps
-the turn being resolved (a :class:`~gmkit.game.TurnSession`)::
+game logic: every cell asks a :class:`Desk`. A desk wraps a :class:`~gmkit.game.game.Game` and keeps
+the turn being resolved (a :class:`~gmkit.game.game.TurnSession`)::
 
     desk = Desk.open(Desk.working_copy("data/sample-cien", "out/turn-notebook/sample-cien"))
     desk.overview()                                # turn, standings (GM view), who has posted
@@ -46,7 +46,7 @@ from gmkit.core.orders import OrderError
 from gmkit.core.steps import Driver, Event, StepRecord
 from gmkit.core.store import ORDERS_SCHEMA, StoreError, atomic_write
 from gmkit.core.tables import SchemaError, State
-from gmkit.game import Game, GameError, TurnSession
+from gmkit.game.game import Game, GameError, TurnSession
 
 __all__ = [
     "Desk",
@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 #: The game bundled with gmkit; the desk never writes into it.
-BUNDLED_SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample-cien"
+BUNDLED_SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample-cien"
 #: Where the notebooks keep their working copy of the sample, relative to the repository root.
 WORKING_COPY = Path("out") / "turn-notebook" / "sample-cien"
 #: The file that marks a folder as a working copy made by :meth:`Desk.working_copy`.
@@ -83,7 +83,7 @@ class DeskError(ValueError):
     """Something the GM asked that cannot be done; the message says why, ready to show."""
 
 
-from gmkit.deskviews import (  # noqa: E402  (re-exported: the desk's views)
+from gmkit.desk.views import (  # noqa: E402  (re-exported: the desk's views)
     _DICE_SCHEMA, _EVENT_SCHEMA, Overview, PostPreview, Published, StepView, TurnSoFar,
     _dice_frame, callout_html, frame_html, svg_image, table_changes, zoomable_map,
 )
@@ -831,7 +831,7 @@ class Desk:
 
         Everything is rendered before anything is written, then each file is moved into place."""
         from gmkit.core.reports import render, write_report
-        from gmkit.summary import turn_report
+        from gmkit.publish.summary import turn_report
 
         turn = self.game.latest_turn if turn is None else turn
         if turn == self.game.first_turn:
@@ -868,7 +868,7 @@ class Desk:
         it; returns the thread."""
         def load() -> None:
             with contextlib.suppress(Exception):
-                import gmkit.summary  # noqa: F401
+                import gmkit.publish.summary  # noqa: F401
                 from gmkit.core.reports import warm_up
                 warm_up()
 

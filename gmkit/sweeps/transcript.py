@@ -1,7 +1,7 @@
 """Golden turn transcripts: a seeded playout written as plain text (every order line, roll and
 event), so a change in any rule's outcome shows up as a readable diff.
 
-    python -m gmkit.transcript cien > tests/golden/cien.txt     # regenerate after a rule change
+    python -m gmkit.sweeps.transcript cien > tests/golden/cien.txt     # regenerate after a rule change
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from gmkit.game import Game
-from gmkit.playout import play
+from gmkit.sweeps.playout import play
 
 
 def transcript(ruleset: str, turns: int = 6, master: str = "golden") -> str:

@@ -1,7 +1,7 @@
 """``gmkit publish``: a game as a static site that opens offline from the file system.
 
 The site holds an index of turns, each turn's summary, the history charts, and a page that
-checks the dice in the player's browser (:mod:`gmkit.dicecheck`). Every page is self-contained
+checks the dice in the player's browser (:mod:`gmkit.publish.dicecheck`). Every page is self-contained
 (inline CSS, static SVG, no request); only the dice checker runs a script, its own, allowed by
 hash. Everything on it is drawn for one
 viewer (:class:`gmkit.core.views.Viewer`): the public site for the public, through the same door
@@ -24,12 +24,12 @@ from typing import Any
 
 import jinja2
 
-from gmkit import dicecheck
+from gmkit.publish import dicecheck
 from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
 from gmkit.core.store import fsync_dir, current_umask
 from gmkit.core.views import Viewer
 from gmkit.game import Game
-from gmkit.summary import turn_report
+from gmkit.publish.summary import turn_report
 
 PAGE = html_environment().from_string("""\
 <!DOCTYPE html>
@@ -111,7 +111,8 @@ def _index(game: Game, turns: Sequence[int], viewer: Viewer) -> str:
 
 
 def _history(game: Game, viewer: Viewer) -> str:
-    from gmkit import charts, history
+    from gmkit.publish import charts
+    from gmkit.publish import history
 
     series = history.player_series(game, view=viewer)
     colours = game.ruleset.player_colours(game.ruleset.view(game.state(), viewer), game.rules)
@@ -267,7 +268,7 @@ def publish(game: Game, out: str | Path, *, workers: int = 2,
             players: str | Path | None = None) -> list[Path]:
     """Write the public site of a game into ``out`` (replaced atomically); returns its pages:
     the index, the history, each turn's page and the dice checker (``check-dice.html``), whose
-    document is the one the turn pages print their dice from (:mod:`gmkit.dicecheck`).
+    document is the one the turn pages print their dice from (:mod:`gmkit.publish.dicecheck`).
 
     ``out`` must be new, empty, or a site gmkit published before (it carries a marker file);
     the game folder, anything inside it and any other folder are refused.

@@ -1,5 +1,5 @@
 """The page of a balance sweep: one offline HTML file of charts and tables drawn from a sweep's
-two tables (see :mod:`gmkit.sweep`).
+two tables (see :mod:`gmkit.sweeps.sweep`).
 
 Three charts, as static sanitized SVG (:func:`gmkit.core.reports.chart_svg`): the win rate by
 seat and variant, the length of the games, and the leader's margin over the rounds; and the
@@ -18,7 +18,7 @@ import polars as pl
 from gmkit.core.reports import CSP, chart_svg, html_environment
 
 if TYPE_CHECKING:
-    from gmkit.sweep import Sweep
+    from gmkit.sweeps.sweep import Sweep
 
 PAGE = html_environment().from_string("""\
 <!DOCTYPE html>

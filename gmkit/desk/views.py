@@ -1,6 +1,6 @@
 """What the GM's desk shows: tables and callouts as HTML, maps as pictures, and the views a
 notebook cell draws (the overview of a turn, a post's preview, a step, the turn so far, what was
-published). Pure presentation: nothing here reads or writes a game folder; :mod:`gmkit.desk`
+published). Pure presentation: nothing here reads or writes a game folder; :mod:`gmkit.desk.desk`
 builds these views and re-exports them."""
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from typing import Any
 import polars as pl
 
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
-from gmkit import fairdice
+from gmkit.game import fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.beacon import Beacon
 from gmkit.core.boards import Board, BoardError
@@ -46,10 +46,10 @@ from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameSto
     TurnData, sha256_file
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_orders
-from gmkit.changes import (  # noqa: F401  (apply_rule_changes, GameError: gmkit.game's names)
+from gmkit.game.changes import (  # noqa: F401  (apply_rule_changes, GameError: gmkit.game.game's names)
     CHANGES_FILE, GameError, RecordedChanges, apply_rule_changes, enacted_record)
 from gmkit.core.files import atomic_write
-from gmkit.corrections import apply_corrections, make_correction
+from gmkit.game.corrections import apply_corrections, make_correction
 
 
 #: What a turn's manifest records of the game it was resolved in.
@@ -115,7 +115,7 @@ def resolved_with(config: Mapping[str, Any], board: bytes | None,
            "players": [dict(p) for p in config.get("players", [])],
            "board": hashlib.sha256(board).hexdigest() if board is not None else None}
     if config.get("dice"):
-        out["dice"] = dict(config["dice"])  # how the game guards its dice (gmkit.fairdice)
+        out["dice"] = dict(config["dice"])  # how the game guards its dice (gmkit.game.fairdice)
     if version is not None:
         out["ruleset_version"] = version
     return out
@@ -191,7 +191,7 @@ class TurnSession:
     driver: Driver
     #: The public beacon mixed into the dice seed (None: the secret seed is the dice seed).
     beacon: Beacon | None = None
-    #: The corrections applied to the state the turn starts from (see :mod:`gmkit.corrections`).
+    #: The corrections applied to the state the turn starts from (see :mod:`gmkit.game.corrections`).
     corrections: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     @property
@@ -322,7 +322,7 @@ class Game(RecordedChanges):
         guards its dice (with ``ahead``, the next turn's commitment is made at once).
 
         ``state`` starts the game from a given position instead of the ruleset's set-up: a
-        folder of tables (see :mod:`gmkit.position`), or the tables themselves, checked against
+        folder of tables (see :mod:`gmkit.game.position`), or the tables themselves, checked against
         the ruleset's schemas (every problem at once, naming file, row and column). ``turn``
         is the turn that position is the state after (0 by default: the game's first turn is
         ``turn + 1``). The manifest records the position as given: ``verify`` checks its
@@ -492,7 +492,7 @@ class Game(RecordedChanges):
 
     def corrections_for(self, turn: int) -> list[dict[str, Any]]:
         """The corrections of the state turn ``turn`` starts from (see
-        :mod:`gmkit.corrections`): those its manifest records once committed, those recorded
+        :mod:`gmkit.game.corrections`): those its manifest records once committed, those recorded
         for it while it is the coming turn."""
         latest = self.latest_turn
         if turn <= latest:
@@ -741,7 +741,7 @@ class Game(RecordedChanges):
         return self._session(self.state(), posts, seed, turn, sealed, beacon=beacon,
                              roster=roster)
 
-    # -- guarding the dice: deadline, seal, beacon (gmkit.fairdice) ----------------------------------
+    # -- guarding the dice: deadline, seal, beacon (gmkit.game.fairdice) ----------------------------------
     def coming_dice(self) -> dict[str, Any]:
         """The coming turn's commitment (None before it is made), order deadline, seal and
         beacon (None until set), as ``status`` and the desk show them."""
@@ -912,8 +912,8 @@ class Game(RecordedChanges):
     def verify(self, against: str | None = None) -> list[str]:
         """Check every manifest and re-resolve every turn from its stored orders, seed, entered
         dice and recorded rules; returns the problems found (empty when all is well). See
-        :mod:`gmkit.verify`."""
-        from gmkit.verify import verify_game
+        :mod:`gmkit.game.verify`."""
+        from gmkit.game.verify import verify_game
 
         return verify_game(self, against=against).problems
 
@@ -965,8 +965,8 @@ def given_position(ruleset: Ruleset[Any], state: State | Mapping[str, pl.DataFra
                    turn: int = 0) -> State:
     """A given starting position (a folder of tables, a state, or its tables) as the state
     after ``turn``, checked against ``ruleset``'s schemas (raises
-    :class:`gmkit.position.PositionError` naming every problem)."""
-    from gmkit.position import check_tables, read_position
+    :class:`gmkit.game.position.PositionError` naming every problem)."""
+    from gmkit.game.position import check_tables, read_position
 
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
         raise GameError(f"the starting turn must be a whole number from 0, not {turn!r}")

@@ -30,7 +30,7 @@ from importlib import resources
 from typing import Any
 
 from gmkit.core.reports import TurnReport, html_environment
-from gmkit.fairdice import beacon_words
+from gmkit.game.fairdice import beacon_words
 from gmkit.core.views import Viewer
 
 FORMAT = "gmkit-dice-check/1"

@@ -6,7 +6,7 @@ the seed against that commitment, and the turn resolved again from its stored po
 and seed with the rules, players and board it was resolved with, to the same state, rolls, events
 and outcome. A turn mixed with a public beacon has its seal checked against its posts and entered
 dice, its beacon's signature and round against its deadline, and its dice replayed with the seed
-derived from the secret and the beacon (:mod:`gmkit.fairdice`). Turn 0 is set up again from its recorded players, rules and board; a position the GM gave (``given`` in the first turn's
+derived from the secret and the beacon (:mod:`gmkit.game.fairdice`). Turn 0 is set up again from its recorded players, rules and board; a position the GM gave (``given`` in the first turn's
 manifest, the state after turn 0 or a later one) is checked against its hashes only. Around the turns:
 no turn missing, nothing stray in ``turns/``, no seed or consumed post of a turn that is not there,
 and ``game.toml`` and the board as the last turn recorded them (changed only through recorded
@@ -34,16 +34,16 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from gmkit import fairdice
+from gmkit.game import fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.store import StoreError, TurnData
 from gmkit.core.tables import State
-from gmkit.changes import enacted_record
+from gmkit.game.changes import enacted_record
 from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.ruleset import recorded_version
 
 if TYPE_CHECKING:
-    from gmkit.game import Game
+    from gmkit.game.game import Game
 
 
 @dataclass
@@ -311,7 +311,7 @@ def _config_problems(game: Game, latest: int) -> list[str]:
     board_path = game.board_path
     board = hashlib.sha256(board_path.read_bytes()).hexdigest() if board_path else None
     if board != last.get("board"):
-        from gmkit.game import MAP_FILE, board_copy_name
+        from gmkit.game.game import MAP_FILE, board_copy_name
 
         where = board_path or game.root / (board_copy_name(game.ruleset) or MAP_FILE)
         out.append(f"{where}: the board is not the one turn {latest} was resolved on")

@@ -22,11 +22,11 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.changes import GameError
+from gmkit.game.changes import GameError
 from gmkit.core.ruleset import Ruleset
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
-from gmkit.position import nested
+from gmkit.game.position import nested
 
 _SETTING = re.compile(r"^(?P<key>.*?):\s*(?P<column>[A-Za-z_][A-Za-z0-9_]*)\s*=(?P<value>.*)$",
                       re.DOTALL)

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gmkit import fairdice
+from gmkit.game import fairdice
 from gmkit.core.beacon import Beacon
 from gmkit.core.dice import Dice
 from gmkit.game import Game

@@ -3,7 +3,7 @@
 A GM weighing a ruling, or a player saying "that's not what I ordered", asks what the turn would
 have been with a post replaced, added or withdrawn (or one of its lines), other dice entered, or a
 rule set otherwise. gmkit keeps every input of every turn and resolves deterministically
-(:mod:`gmkit.verify` re-resolves every turn from them), so the answer is the turn resolved again
+(:mod:`gmkit.game.verify` re-resolves every turn from them), so the answer is the turn resolved again
 from its recorded seed, posts, entered dice, rules, players and board with the change made::
 
     result = what_if(game, 4, Changes(withdraw=((23, 2),)))
@@ -37,7 +37,7 @@ from gmkit.core.store import GameStore, StoreError, TurnData
 from gmkit.core.tables import State
 from gmkit.core.dice import DiceError, parse_entered
 from gmkit.core.views import Viewer
-from gmkit.game import Game, GameError, enacted_record
+from gmkit.game.game import Game, GameError, enacted_record
 
 __all__ = ["Changes", "Difference", "WhatIf", "changed_rows", "describe", "field_changes", "maps",
            "open_game",

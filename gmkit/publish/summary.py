@@ -14,8 +14,8 @@ from typing import Any
 
 import polars as pl
 
-from gmkit import fairdice
-from gmkit.corrections import correction_words
+from gmkit.game import fairdice
+from gmkit.game.corrections import correction_words
 from gmkit.core.ruleset import Headline
 from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, TurnReport,
                                 view_report)

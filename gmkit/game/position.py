@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from gmkit.changes import GameError
+from gmkit.game.changes import GameError
 from gmkit.core.files import atomic_write, parquet_bytes
 from gmkit.core.tables import Schema, State
 

@@ -3,7 +3,7 @@ changes a game before the GM announces it.
 
 A sweep is planned (:func:`plan`: the ruleset, the players, a rule variant per combination of
 ``--vary`` values, N games each), played (:func:`run`) and written (:func:`write`) as two tables
-and a page (:mod:`gmkit.sweep_page`):
+and a page (:mod:`gmkit.sweeps.page`):
 
 * ``games.parquet``: one row per game and player: the game's number, variant, seed and rounds,
   how it ended and who won, the player's seat, and every column of the ruleset's standings
@@ -12,9 +12,9 @@ and a page (:mod:`gmkit.sweep_page`):
   runner-up in the ruleset's headline figure (its first numeric standings column when it names
   none).
 
-Every game is played by the rulesets' seeded bots exactly as :func:`gmkit.playout.play` plays
+Every game is played by the rulesets' seeded bots exactly as :func:`gmkit.sweeps.playout.play` plays
 it into a game folder: the same bot posts (same dice, same post numbers, the same posts secret),
-read, validated and resolved by :meth:`gmkit.game.Game.resolve_again`, the code that resolves
+read, validated and resolved by :meth:`gmkit.game.game.Game.resolve_again`, the code that resolves
 and verifies a real turn; only the folder writes are left out. So any game of a sweep is
 replayed as an ordinary game folder by :func:`replay` (``gmkit sweep ... --replay GAME --into
 FOLDER``), with the same final standings.
@@ -49,7 +49,7 @@ from gmkit.core.ruleset import Ruleset, find_ruleset
 from gmkit.core.store import ORDERS_SCHEMA, atomic_write, parquet_bytes
 from gmkit.core.tables import State
 from gmkit.game import Game
-from gmkit.playout import derived_seed, play
+from gmkit.sweeps.playout import derived_seed, play
 
 #: The round limit when none is given.
 DEFAULT_ROUNDS = 100
@@ -58,7 +58,7 @@ ROUND_LIMIT = "round limit"
 #: The columns a sweep adds to each standings row (a standings column of the same name is kept
 #: as ``<name>_final``).
 GAME_COLUMNS = ("game", "variant", "seed", "rounds", "ended", "winner", "seat", "rank", "won")
-#: When the bots' posts are said to arrive (as in :mod:`gmkit.playout`).
+#: When the bots' posts are said to arrive (as in :mod:`gmkit.sweeps.playout`).
 RECEIVED = "2026-01-01T00:00:00+00:00"
 
 
@@ -188,7 +188,7 @@ def _check_rules(rs: Ruleset[Any], overrides: Mapping[str, Any], where: str) -> 
 
 # -- playing one game ------------------------------------------------------------------------------
 def bot_posts(game: Game, state: State, master: str, seq: int) -> pl.DataFrame:
-    """The posts :func:`gmkit.playout.receive_bot_posts` would store for the coming turn, as
+    """The posts :func:`gmkit.sweeps.playout.receive_bot_posts` would store for the coming turn, as
     the orders table the store would give back (numbered from ``seq + 1``)."""
     turn = state.turn + 1
     rows = []
@@ -408,7 +408,7 @@ def replay(spec: SweepSpec, game: int, into: str | Path) -> Game:
 def write(sweep: Sweep, out: str | Path) -> list[Path]:
     """Write ``games.parquet``, ``margins.parquet``, ``sweep.json`` (the plan) and
     ``sweep.html`` (the charts) into the folder ``out``."""
-    from gmkit.sweep_page import render_page
+    from gmkit.sweeps.page import render_page
 
     out = Path(out)
     if (out / "game.toml").exists():
