@@ -20,7 +20,7 @@ from gmkit.core.dice import DiceError, parse_entered
 from gmkit.core.maps import MapError
 from gmkit.core.orders import OrderError
 from gmkit.core.params import ParamError
-from gmkit.core.store import StoreError
+from gmkit.core.files import StoreError
 from gmkit.core.tables import SchemaError
 from gmkit.core.views import Viewer
 from gmkit.game import Game, GameError, ImportRefused
@@ -617,7 +617,7 @@ def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...]
 @click.option("--gm", is_flag=True, help="The GM's view: secret posts and GM-only rows too.")
 def history(game: Path, table: str, out: Path | None, gm: bool) -> None:
     """Export one table across every turn (with a turn column); the public view unless --gm."""
-    from gmkit.core.store import atomic_write, parquet_bytes
+    from gmkit.core.files import atomic_write, parquet_bytes
 
     g = Game.open(game)
     df = g.history(table, view="gm" if gm else "public")

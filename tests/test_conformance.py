@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gmkit.core.ruleset import find_ruleset, registered
-from gmkit.core.store import parquet_bytes
+from gmkit.core.files import parquet_bytes
 from gmkit.game import Game, starting_board
 from gmkit.sweeps.playout import play
 

@@ -15,7 +15,7 @@ import pytest
 
 from gmkit.publish import sql
 from gmkit.core.ruleset import find_ruleset, registered
-from gmkit.core.store import StoreError, TamperError
+from gmkit.core.files import StoreError, TamperError
 from gmkit.game import Game, GameError, starting_board
 from gmkit.sweeps.playout import play, receive_bot_posts
 

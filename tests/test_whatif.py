@@ -394,7 +394,7 @@ def test_whatif_leaves_an_interrupted_rule_change_for_the_next_command(tmp_path:
 
 
 def test_whatif_refuses_a_folder_with_an_interrupted_rollback(tmp_path: Path) -> None:
-    from gmkit.core.store import ROLLBACK_JOURNAL
+    from gmkit.core.rollback import ROLLBACK_JOURNAL
     from gmkit.game.whatif import open_game
 
     root = _copy(tmp_path, "sample-cien")

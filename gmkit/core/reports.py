@@ -43,7 +43,7 @@ from gmkit.core.report_model import (FORMATS, VERIFY_SENTENCE, VIEWS, _CONTROL, 
                                      OrderPost, RollLine, StepSection, TurnReport, _cell,
                                      _seed_check, _source_label, for_view, public_view,
                                      safe_link, verify_message, view_report)
-from gmkit.core.store import atomic_write
+from gmkit.core.files import atomic_write
 from gmkit.core.views import Viewer
 
 __all__ = [

@@ -18,9 +18,9 @@ Every failure a GM can cause (a wrong folder, a post without orders, a die that 
 commit that fails) raises :class:`DeskError` with a message meant to be shown as it is; the game
 folder is then exactly as it was before the call.
 
-Dice the GM enters are kept beside the pending posts in ``pending/dice-NNNN.txt`` (one
-``draw-id = value`` per line, the format of ``gmkit resolve --dice``), so they survive a restart
-of the notebook.
+Dice the GM enters are kept in the store beside the pending posts
+(:meth:`~gmkit.core.store.GameStore.save_pending_dice`), so they survive a restart of the
+notebook.
 """
 
 from __future__ import annotations
@@ -38,13 +38,13 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.dice import (Dice, DiceError, Roll, check_entered, format_value, parse_die_value,
-                             parse_entered)
+from gmkit.core.dice import Dice, DiceError, Roll, check_entered, parse_die_value
 from gmkit.core.envelope import Orders
 from gmkit.core.maps import Arrow
 from gmkit.core.orders import OrderError
 from gmkit.core.steps import Driver, Event, StepRecord
-from gmkit.core.store import ORDERS_SCHEMA, StoreError, atomic_write
+from gmkit.core.tables import ORDERS_SCHEMA
+from gmkit.core.files import StoreError
 from gmkit.core.tables import SchemaError, State
 from gmkit.game.game import Game, GameError, TurnSession
 
@@ -486,27 +486,14 @@ class Desk:
                 f"({'signature checked' if got['check'] != 'entered' else 'entered'}).")
 
     # -- resolving -------------------------------------------------------------------------------
-    def _dice_file(self, turn: int | None = None) -> Path:
-        return self.root / "pending" / f"dice-{(turn or self.turn):04d}.txt"
-
     def _saved_dice(self) -> dict[str, Any]:
-        path = self._dice_file()
-        if not path.exists():
-            return {}
         try:
-            return parse_entered(path.read_text("utf-8"))
-        except (DiceError, OSError, UnicodeError) as e:
-            raise DeskError(f"{path.name}: {e}") from None
+            return self.game.store.pending_dice(self.turn)
+        except StoreError as e:
+            raise DeskError(str(e)) from None
 
     def _save_dice(self, entered: Mapping[str, Any]) -> None:
-        path = self._dice_file()
-        if not entered:
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-            return
-        lines = [f"# dice entered by the GM for turn {self.turn}"]
-        lines += [f"{k} = {format_value(v)}" for k, v in sorted(entered.items())]
-        atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+        self.game.store.save_pending_dice(self.turn, entered)
 
     def _live_session(self) -> TurnSession | None:
         if self.session is not None and self.session.turn != self.game.next_turn:
@@ -795,12 +782,7 @@ class Desk:
             return default
 
     def _committed(self, turn: int) -> None:
-        dice = self._dice_file(turn)
-        if dice.exists():
-            used = self.root / "pending" / "used"
-            used.mkdir(parents=True, exist_ok=True)
-            with contextlib.suppress(OSError):
-                os.replace(dice, used / dice.name)
+        self.game.store.set_aside_dice(turn)
         self.session = None
         self._forget()
 

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.ruleset import Ruleset
-from gmkit.core.store import GameStore, StoreError, atomic_write, read_json_file
+from gmkit.core.store import GameStore
+from gmkit.core.files import StoreError, atomic_write, read_json_file
 from gmkit.core.tables import State
 
 if TYPE_CHECKING:

@@ -33,7 +33,8 @@ import polars as pl
 from gmkit.core import dice as gdice
 from gmkit.core.beacon import NETWORKS, Beacon, BeaconError, Network, derive_seed, round_at, \
     round_time, verify_beacon, verify_drand
-from gmkit.core.store import GameStore, StoreError, atomic_write, read_json_file
+from gmkit.core.store import GameStore
+from gmkit.core.files import StoreError, atomic_write, read_json_file
 
 SEAL_FORMAT = "gmkit-seal/1"
 NAMED = "named"

@@ -42,8 +42,9 @@ from gmkit.core.orders import OrderError, ParseResult, merge_posts
 from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset, recorded_version
 from gmkit.core.steps import Driver, Event, RulesAt
 from gmkit.core.params import Params
-from gmkit.core.store import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA, GameStore, StoreError, \
-    TurnData, sha256_file
+from gmkit.core.tables import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA
+from gmkit.core.store import GameStore, TurnData, sha256_file
+from gmkit.core.files import StoreError
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_orders
 from gmkit.game.changes import (  # noqa: F401  (apply_rule_changes, GameError: gmkit.game.game's names)

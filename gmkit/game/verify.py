@@ -36,7 +36,8 @@ import polars as pl
 
 from gmkit.game import fairdice
 from gmkit.core import dice as gdice
-from gmkit.core.store import StoreError, TurnData
+from gmkit.core.files import StoreError
+from gmkit.core.store import TurnData
 from gmkit.core.tables import State
 from gmkit.game.changes import enacted_record
 from gmkit.core.params import Params, apply_rule_changes

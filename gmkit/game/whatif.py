@@ -33,7 +33,8 @@ from gmkit.core.orders import _STATE_TOKEN  # the tags that shape a post (bold, 
 from gmkit.core.orders import visible
 from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.files import atomic_write, parquet_bytes
-from gmkit.core.store import GameStore, StoreError, TurnData
+from gmkit.core.store import GameStore, TurnData
+from gmkit.core.files import StoreError
 from gmkit.core.tables import State
 from gmkit.core.dice import DiceError, parse_entered
 from gmkit.core.views import Viewer

@@ -25,7 +25,7 @@ from pathlib import Path
 import polars as pl
 
 from gmkit.core.dice import DiceSpec, dice_distribution
-from gmkit.core.store import StoreError
+from gmkit.core.files import StoreError
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_rolls
 from gmkit.game import Game, GameError

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gmkit.core.store import atomic_write
+from gmkit.core.files import atomic_write
 from gmkit.core.views import Viewer
 from gmkit.game import Game, GameError
 

@@ -26,7 +26,7 @@ import jinja2
 
 from gmkit.publish import dicecheck
 from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
-from gmkit.core.store import fsync_dir, current_umask
+from gmkit.core.files import fsync_dir, current_umask
 from gmkit.core.views import Viewer
 from gmkit.game import Game
 from gmkit.publish.summary import turn_report

@@ -40,7 +40,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from gmkit.core.store import LOG_SCHEMAS, StoreError
+from gmkit.core.tables import LOG_SCHEMAS
+from gmkit.core.files import StoreError
 from gmkit.core.views import Viewer, visible_events, visible_orders, visible_rolls
 from gmkit.game import Game, GameError
 

@@ -46,7 +46,8 @@ from gmkit.core.boards.resources import default_board_map
 from gmkit.core.dice import Dice
 from gmkit.core.params import ParamError
 from gmkit.core.ruleset import Ruleset, find_ruleset
-from gmkit.core.store import ORDERS_SCHEMA, atomic_write, parquet_bytes
+from gmkit.core.tables import ORDERS_SCHEMA
+from gmkit.core.files import atomic_write, parquet_bytes
 from gmkit.core.tables import State
 from gmkit.game import Game
 from gmkit.sweeps.playout import derived_seed, play

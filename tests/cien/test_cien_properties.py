@@ -17,7 +17,8 @@ from shapely.geometry import mapping
 
 from gmkit.rulesets.cien.orders import NOT_BOLD
 from gmkit.core.orders import NO_ORDERS_MESSAGE
-from gmkit.core.store import LOG_SCHEMAS, parquet_bytes
+from gmkit.core.tables import LOG_SCHEMAS
+from gmkit.core.files import parquet_bytes
 from gmkit.game import Game
 from gmkit.sweeps.playout import new_game
 from gmkit.rulesets.cien.constants import CAPITAL, COLOURS

@@ -15,15 +15,9 @@ from shapely.geometry import mapping
 
 import gmkit.core.store as store_mod
 from gmkit.core.dice import ENTERED, SEEDED, check_reveal, commitment
-from gmkit.core.store import (
-    ORDERS_SCHEMA,
-    GameStore,
-    StoreError,
-    TamperError,
-    TurnData,
-    parquet_bytes,
-    sha256_file,
-)
+from gmkit.core.tables import ORDERS_SCHEMA
+from gmkit.core.store import GameStore, TurnData, sha256_file
+from gmkit.core.files import StoreError, TamperError, parquet_bytes
 from gmkit.core.tables import State
 from gmkit.game import Game, GameError, events_frame, rolls_frame
 from gmkit.sweeps.playout import new_game, play

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.ruleset import find_ruleset
-from gmkit.core.store import parquet_bytes
+from gmkit.core.files import parquet_bytes
 from gmkit.core.views import Viewer
 from gmkit.game import Game
 from gmkit.sweeps.playout import play as playout
