@@ -354,7 +354,7 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, post: Path
     counting = g.effective_posts(pending)
     if got.seq not in counting["seq"].to_list():
         other = counting.filter(pl.col("player") == got.player)["seq"].to_list()
-        rule = g.rules.get("orders_post", "all")
+        rule = g.ruleset.counted_posts(g.rules)
         click.echo(f"this post does not count: under the rules only {got.player}'s "
                    f"{'first' if rule == 'first' else 'latest'} post counts, which is post "
                    f"#{other[0] if other else '?'} (withdraw it with 'gmkit withdraw' to let "
@@ -590,7 +590,7 @@ def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...]
     differed: each table's changed rows, the events added and removed, the outcome, and the
     first later turn whose result would differ. Uses the turn's recorded seed, posts, dice and
     rules; never writes in the game folder."""
-    from gmkit.game import whatif
+    import gmkit.game.whatif as whatif
 
     changes = whatif.Changes(
         replace={seq: _read_text(path, "post") for seq, path in replaced},

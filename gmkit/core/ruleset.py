@@ -353,6 +353,11 @@ class Ruleset(ABC, Generic[O]):
         raise ValueError(f"{self.title} reads no chat exports: receive each post with "
                          "'gmkit orders'")
 
+    def counted_posts(self, rules: Params) -> str:
+        """Which of a player's several posts for a turn count: ``"all"`` (the default), or only
+        the ``"first"`` or the ``"last"`` when a rule of the game says so."""
+        return "all"
+
     def joins(self, parsed: ParseResult[O]) -> bool:
         """Whether a post from someone who is not a player makes them one (a message of intent
         to join, as Aeternus's rule 2 has): it is then received under the poster's name, and

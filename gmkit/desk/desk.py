@@ -1,8 +1,8 @@
 """The GM's desk: a game folder opened for interactive play in a notebook.
 
 The turn notebooks (``notebooks/turn.py`` for marimo, ``notebooks/turn.ipynb`` for Jupyter) hold no
-game logic: every cell asks a :class:`Desk`. A desk wraps a :class:`~gmkit.game.game.Game` and keeps
-the turn being resolved (a :class:`~gmkit.game.game.TurnSession`)::
+game logic: every cell asks a :class:`Desk`. A desk wraps a :class:`~gmkit.game.Game` and keeps
+the turn being resolved (a :class:`~gmkit.game.TurnSession`)::
 
     desk = Desk.open(Desk.working_copy("data/sample-cien", "out/turn-notebook/sample-cien"))
     desk.overview()                                # turn, standings (GM view), who has posted
@@ -46,7 +46,7 @@ from gmkit.core.steps import Driver, Event, StepRecord
 from gmkit.core.tables import ORDERS_SCHEMA
 from gmkit.core.files import StoreError
 from gmkit.core.tables import SchemaError, State
-from gmkit.game.game import Game, GameError, TurnSession
+from gmkit.game import Game, GameError, TurnSession
 
 __all__ = [
     "Desk",
@@ -343,7 +343,7 @@ class Desk:
         if not counts:
             earlier = [s for s, p in pending.select("seq", "player").iter_rows()
                        if p == player and s != new_seq]
-            policy = game.rules.get("orders_post", "all")
+            policy = game.ruleset.counted_posts(game.rules)
             note = (f"this post will not count: under this game's rule only a player's "
                     f"{policy} post counts, and {player} has post(s) "
                     f"{', '.join(f'#{s}' for s in earlier)}; withdraw "

@@ -3,7 +3,7 @@ enacted) and player changes, each with the turn it takes effect from and why.
 
 Every change is recorded in ``pending/changes.json`` first, then written to ``game.toml``: the
 record is the intent, so a command stopped between the two writes is completed on the next
-open. :class:`RecordedChanges` is the part of :class:`gmkit.game.game.Game` that keeps them.
+open. :class:`RecordedChanges` is the part of :class:`gmkit.game.Game` that keeps them.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def enacted_record(ruleset: Ruleset[Any], start: State, end: State,
 
 
 class RecordedChanges:
-    """The rule and player changes of a game folder (the part of :class:`gmkit.game.game.Game` that
+    """The rule and player changes of a game folder (the part of :class:`gmkit.game.Game` that
     records them)."""
 
     root: Path

@@ -14,35 +14,28 @@ The workflow of a turn::
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
-from gmkit.game import fairdice
+import gmkit.game.fairdice as fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.beacon import Beacon
 from gmkit.core.boards import Board, BoardError
-from gmkit.core.boards.files import SUFFIXES, load_board, read_board
-from gmkit.core.boards.resources import board_file, package_resource, ruleset_package
-from gmkit.core.dice import Dice, Roll
+from gmkit.core.boards.files import load_board
+from gmkit.core.dice import Dice
 from gmkit.core.drawing import scene as sc
 from gmkit.core.drawing.board_svg import scene_svg
-from gmkit.core.envelope import Envelope, Orders
-from gmkit.core.intake import ImportedPost, Intake, player_id_problem
 from gmkit.core.maps import Arrow, GameMap
-from gmkit.core.orders import OrderError, ParseResult, merge_posts
-from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset, find_ruleset, recorded_version
-from gmkit.core.steps import Driver, Event, RulesAt
+from gmkit.core.ruleset import PlayerInfo, Ruleset, find_ruleset, recorded_version
+from gmkit.core.steps import Driver, RulesAt
 from gmkit.core.params import Params
-from gmkit.core.tables import EVENTS_SCHEMA, ORDERS_SCHEMA, ROLLS_SCHEMA
+from gmkit.core.tables import ORDERS_SCHEMA
 from gmkit.core.store import GameStore, TurnData, sha256_file
 from gmkit.core.files import StoreError
 from gmkit.core.tables import State
@@ -50,175 +43,15 @@ from gmkit.core.views import Viewer, visible_events, visible_orders
 from gmkit.game.changes import (  # noqa: F401  (apply_rule_changes, GameError: gmkit.game.game's names)
     CHANGES_FILE, GameError, RecordedChanges, apply_rule_changes, enacted_record)
 from gmkit.core.files import atomic_write
-from gmkit.game.corrections import apply_corrections, make_correction
+from gmkit.game.corrections import apply_corrections
+from gmkit.game.dicing import GuardedDice
+from gmkit.game.posts import ComingTurn
+from gmkit.game.session import TurnSession, events_frame, rolls_frame
+from gmkit.game.setup import (MAP_FILE, RECORD_KEYS, board_path, given_position, resolved_with,
+                              starting_board)
 
 
-#: What a turn's manifest records of the game it was resolved in.
-RECORD_KEYS = ("ruleset", "rules", "players", "board")
-
-
-#: The polygon map of a game folder.
-MAP_FILE = "map.geojson"
-
-
-def board_copy_name(ruleset: Ruleset[Any], source: str | None = None) -> str | None:
-    """The name, in a game folder, of the copy of a board that is not a polygon map: ``board``
-    plus the suffix of ``source`` (the file the board came from), else of the board the
-    ruleset ships (``board.toml``); None when there is neither."""
-    name = source or ruleset.packaged_board
-    if not name:
-        return None
-    return "board" + PurePosixPath(name).suffix.lower()
-
-
-def board_path(root: Path, ruleset: Ruleset[Any]) -> Path | None:
-    """The file of a game folder holding the board the game is played on: its ``map.geojson``,
-    else its copy of the board (``board.toml``, ``board.parquet``...); None when there is
-    neither."""
-    candidates = [MAP_FILE, *(f"board{suffix}" for suffix in
-                              dict.fromkeys(SUFFIXES.get(ruleset.board_kind, ())))]
-    for name in candidates:
-        if (root / name).exists():
-            return root / name
-    return None
-
-
-def starting_board(ruleset: Ruleset[Any], board_file_path: str | Path | None = None
-                   ) -> tuple[Board[Any] | None, bytes | None, str | None]:
-    """The board a new game of ``ruleset`` is played on, its bytes, and the name its copy
-    takes in the game folder: the file a GM names (of the ruleset's board kind), else the board
-    the ruleset ships; ``(None, None, None)`` for a ruleset that needs no board file, or when
-    ``board_file_path`` is ``""`` (a game without a board)."""
-    if board_file_path is not None and not str(board_file_path):
-        return None, None, None
-    if board_file_path is not None:
-        path = Path(board_file_path)
-        board = load_board(ruleset.board_kind, path)
-        name = MAP_FILE if ruleset.board_kind == "polygon" else board_copy_name(ruleset, path.name)
-        return board, path.read_bytes(), name
-    if ruleset.board_kind == "polygon" or not ruleset.packaged_board:
-        with board_file(ruleset) as found:
-            if found is None:
-                return None, None, None
-            return load_board("polygon", found), found.read_bytes(), MAP_FILE
-    data = package_resource(ruleset_package(ruleset), ruleset.packaged_board).read_bytes()
-    source = f"{ruleset_package(ruleset).replace('.', '/')}/{ruleset.packaged_board}"
-    board = read_board(ruleset.board_kind, data, ruleset.packaged_board, source)
-    return board, data, board_copy_name(ruleset)
-
-
-def resolved_with(config: Mapping[str, Any], board: bytes | None,
-                  version: str | None = None) -> dict[str, Any]:
-    """The rules, players and board a turn is resolved with, as its manifest records them (with
-    ``version``, the ruleset version that resolves it)."""
-    out = {"ruleset": str(config.get("ruleset", "")),
-           "rules": dict(config.get("rules", {})),
-           "players": [dict(p) for p in config.get("players", [])],
-           "board": hashlib.sha256(board).hexdigest() if board is not None else None}
-    if config.get("dice"):
-        out["dice"] = dict(config["dice"])  # how the game guards its dice (gmkit.game.fairdice)
-    if version is not None:
-        out["ruleset_version"] = version
-    return out
-
-
-@dataclass(frozen=True)
-class Received:
-    """A post stored: its number, the turn it landed in, whose it is, and how it reads."""
-
-    seq: int
-    turn: int
-    player: str
-    parsed: ParseResult[Any]
-
-
-class ImportRefused(GameError):
-    """An import that stored nothing: ``problems`` names each file and message at fault."""
-
-    def __init__(self, problems: Sequence[str]) -> None:
-        super().__init__(f"nothing was imported: {len(problems)} problem(s) in the files; fix "
-                         "them and import again")
-        self.problems = list(problems)
-
-
-@dataclass(frozen=True)
-class ImportReport:
-    """What an import stored: the turn its posts landed in, each post stored with its number
-    (a message received before is not among them), and the notices for the GM."""
-
-    turn: int
-    stored: list[tuple[int, ImportedPost]]
-    notices: list[str]
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-
-
-def rolls_frame(rolls: Sequence[Roll]) -> pl.DataFrame:
-    """Rolls as the roll-log table."""
-    rows = []
-    for r in rolls:
-        total = r.total
-        rows.append({"step": r.step, "draw_id": r.draw_id, "purpose": r.purpose, "rule": r.rule,
-                     "expression": r.expression, "result": _json(r.result),
-                     "total": float(total) if isinstance(total, (int, float)) else None,
-                     "source": r.source, "public": r.public, "player": r.player,
-                     "shared_with": list(r.shared_with) or None})
-    return pl.DataFrame(rows, schema=dict(ROLLS_SCHEMA), orient="row") if rows else \
-        pl.DataFrame(schema=dict(ROLLS_SCHEMA))
-
-
-def events_frame(records: Sequence[tuple[str, Event]]) -> pl.DataFrame:
-    """Events (with the step that made them) as the event-log table."""
-    rows = [{"step": step, "kind": e.kind, "rule": e.rule, "text": e.text, "player": e.player,
-             "region": e.region, "public": e.public, "data": _json(dict(e.data)),
-             "shared_with": list(e.shared_with) or None}
-            for step, e in records]
-    return pl.DataFrame(rows, schema=dict(EVENTS_SCHEMA), orient="row") if rows else \
-        pl.DataFrame(schema=dict(EVENTS_SCHEMA))
-
-
-@dataclass
-class TurnSession:
-    """One turn being resolved: the posts read, their problems, and the step driver."""
-
-    turn: int
-    seed: str
-    posts: pl.DataFrame
-    parsed: dict[str, ParseResult[Any]]
-    problems: dict[str, list[OrderError]]
-    orders: Orders[Any]
-    driver: Driver
-    #: The public beacon mixed into the dice seed (None: the secret seed is the dice seed).
-    beacon: Beacon | None = None
-    #: The corrections applied to the state the turn starts from (see :mod:`gmkit.game.corrections`).
-    corrections: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-
-    @property
-    def seqs(self) -> list[int]:
-        """The sequence numbers of the posts this session read (exactly these are consumed by
-        its commit)."""
-        return sorted(int(s) for s in self.posts["seq"].to_list())
-
-    @property
-    def entered(self) -> dict[str, Any]:
-        """The dice the GM entered for this turn."""
-        return dict(self.driver.dice.entered)
-
-    @property
-    def unused_entered(self) -> list[str]:
-        """Entered draw ids that no roll used so far (a typo in a dice file shows up here)."""
-        used = {k for r in self.driver.rolls for k in r.entry_ids}
-        return sorted(k for k in self.driver.dice.entered if k not in used)
-
-    def result(self, turn_no: int) -> State:
-        """The state after every step (running the rest if needed)."""
-        self.driver.run_all()
-        return self.driver.state.replace(turn=turn_no)
-
-
-class Game(RecordedChanges):
+class Game(ComingTurn, GuardedDice):
     """A game folder opened with its ruleset, rules and map."""
 
     def __init__(self, root: str | Path):
@@ -448,240 +281,6 @@ class Game(RecordedChanges):
                                     default=str).encode())
         return undone
 
-    # -- seeds -----------------------------------------------------------------------------------
-    def commitment(self, turn: int | None = None) -> str:
-        """The commitment (sha256 of the secret seed) to post before resolving ``turn``."""
-        turn = self.next_turn if turn is None else turn
-        if turn != self.next_turn:
-            seed = self.store.read_seed(turn)
-            if seed is None:
-                raise GameError(f"turn {turn} has no seed")
-            return gdice.commitment(seed)
-        return fairdice.announce(self.store, turn, lambda: self.seed_maker(turn))
-
-    def reveal(self, turn: int | None = None) -> str:
-        """Reveal a committed turn's seed (checked against its posted commitment)."""
-        turn = self.latest_turn if turn is None else turn
-        if turn not in self.store.turns() or turn == self.first_turn:
-            raise GameError(f"turn {turn} is not committed: a seed is revealed only afterwards")
-        seed = self.store.read_seed(turn)
-        posted = self.store.manifest(turn).get("seed_commitment")
-        if seed is None or posted is None:
-            raise GameError(f"turn {turn} has no seed kept")
-        if not gdice.check_reveal(seed, posted):
-            raise GameError(f"turn {turn}: the kept seed does not match the posted commitment")
-        self.store.write_seed(turn, seed, revealed=True)
-        return seed
-
-    # -- orders ----------------------------------------------------------------------------------
-    def coming_state(self) -> State:
-        """The state the coming turn starts from: the last committed one, brought in line by
-        the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.joined` when the players changed since
-        (so a newcomer posts at once, and their posts read against it)."""
-        state = self._joined(self.state(), self.roster(self.next_turn), self.rules)
-        return apply_corrections(self.ruleset, state, self.corrections_for(self.next_turn))
-
-    def start_of(self, turn: int) -> State:
-        """The state a committed turn started from: the turn before's, brought in line with
-        the players it was played with and corrected as it recorded (what its orders were read
-        against)."""
-        manifest = self.store.manifest(turn)
-        rules = self.ruleset.rules(manifest["rules"]) if isinstance(manifest.get("rules"), dict) \
-            else self.rules
-        state = self._joined(self.state(turn - 1), self.roster(turn), rules)
-        return apply_corrections(self.ruleset, state, self.corrections_for(turn))
-
-    def corrections_for(self, turn: int) -> list[dict[str, Any]]:
-        """The corrections of the state turn ``turn`` starts from (see
-        :mod:`gmkit.game.corrections`): those its manifest records once committed, those recorded
-        for it while it is the coming turn."""
-        latest = self.latest_turn
-        if turn <= latest:
-            changes = self.store.manifest(turn).get("changes", [])
-        elif turn == latest + 1:
-            changes = [c for c in self.recorded_changes() if c.get("from_turn") == turn]
-        else:
-            return []
-        return [dict(c) for c in changes if isinstance(changes, list) and isinstance(c, dict)
-                and c.get("kind") == "correction"]
-
-    def correct(self, table: str, setting: str, why: str) -> dict[str, Any]:
-        """Correct one cell of the state the coming turn starts from (an erratum, a ruling):
-        ``setting`` is ``KEY: COLUMN=VALUE``, the value read as the column's type. Recorded
-        for the coming turn with ``why``, applied before it resolves, kept in its manifest (so
-        ``verify`` replays it) and shown in its reports; nothing committed is rewritten."""
-        with self.store.lock():
-            if fairdice.current(fairdice.read_record(self.root, self.next_turn), "seals"):
-                raise GameError(f"turn {self.next_turn} is sealed for its beacon: its starting "
-                                "state is corrected before the seal, never after")
-            change = make_correction(self.ruleset, self.coming_state(), table, setting, why,
-                                     self.next_turn)
-            changes = [c for c in self.recorded_changes()
-                       if c.get("from_turn", 0) > self.latest_turn]
-            atomic_write(self.root / "pending" / CHANGES_FILE,
-                         json.dumps([*changes, change], indent=1, ensure_ascii=False,
-                                    default=str).encode())
-        return change
-
-    def _joined(self, state: State, roster: tuple[Any, Any] | None, rules: Params) -> State:
-        """``state`` brought in line by the ruleset's ``joined`` when ``roster`` (the players
-        of the turn before and of this turn, see :meth:`roster`) differ; else as it is."""
-        if roster is None or roster[0] is None or roster[1] is None or roster[0] == roster[1]:
-            return state
-        return self.ruleset.joined(state, self.players_from_config({"players": roster[0]}),
-                                   self.players_from_config({"players": roster[1]}), rules)
-
-    def player_ids(self, state: State | None = None) -> list[str]:
-        """Who may send orders (players table ids when the ruleset has one)."""
-        state = state or self.coming_state()
-        if "players" in state.tables:
-            ids = state["players"]["id"].to_list()
-        else:
-            ids = [p.id for p in self.players_from_config(self.config)]
-        if self.ruleset.gm_posts and GM_POSTER not in ids:
-            ids.append(GM_POSTER)  # the GM's own inputs of the turn
-        return ids
-
-    def receive(self, player: str, text: str, *, secret: bool = False,
-                received: str | None = None) -> ParseResult[Any]:
-        """Store a player's post for the coming turn and return how it reads."""
-        return self.receive_post(player, text, secret=secret, received=received).parsed
-
-    def receive_post(self, player: str, text: str, *, secret: bool = False,
-                     received: str | None = None, posted: str | None = None) -> Received:
-        """Store a player's post and say which turn it landed in (read under the game's lock,
-        so a turn committed meanwhile never swallows it) and how it reads."""
-        state = self.coming_state()
-        ids = self.player_ids(state)
-        match = [p for p in ids if p.casefold() == player.strip().casefold()]
-        if not match:
-            match = [self._newcomer(player.strip(), text, state, secret)]
-        stamp = received or datetime.now(timezone.utc).isoformat(timespec="seconds")
-        if posted is not None:
-            try:
-                when = datetime.fromisoformat(posted)
-            except ValueError:
-                raise GameError(f"posted time {posted!r} is not an ISO 8601 time such as "
-                                "2026-11-23T20:15:00+00:00") from None
-            if when.tzinfo is None:
-                raise GameError(f"posted time {posted!r} needs its time zone (e.g. +00:00)")
-        seq, turn = self.store.add_post(None, match[0], text, secret=secret, received=stamp,
-                                        posted=posted)
-        if turn != state.turn + 1:  # a turn was committed while the post came in
-            state = self.coming_state()
-        parsed = self.ruleset.parse_post(text, match[0], state, self.rules, secret=secret)
-        return Received(seq, turn, match[0], parsed)
-
-    def _newcomer(self, player: str, text: str, state: State, secret: bool) -> str:
-        """``player``, who is no player yet, may post: their post makes them one (the ruleset's
-        :meth:`~gmkit.core.ruleset.Ruleset.joins`), or an earlier post of theirs for the coming
-        turn did. Otherwise refused, naming the players."""
-        joining = self.newcomers()
-        known = {p.casefold(): p for p in joining}
-        if player.casefold() in known:
-            return known[player.casefold()]
-        parsed = self.ruleset.parse_post(text, player, state, self.rules, secret=secret)
-        if not self.ruleset.joins(parsed):
-            ids = self.player_ids(state)
-            raise GameError(f"no player '{player}' (players: {', '.join(ids)})")
-        problem = player_id_problem(player)
-        if problem is not None:
-            raise GameError(problem)
-        return player
-
-    def newcomers(self) -> list[str]:
-        """Who is joining with the coming turn: posters of its pending posts who are no
-        players yet (their first post made them one, see :meth:`_newcomer`)."""
-        ids = {p.casefold() for p in self.player_ids(self.coming_state())}
-        pending = self.store.pending_posts(self.next_turn)["player"].unique(maintain_order=True)
-        return [p for p in pending.to_list() if p.casefold() not in ids]
-
-    def everyone(self) -> list[PlayerInfo]:
-        """Every player of the game: as ``game.toml`` lists them, then those who joined by a
-        post (Aeternus) and are expected to move in the latest state."""
-        listed = self.players_from_config(self.config)
-        have = {p.id for p in listed}
-        return listed + [PlayerInfo(pid, pid) for pid in self.ruleset.players_to_move(self.state())
-                         if pid not in have and pid != GM_POSTER]
-
-    def import_posts(self, files: Sequence[str | Path]) -> ImportReport:
-        """Receive the posts chat exports hold (the ruleset's importer reads them): all of them
-        at once, or none when any file or message holds an error (raised as one
-        :class:`GameError`, a line per problem). A message received before is not received
-        again."""
-        paths = [Path(f) for f in files]
-        intake = Intake(self.coming_state(), self.rules, self.players_from_config(self.config),
-                        self.store.received_sources())
-        try:
-            got = self.ruleset.import_posts(paths, intake)
-        except ValueError as e:
-            raise GameError(str(e)) from None
-        errors = list(got.errors)
-        for post in got.posts:
-            problem = player_id_problem(post.player) if post.newcomer else None
-            if problem is not None:
-                errors.append(f"{post.where or post.source}: {problem}")
-        if errors:
-            raise ImportRefused(errors)
-        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        seqs, turn = self.store.add_posts(
-            [{"player": p.player, "text": p.text, "secret": False, "received": stamp,
-              "posted": p.posted, "source": p.source, "account": p.account} for p in got.posts])
-        by_source = {r["source"]: r for r in self.store.received_sources().values()
-                     if r.get("seq") in set(seqs)}
-        stored = [(int(by_source[p.source]["seq"]), p) for p in got.posts
-                  if p.source in by_source]
-        return ImportReport(turn, stored, list(got.notices))
-
-    def late_posts(self) -> pl.DataFrame:
-        """Posts that came in for a turn after it was read for resolving (see
-        :meth:`GameStore.late_posts`)."""
-        return self.store.late_posts()
-
-    def unread_posts(self, session: TurnSession) -> pl.DataFrame:
-        """Posts for the session's turn that arrived after the session read the posts: the turn
-        should be resolved again to include them."""
-        pending = self.store.pending_posts(session.turn)
-        return pending.filter(~pl.col("seq").is_in(session.seqs))
-
-    def carry(self, seq: int) -> int:
-        """Carry a late post to the coming turn; returns that turn."""
-        return self.store.carry_post(seq)
-
-    def effective_posts(self, posts: pl.DataFrame, rules: Params | None = None) -> pl.DataFrame:
-        """The posts that count: per the ruleset's ``orders_post`` rule, a player's first or
-        latest post; all of them when the ruleset has no such rule."""
-        policy = (self.rules if rules is None else rules).get("orders_post", "all")
-        posts = posts.sort("seq")
-        if policy == "first":
-            return posts.unique("player", keep="first", maintain_order=True)
-        if policy == "last":
-            return posts.unique("player", keep="last", maintain_order=True)
-        return posts
-
-    def read_orders(self, state: State, posts: pl.DataFrame, rules: Params | None = None
-                    ) -> tuple[dict[str, ParseResult[Any]], dict[str, list[OrderError]],
-                               Orders[Any]]:
-        """Parse the posts that count, validate them, and keep the accepted orders, each in
-        its envelope (who, which post and line, when, secret or not)."""
-        rules = self.rules if rules is None else rules
-        by_player: dict[str, list[tuple[int, ParseResult[Any]]]] = {}
-        envelopes: list[Envelope[Any]] = []
-        for row in self.effective_posts(posts, rules).iter_rows(named=True):
-            result = self.ruleset.parse_post(row["text"], row["player"], state, rules,
-                                             secret=row["secret"])
-            envelopes += [Envelope(order, row["player"], row["seq"], line.number, row["secret"],
-                                   row.get("posted"), row["received"])
-                          for line, order in result.orders]
-            by_player.setdefault(row["player"], []).append((row["seq"], result))
-        # a player's several posts read as one, each line numbered once across them
-        parsed = {player: merge_posts(results) for player, results in by_player.items()}
-        found = self.ruleset.validate(state, parsed, rules)
-        kept = {id(o) for os in self.ruleset.accepted(parsed, found).values() for o in os}
-        problems = {player: [parsed[player].placed(e) if player in parsed else e for e in errs]
-                    for player, errs in found.items()}
-        return parsed, problems, Orders(e for e in envelopes if id(e.order) in kept)
-
     # -- resolving -------------------------------------------------------------------------------
     def _session(self, state: State, posts: pl.DataFrame, seed: str, turn: int,
                  entered: Mapping[str, Any] | None, rules: Params | None = None,
@@ -741,48 +340,6 @@ class Game(RecordedChanges):
                                                       entered)
         return self._session(self.state(), posts, seed, turn, sealed, beacon=beacon,
                              roster=roster)
-
-    # -- guarding the dice: deadline, seal, beacon (gmkit.game.fairdice) ----------------------------------
-    def coming_dice(self) -> dict[str, Any]:
-        """The coming turn's commitment (None before it is made), order deadline, seal and
-        beacon (None until set), as ``status`` and the desk show them."""
-        turn = self.next_turn
-        rec = fairdice.read_record(self.root, turn)
-        return {"turn": turn, "commitment": fairdice.announced(self.store, turn),
-                "deadline": fairdice.current(rec, "deadlines"),
-                "beacon_kind": self.dice_setting.beacon,
-                "seal": fairdice.current(rec, "seals"),
-                "beacon": fairdice.current(rec, "beacons")}
-
-    def set_deadline(self, time: str) -> dict[str, Any]:
-        """Set the coming turn's order deadline (ISO 8601 with its zone)."""
-        return fairdice.set_deadline(self.store, self.next_turn,
-                                     fairdice.parse_time(time, "deadline"))
-
-    def seal(self, entered: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Seal the coming turn on the posts received so far and the GM-entered dice, before
-        its beacon round: only these count."""
-        turn = self.next_turn
-        return fairdice.seal(self.store, turn, self.commitment(turn),
-                             self.store.pending_posts(turn), dict(entered or {}))
-
-    def enter_beacon(self, *, round: str | None = None, randomness: str | None = None,
-                     signature: str | None = None, source: str | None = None,
-                     value: str | None = None, turn: int | None = None) -> dict[str, Any]:
-        """Enter the sealed turn's public beacon: a drand round (``round`` and ``signature``,
-        checked offline, the first round after the deadline) or a named ``source`` with the
-        ``value`` it published."""
-        turn = self.next_turn if turn is None else turn
-        if source is not None:
-            if value is None:
-                raise GameError("a named beacon needs its value, as published")
-            beacon = Beacon(source=source, value=value, round=round or "")
-        else:
-            if not signature or round is None or not str(round).strip().isdigit():
-                raise GameError("a drand beacon needs its round (a number) and its signature")
-            beacon = fairdice.drand_beacon(self.dice_setting, int(str(round).strip()),
-                                           randomness or None, signature.strip())
-        return fairdice.take_beacon(self.store, turn, self.dice_setting, beacon)
 
     def odds(self, session: TurnSession) -> pl.DataFrame:
         """Exact odds of the contested actions of a session's orders."""
@@ -960,21 +517,6 @@ class Game(RecordedChanges):
             scene = dataclasses.replace(scene, title=scene.title if title is None else title,
                                         arrows=(*scene.arrows, *more))
         return scene_svg(board, scene)
-
-
-def given_position(ruleset: Ruleset[Any], state: State | Mapping[str, pl.DataFrame] | str | Path,
-                   turn: int = 0) -> State:
-    """A given starting position (a folder of tables, a state, or its tables) as the state
-    after ``turn``, checked against ``ruleset``'s schemas (raises
-    :class:`gmkit.game.position.PositionError` naming every problem)."""
-    from gmkit.game.position import check_tables, read_position
-
-    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
-        raise GameError(f"the starting turn must be a whole number from 0, not {turn!r}")
-    if isinstance(state, (str, Path)):
-        return read_position(state, ruleset.schemas, turn)
-    tables = state.tables if isinstance(state, State) else state
-    return check_tables(tables, ruleset.schemas, turn)
 
 
 def _stamp(folder: Path) -> tuple[Any, ...]:

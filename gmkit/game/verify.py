@@ -30,21 +30,51 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import polars as pl
 
-from gmkit.game import fairdice
+import gmkit.game.fairdice as fairdice
 from gmkit.core import dice as gdice
 from gmkit.core.files import StoreError
 from gmkit.core.store import TurnData
 from gmkit.core.tables import State
 from gmkit.game.changes import enacted_record
 from gmkit.core.params import Params, apply_rule_changes
-from gmkit.core.ruleset import recorded_version
+from gmkit.core.beacon import Beacon
+from gmkit.core.boards import Board
+from gmkit.core.ruleset import PlayerInfo, Ruleset, recorded_version
+from gmkit.core.store import GameStore
+from gmkit.game.setup import MAP_FILE, board_copy_name
 
-if TYPE_CHECKING:
-    from gmkit.game.game import Game
+
+
+class Game(Protocol):
+    """What :func:`verify_game` reads of a game: a :class:`gmkit.game.Game` (named by what it
+    offers, so that this module sits below the game, which verifies itself through it)."""
+
+    root: Path
+    store: GameStore
+    config: dict[str, Any]
+    ruleset: Ruleset[Any]
+    rules: Params
+
+    @property
+    def board(self) -> Board[Any] | None: ...
+
+    @property
+    def board_path(self) -> Path | None: ...
+
+    @staticmethod
+    def players_from_config(config: Mapping[str, Any], source: str = "game.toml"
+                            ) -> list[PlayerInfo]: ...
+
+    def recorded_changes(self) -> list[dict[str, Any]]: ...
+
+    def resolve_again(self, before: State, posts: pl.DataFrame, seed: str, turn: int,
+                      entered: Mapping[str, Any], rules: Params,
+                      beacon: Beacon | None = None) -> TurnData: ...
 
 
 @dataclass
@@ -312,7 +342,6 @@ def _config_problems(game: Game, latest: int) -> list[str]:
     board_path = game.board_path
     board = hashlib.sha256(board_path.read_bytes()).hexdigest() if board_path else None
     if board != last.get("board"):
-        from gmkit.game.game import MAP_FILE, board_copy_name
 
         where = board_path or game.root / (board_copy_name(game.ruleset) or MAP_FILE)
         out.append(f"{where}: the board is not the one turn {latest} was resolved on")

@@ -38,7 +38,8 @@ from gmkit.core.files import StoreError
 from gmkit.core.tables import State
 from gmkit.core.dice import DiceError, parse_entered
 from gmkit.core.views import Viewer
-from gmkit.game.game import Game, GameError, enacted_record
+from gmkit.game.changes import GameError, enacted_record
+from gmkit.game.game import Game
 
 __all__ = ["Changes", "Difference", "WhatIf", "changed_rows", "describe", "field_changes", "maps",
            "open_game",

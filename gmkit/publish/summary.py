@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.game import fairdice
+import gmkit.game.fairdice as fairdice
 from gmkit.game.corrections import correction_words
 from gmkit.core.ruleset import Headline
 from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, TurnReport,

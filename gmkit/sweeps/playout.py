@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gmkit.game import fairdice
+import gmkit.game.fairdice as fairdice
 from gmkit.core.beacon import Beacon
 from gmkit.core.dice import Dice
 from gmkit.game import Game

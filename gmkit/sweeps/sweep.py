@@ -14,7 +14,7 @@ and a page (:mod:`gmkit.sweeps.page`):
 
 Every game is played by the rulesets' seeded bots exactly as :func:`gmkit.sweeps.playout.play` plays
 it into a game folder: the same bot posts (same dice, same post numbers, the same posts secret),
-read, validated and resolved by :meth:`gmkit.game.game.Game.resolve_again`, the code that resolves
+read, validated and resolved by :meth:`gmkit.game.Game.resolve_again`, the code that resolves
 and verifies a real turn; only the folder writes are left out. So any game of a sweep is
 replayed as an ordinary game folder by :func:`replay` (``gmkit sweep ... --replay GAME --into
 FOLDER``), with the same final standings.

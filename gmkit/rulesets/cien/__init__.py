@@ -78,6 +78,11 @@ class Cien(Ruleset[CienOrder]):
         return [(f"{r['id']}: coat of arms", r["arms"])
                 for r in state["players"].iter_rows(named=True) if r.get("arms")]
 
+    def counted_posts(self, rules: Params) -> str:
+        """TOURNEZ LA COMMANDE (the ``orders_post`` rule): orders cannot be edited once sent, so a
+        player's first post counts; a house rule may count the latest instead."""
+        return str(rules.get("orders_post", "all"))
+
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[CienOrder]:
         return cien_orders.parse(post, state, secret=secret,
