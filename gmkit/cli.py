@@ -820,7 +820,7 @@ def sql_command(game: Path, statement: str | None, gm: bool, view: str | None,
     timestamp, and revisions lists every revision with its manifest hash. Every file is checked
     against its manifest first; the game folder is only read.
     """
-    from gmkit.publish import sql as game_sql
+    import gmkit.publish.sql as game_sql
 
     if statement is None and export_dir is None:
         raise GameError("give a SQL query, or --export DIR, or both")
@@ -872,7 +872,7 @@ def sweep_command(ruleset: str, games: int, assignments: tuple[str, ...], vary: 
     it."""
     import os
 
-    from gmkit.sweeps import sweep
+    import gmkit.sweeps.sweep as sweep
 
     players = _players(players_file, ruleset, None) if players_file else None
     spec = sweep.plan(ruleset, games, rules=assignments, vary=vary, players=players,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import State
 
 #: What a player id may hold: it names the player's folder of private pages and is typed at the

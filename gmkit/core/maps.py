@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gmkit.core.boards.polygon import KINDS, MapError, PolygonBoard, Region, write_geojson
-from gmkit.core.drawing import scene as sc
+import gmkit.core.drawing.scene as sc
 from gmkit.core.drawing.colours import check_colour
 from gmkit.core.drawing.polygon_chart import polygon_chart
 from gmkit.core.drawing.polygon_svg import (

@@ -20,6 +20,7 @@ from gmkit.core.drawing.scene import ArrowKind, Scene
 from gmkit.core.envelope import Orders
 from gmkit.core.maps import Arrow, GameMap, Stack
 from gmkit.core.orders import OrderError, ParseResult
+from gmkit.core.players import PlayerInfo
 from gmkit.core.params import Param, Params, apply_rule_changes
 from gmkit.core.steps import Event, Outcome, Step
 from gmkit.core.tables import Schema, State
@@ -63,15 +64,6 @@ class RuleChange:
     value: Any
     why: str
     at_once: bool = False
-
-
-@dataclass(frozen=True)
-class PlayerInfo:
-    """A player as ``game.toml`` lists them; ``extra`` holds ruleset-specific fields."""
-
-    id: str
-    name: str
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from gmkit.core.files import StoreError, atomic_write, read_json_file
 from gmkit.core.tables import State
 
 if TYPE_CHECKING:
-    from gmkit.core.ruleset import PlayerInfo
+    from gmkit.core.players import PlayerInfo
 
 #: Changes recorded for coming turns, under ``pending/``.
 CHANGES_FILE = "changes.json"

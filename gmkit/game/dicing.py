@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 
 import gmkit.game.fairdice as fairdice
-from gmkit.core import dice as gdice
+import gmkit.core.dice as gdice
 from gmkit.core.beacon import Beacon
 from gmkit.core.store import GameStore
 from gmkit.game.changes import GameError

@@ -30,7 +30,7 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core import dice as gdice
+import gmkit.core.dice as gdice
 from gmkit.core.beacon import NETWORKS, Beacon, BeaconError, Network, derive_seed, round_at, \
     round_time, verify_beacon, verify_drand
 from gmkit.core.store import GameStore

@@ -24,15 +24,16 @@ import polars as pl
 
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 import gmkit.game.fairdice as fairdice
-from gmkit.core import dice as gdice
+import gmkit.core.dice as gdice
 from gmkit.core.beacon import Beacon
 from gmkit.core.boards import Board, BoardError
 from gmkit.core.boards.files import load_board
 from gmkit.core.dice import Dice
-from gmkit.core.drawing import scene as sc
+import gmkit.core.drawing.scene as sc
 from gmkit.core.drawing.board_svg import scene_svg
 from gmkit.core.maps import Arrow, GameMap
-from gmkit.core.ruleset import PlayerInfo, Ruleset, find_ruleset, recorded_version
+from gmkit.core.players import PlayerInfo
+from gmkit.core.ruleset import Ruleset, find_ruleset, recorded_version
 from gmkit.core.steps import Driver, RulesAt
 from gmkit.core.params import Params
 from gmkit.core.tables import ORDERS_SCHEMA

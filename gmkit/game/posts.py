@@ -16,7 +16,8 @@ import gmkit.game.fairdice as fairdice
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.intake import Intake, player_id_problem
 from gmkit.core.orders import OrderError, ParseResult, merge_posts
-from gmkit.core.ruleset import GM_POSTER, PlayerInfo, Ruleset
+from gmkit.core.ruleset import GM_POSTER, Ruleset
+from gmkit.core.players import PlayerInfo
 from gmkit.core.params import Params
 from gmkit.core.store import GameStore
 from gmkit.core.tables import State

@@ -36,7 +36,7 @@ from typing import Any, Protocol
 import polars as pl
 
 import gmkit.game.fairdice as fairdice
-from gmkit.core import dice as gdice
+import gmkit.core.dice as gdice
 from gmkit.core.files import StoreError
 from gmkit.core.store import TurnData
 from gmkit.core.tables import State
@@ -44,7 +44,8 @@ from gmkit.game.changes import enacted_record
 from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.beacon import Beacon
 from gmkit.core.boards import Board
-from gmkit.core.ruleset import PlayerInfo, Ruleset, recorded_version
+from gmkit.core.players import PlayerInfo
+from gmkit.core.ruleset import Ruleset, recorded_version
 from gmkit.core.store import GameStore
 from gmkit.game.setup import MAP_FILE, board_copy_name
 

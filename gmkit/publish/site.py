@@ -24,7 +24,7 @@ from typing import Any
 
 import jinja2
 
-from gmkit.publish import dicecheck
+import gmkit.publish.dicecheck as dicecheck
 from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
 from gmkit.core.files import fsync_dir, current_umask
 from gmkit.core.views import Viewer
@@ -111,8 +111,8 @@ def _index(game: Game, turns: Sequence[int], viewer: Viewer) -> str:
 
 
 def _history(game: Game, viewer: Viewer) -> str:
-    from gmkit.publish import charts
-    from gmkit.publish import history
+    import gmkit.publish.charts as charts
+    import gmkit.publish.history as history
 
     series = history.player_series(game, view=viewer)
     colours = game.ruleset.player_colours(game.ruleset.view(game.state(), viewer), game.rules)

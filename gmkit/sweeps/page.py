@@ -18,7 +18,7 @@ import polars as pl
 from gmkit.core.reports import CSP, chart_svg, html_environment
 
 if TYPE_CHECKING:
-    from gmkit.sweeps.sweep import Sweep
+    from gmkit.sweeps.spec import Sweep
 
 PAGE = html_environment().from_string("""\
 <!DOCTYPE html>

@@ -36,7 +36,6 @@ import tempfile
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +50,7 @@ from gmkit.core.files import atomic_write, parquet_bytes
 from gmkit.core.tables import State
 from gmkit.game import Game
 from gmkit.sweeps.playout import derived_seed, play
+from gmkit.sweeps.spec import GameTask, Sweep, SweepError, SweepSpec, Variant
 
 #: The round limit when none is given.
 DEFAULT_ROUNDS = 100
@@ -63,72 +63,6 @@ GAME_COLUMNS = ("game", "variant", "seed", "rounds", "ended", "winner", "seat", 
 RECEIVED = "2026-01-01T00:00:00+00:00"
 
 
-class SweepError(ValueError):
-    """A sweep that cannot be planned or replayed; the message says why, in one line."""
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One combination of rule values: its label (``"base"`` or ``key=value, ...``) and the
-    overrides it plays with."""
-
-    label: str
-    rules: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class GameTask:
-    """One game of a sweep: everything a worker needs to play it."""
-
-    game: int
-    variant: Variant
-    seed: str
-    ruleset: str
-    players: tuple[Mapping[str, Any], ...]
-    rounds: int
-
-
-@dataclass(frozen=True)
-class SweepSpec:
-    """A planned sweep: ``games`` games of each variant, at most ``rounds`` rounds each."""
-
-    ruleset: str
-    games: int
-    variants: tuple[Variant, ...]
-    players: tuple[Mapping[str, Any], ...]
-    rounds: int
-    seed: str
-
-    def tasks(self) -> list[GameTask]:
-        """Every game, numbered from 0 in blocks of ``games`` per variant; game ``k`` of each
-        block plays from the same seed."""
-        seeds = [game_seed(self.seed, k) for k in range(self.games)]
-        return [GameTask(v * self.games + k, variant, seeds[k], self.ruleset, self.players,
-                         self.rounds)
-                for v, variant in enumerate(self.variants) for k in range(self.games)]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The sweep as its ``sweep.json`` records it."""
-        return {"ruleset": self.ruleset, "games": self.games, "rounds": self.rounds,
-                "seed": self.seed, "players": [dict(p) for p in self.players],
-                "variants": [{"label": v.label, "rules": dict(v.rules)} for v in self.variants]}
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """A sweep played: its plan and its two tables."""
-
-    spec: SweepSpec
-    games: pl.DataFrame
-    margins: pl.DataFrame
-
-
-def game_seed(master: str, k: int) -> str:
-    """The master seed of game ``k`` of each variant (a playout's master seed)."""
-    return derived_seed(master, "sweep", k)[:16]
-
-
-# -- planning --------------------------------------------------------------------------------------
 def rule_value(raw: str) -> Any:
     """A rule value as written on the command line: a TOML value (``3``, ``0.5``, ``true``,
     ``"x"``), else the text itself."""

@@ -27,7 +27,7 @@ from gmkit.core.dice import ENTERED, SEEDED, Dice
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.maps import GameMap
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Driver, Event, Termination
 from gmkit.core.tables import State
 from gmkit.sweeps.playout import new_game

@@ -128,7 +128,7 @@ def test_the_shipped_board_is_a_graph_board_copied_into_each_game(tmp_path: Path
 
 def test_a_player_list_outside_two_to_eight_is_refused() -> None:
     """Start areas exist for 2 to 8 players."""
-    from gmkit.core.ruleset import PlayerInfo
+    from gmkit.core.players import PlayerInfo
 
     one = [PlayerInfo("Red", "R")]
     nine = [PlayerInfo(f"P{i}", f"P{i}") for i in range(9)]

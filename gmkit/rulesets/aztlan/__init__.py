@@ -26,12 +26,13 @@ from gmkit.rulesets.aztlan.board.geography import FRAME
 from gmkit.core.maps import polygon_map
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
-from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Headline, MapStyle, Ruleset, register
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Event, Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
-from gmkit.rulesets.aztlan import orders as az_orders
-from gmkit.rulesets.aztlan import state as az_state
+import gmkit.rulesets.aztlan.orders as az_orders
+import gmkit.rulesets.aztlan.state as az_state
 from gmkit.rulesets.aztlan.bot import random_post
 from gmkit.rulesets.aztlan.state import ACTIVE, SEASONS, board, position
 from gmkit.rulesets.aztlan.roster import check_players
@@ -145,7 +146,7 @@ class Aztlan(Ruleset[AztlanOrder]):
         return self.view(state, Viewer.public())
 
     def map_style(self, state: State, rules: Params) -> MapStyle:
-        from gmkit.rulesets.aztlan import drawing
+        import gmkit.rulesets.aztlan.drawing as drawing
 
         colours = drawing.EMPIRE_COLOURS
         fills: dict[str, str] = {}
@@ -165,7 +166,7 @@ class Aztlan(Ruleset[AztlanOrder]):
 
     def order_arrows(self, state: State, orders: Orders[AztlanOrder],
                      events: Sequence[Event], rules: Params) -> list[Any]:
-        from gmkit.rulesets.aztlan import drawing
+        import gmkit.rulesets.aztlan.drawing as drawing
 
         outcomes = {(e.player, int(e.data["line"])): str(e.data["code"]) for e in events
                     if e.kind == "order" and e.player and e.data.get("line")}

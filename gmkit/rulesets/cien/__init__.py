@@ -16,12 +16,13 @@ from gmkit.core.boards import Board
 from gmkit.core.maps import polygon_map
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Headline, MapStyle, Ruleset, register
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
-from gmkit.rulesets.cien import orders as cien_orders
-from gmkit.rulesets.cien import state as cien_state
+import gmkit.rulesets.cien.orders as cien_orders
+import gmkit.rulesets.cien.state as cien_state
 from gmkit.rulesets.cien.constants import CAPITAL, COLOUR_HEX, PARAMS
 from gmkit.rulesets.cien.bot import random_post
 from gmkit.rulesets.cien.odds import conquest_odds

@@ -8,7 +8,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State
 from gmkit.rulesets.example.rules import CAMP, HILL, board
 

@@ -28,12 +28,15 @@ from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, MapStyle, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Headline, MapStyle, Ruleset, register
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
-from gmkit.rulesets.jungle import actions as A
-from gmkit.rulesets.jungle import posts, views, world
+import gmkit.rulesets.jungle.actions as A
+import gmkit.rulesets.jungle.posts as posts
+import gmkit.rulesets.jungle.views as views
+import gmkit.rulesets.jungle.world as world
 from gmkit.rulesets.jungle.bot import random_post
 from gmkit.rulesets.jungle.constants import PARAMS
 from gmkit.rulesets.jungle.drawing import colours, scene

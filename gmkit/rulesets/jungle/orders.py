@@ -33,7 +33,7 @@ from gmkit.core.orders import (IllegalOrderError, NameIndex, OrderError, OrderSy
                                ParseResult, PostLine, parse_post)
 from gmkit.core.params import Params
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle import actions as A
+import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.attack import AttackType
 from gmkit.rulesets.jungle.constants import GOD_NAMES
 

@@ -30,7 +30,7 @@ from gmkit.core.orders import (IllegalOrderError, NameIndex, OrderError, OrderSy
                                ParseResult, PostLine)
 from gmkit.core.params import Params
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle import actions as A
+import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.figures import Figures, check_figures, parse_figures
 from gmkit.rulesets.jungle.orders import parse as parse_round
 from gmkit.rulesets.jungle.proposals import LINE, RuleProposal, parse_line
