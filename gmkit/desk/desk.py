@@ -26,52 +26,27 @@ notebook.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import html
-import os
-import shutil
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from gmkit.core.dice import Dice, DiceError, Roll, check_entered, parse_die_value
+from gmkit.core.dice import Dice, DiceError, Roll
 from gmkit.core.envelope import Orders
 from gmkit.core.maps import Arrow
-from gmkit.core.orders import OrderError
-from gmkit.core.steps import Driver, Event, StepRecord
-from gmkit.core.tables import ORDERS_SCHEMA
+from gmkit.core.steps import Event, StepRecord
 from gmkit.core.files import StoreError
 from gmkit.core.tables import SchemaError, State
 from gmkit.game import Game, GameError, TurnSession
+from gmkit.desk.copies import BUNDLED_SAMPLE, DeskError, working_copy
+from gmkit.desk.dicing import DeskDice
+from gmkit.desk.posting import DeskPosts
+from gmkit.desk.views import (_EVENT_SCHEMA, Overview, Published, StepView, TurnSoFar, _dice_frame,
+                              table_changes)
 
-__all__ = [
-    "Desk",
-    "DeskError",
-    "Overview",
-    "PostPreview",
-    "Published",
-    "StepView",
-    "TurnSoFar",
-    "callout_html",
-    "frame_html",
-    "iframe_html",
-    "repo_root",
-    "sample_working_copy",
-    "svg_image",
-    "table_changes",
-    "zoomable_map",
-]
-
-#: The game bundled with gmkit; the desk never writes into it.
-BUNDLED_SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample-cien"
-#: Where the notebooks keep their working copy of the sample, relative to the repository root.
-WORKING_COPY = Path("out") / "turn-notebook" / "sample-cien"
-#: The file that marks a folder as a working copy made by :meth:`Desk.working_copy`.
-COPY_MARKER = ".gmkit-working-copy"
 
 #: How many drawn maps the desk keeps (a turn's steps, before and after, the orders).
 _SVG_CACHE = 48
@@ -79,58 +54,6 @@ _SVG_CACHE = 48
 _OPEN_ERRORS = (GameError, StoreError, SchemaError, KeyError, OSError, ValueError)
 
 
-class DeskError(ValueError):
-    """Something the GM asked that cannot be done; the message says why, ready to show."""
-
-
-from gmkit.desk.views import (  # noqa: E402  (re-exported: the desk's views)
-    _DICE_SCHEMA, _EVENT_SCHEMA, Overview, PostPreview, Published, StepView, TurnSoFar,
-    _dice_frame, callout_html, frame_html, svg_image, table_changes, zoomable_map,
-)
-
-# ------------------------------------------------------------------------------------------------
-# Helpers
-# ------------------------------------------------------------------------------------------------
-
-
-def repo_root(start: str | Path | None = None) -> Path:
-    """The gmkit checkout holding ``data/sample-cien``: searched upwards from ``start`` (default:
-    the working directory), else the one this module lives in."""
-    here = Path(start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        if (folder / "data" / "sample-cien" / "game.toml").is_file():
-            return folder
-    return BUNDLED_SAMPLE.parent.parent
-
-
-def sample_working_copy(root: str | Path | None = None, *, fresh: bool = False,
-                        name: str | None = None, into: str | Path | None = None,
-                        sample: str = "cien") -> Path:
-    """The notebooks' working copy of a bundled sample (``data/sample-<sample>``):
-    ``out/turn-notebook/<name>`` (default ``sample-<sample>``) of the checkout found from ``root``
-    (or ``into``), made on first use and then reused (``fresh``: made again)."""
-    base = repo_root(root)
-    source = base / "data" / f"sample-{sample}"
-    if "/" in sample or "\\" in sample or not source.is_dir():
-        known = sorted(p.name.removeprefix("sample-") for p in (base / "data").glob("sample-*"))
-        raise DeskError(f"no bundled sample '{sample}' (known: {', '.join(known)})")
-    target = Path(into) if into else base / WORKING_COPY.parent / (name or f"sample-{sample}")
-    return Desk.working_copy(source, target, fresh=fresh)
-
-
-def _parse_value(value: Any) -> Any:
-    try:
-        return parse_die_value(value)
-    except DiceError as e:
-        raise DeskError(str(e)) from None
-
-
-def _check_value(roll: Roll, value: Any) -> None:
-    """Check an entered value against a known draw; raise DeskError naming the draw and die."""
-    try:
-        check_entered(roll, value)
-    except DiceError as e:
-        raise DeskError(str(e)) from None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -138,7 +61,7 @@ def _check_value(roll: Roll, value: Any) -> None:
 # ------------------------------------------------------------------------------------------------
 
 
-class Desk:
+class Desk(DeskPosts, DeskDice):
     """A game opened for a GM at a notebook: the turn being played and every action on it."""
 
     def __init__(self, game: Game):
@@ -149,6 +72,8 @@ class Desk:
         self._svg: dict[tuple[Any, ...], tuple[State, str]] = {}  # oldest first
         #: The summaries written last by :meth:`publish_reports`.
         self.published: Published | None = None
+
+    working_copy = staticmethod(working_copy)
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -171,37 +96,6 @@ class Desk:
             msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
             raise DeskError(f"cannot open the game: {msg}") from None
         return cls(game)
-
-    @staticmethod
-    def working_copy(source: str | Path, into: str | Path, *, fresh: bool = False) -> Path:
-        """A copy of the game folder ``source`` at ``into`` to play on (``source`` is only read).
-
-        Made once and then reused; ``fresh`` replaces a copy made earlier by this method (never
-        any other folder). The copy is written aside and renamed into place, so an interrupted
-        copy is never mistaken for a game."""
-        source, into = Path(source), Path(into)
-        if not (source / "game.toml").is_file():
-            raise DeskError(f"{source}: not a game folder (no game.toml)")
-        if into.exists():
-            if not fresh:
-                if not (into / "game.toml").is_file():
-                    raise DeskError(f"{into}: exists and is not a game folder")
-                return into
-            if not (into / COPY_MARKER).is_file():
-                raise DeskError(f"{into}: not a working copy made by the desk; not replacing it")
-            shutil.rmtree(into)
-        into.parent.mkdir(parents=True, exist_ok=True)
-        staging = into.parent / f".{into.name}.copying-{os.getpid()}"
-        shutil.rmtree(staging, ignore_errors=True)
-        shutil.copytree(source, staging, ignore=shutil.ignore_patterns(".lock", COPY_MARKER))
-        (staging / COPY_MARKER).write_text(f"a working copy of {source.name}\n", "utf-8")
-        try:
-            os.rename(staging, into)
-        except OSError:
-            shutil.rmtree(staging, ignore_errors=True)
-            if not (into / "game.toml").is_file():
-                raise
-        return into
 
     # -- reading ---------------------------------------------------------------------------------
     @property
@@ -291,210 +185,7 @@ class Desk:
         arrows = self.game.ruleset.order_arrows(state, orders, events, self.game.rules)
         return self.map_svg(state, title=title, arrows=arrows) if arrows else None
 
-    # -- posts -----------------------------------------------------------------------------------
-    def _player(self, player: str) -> str:
-        ids = self.game.player_ids()
-        match = [p for p in ids if p.casefold() == str(player or "").strip().casefold()]
-        if not match:
-            raise DeskError(f"no player '{player}' (players: {', '.join(ids)})")
-        return match[0]
-
-    def _pending(self) -> pl.DataFrame:
-        return self.game.store.pending_posts(self.game.next_turn)
-
-    def preview_post(self, player: str, text: str, secret: bool = False) -> PostPreview:
-        """How a post reads, checked against the state and the other pending posts, without
-        storing anything."""
-        return self._preview(self._player(player), text or "", bool(secret), None)
-
-    def _preview(self, player: str, text: str, secret: bool, seq: int | None) -> PostPreview:
-        game = self.game
-        state = game.coming_state()
-        parsed = game.ruleset.parse_post(text, player, state, game.rules, secret=secret)
-        orders = pl.DataFrame(
-            [(line.number, line.text, game.ruleset.describe_order(order))
-             for line, order in parsed.orders],
-            schema={"line": pl.Int64, "text": pl.String, "reads as": pl.String}, orient="row")
-        rejected = pl.DataFrame(
-            [(e.line, e.text, e.reason) for e in parsed.errors],
-            schema={"line": pl.Int64, "text": pl.String, "reason": pl.String}, orient="row")
-        message = None
-        if not text.strip():
-            message = "the post is empty: paste the player's post or type the orders"
-        elif not parsed.orders:
-            first = parsed.errors[0] if parsed.errors else None
-            if first is None or first.line is None:
-                why = first.reason if first else "nothing in it reads as an order"
-            else:
-                more = len(parsed.errors) - 1
-                why = f"every order line was rejected ({first}" + \
-                    (f", and {more} more line(s))" if more else ")")
-            message = f"no orders could be read from {player}'s post: {why}"
-        pending = self._pending()
-        if seq is None:
-            new_seq = 1 + max(pending["seq"].to_list(), default=0)
-            row = pl.DataFrame([{"seq": new_seq, "player": player, "secret": secret,
-                                 "received": "", "text": text}], schema=dict(ORDERS_SCHEMA))
-            posts = pl.concat([pending, row])
-        else:
-            new_seq, posts = seq, pending
-        counted = set(game.effective_posts(posts)["seq"].to_list())
-        counts, note = new_seq in counted, None
-        if not counts:
-            earlier = [s for s, p in pending.select("seq", "player").iter_rows()
-                       if p == player and s != new_seq]
-            policy = game.ruleset.counted_posts(game.rules)
-            note = (f"this post will not count: under this game's rule only a player's "
-                    f"{policy} post counts, and {player} has post(s) "
-                    f"{', '.join(f'#{s}' for s in earlier)}; withdraw "
-                    f"{'it' if len(earlier) == 1 else 'them'} to let this one count")
-            # check it as if it replaced the other(s), so the GM sees whether it would be valid
-            posts = posts.filter((pl.col("player") != player) | (pl.col("seq") == new_seq))
-        problems: list[str] = []
-        if text.strip():
-            try:
-                _, found, _ = game.read_orders(state, posts)
-            except (OrderError, ValueError) as e:  # pragma: no cover - rulesets report, not raise
-                found = {player: [OrderError(str(e))]}
-            problems = [f"{e}  >  {e.text}" if e.text else str(e)
-                        for e in found.get(player, [])]
-        return PostPreview(player, secret, text, orders, rejected, tuple(problems),
-                           parsed.report(), message, note, counts, seq)
-
-    def receive(self, player: str, text: str, secret: bool = False, *,
-                received: str | None = None, allow_empty: bool = False) -> PostPreview:
-        """Store a player's post (a post with no orders is refused unless ``allow_empty``) and
-        return how it reads; a turn being resolved takes the new orders at once."""
-        pid = self._player(player)
-        preview = self._preview(pid, text or "", bool(secret), None)
-        if preview.message and not allow_empty:
-            raise DeskError(f"{preview.message}; nothing was stored")
-        stamp = received or datetime.now(timezone.utc).isoformat(timespec="seconds")
-        try:
-            seq, _ = self.game.store.add_post(self.game.next_turn, pid, text,
-                                              secret=bool(secret), received=stamp)
-        except (StoreError, OSError) as e:
-            raise DeskError(f"the post was not stored: {e}") from None
-        self._orders_changed()
-        return PostPreview(preview.player, preview.secret, preview.text, preview.orders,
-                           preview.rejected, preview.problems, preview.parse_report,
-                           preview.message, preview.note, preview.counts, seq)
-
-    def posts(self) -> pl.DataFrame:
-        """The pending posts for this turn: seq, player, secret, whether it counts, the text."""
-        pending = self._pending()
-        counted = set(self.game.effective_posts(pending)["seq"].to_list())
-        return pending.sort("seq").select(
-            "seq", "player", "secret",
-            pl.col("seq").is_in(list(counted)).alias("counts"),
-            "received", "text")
-
-    def withdraw(self, seq: int) -> None:
-        """Set a pending post aside (kept in ``pending/withdrawn``); a turn being resolved
-        drops its orders at once."""
-        try:
-            seq = int(seq)
-        except (TypeError, ValueError):
-            raise DeskError(f"{seq!r} is not a post number") from None
-        if seq not in self._pending()["seq"].to_list():
-            known = ", ".join(f"#{s}" for s in self._pending()["seq"].to_list()) or "none"
-            raise DeskError(f"no pending post #{seq} for turn {self.turn} (pending: {known})")
-        try:
-            self.game.store.withdraw_post(seq)
-        except (StoreError, OSError) as e:
-            raise DeskError(f"post #{seq} was not withdrawn: {e}") from None
-        self._orders_changed()
-
-    def _orders_changed(self) -> None:
-        session = self._live_session()
-        if session is None:
-            return
-        posts = self._pending()
-        parsed, problems, orders = self.game.read_orders(session.driver.start, posts)
-        session.posts, session.parsed, session.problems, session.orders = \
-            posts, parsed, problems, orders
-        steps_run = len(session.driver.records)
-        session.driver.restart(orders=orders)
-        self._forget()
-        try:
-            self._replay(steps_run)
-        except DiceError as e:
-            session.driver.restart()
-            self._forget()
-            raise DeskError(f"the orders changed and the steps could not be replayed: {e}; "
-                            "back at the start of the turn") from None
-
-    # -- seeds -----------------------------------------------------------------------------------
-    def commitment(self) -> str:
-        """The dice commitment to post before resolving this turn (makes the seed if needed)."""
-        try:
-            return self.game.commitment()
-        except (GameError, StoreError, OSError) as e:
-            raise DeskError(f"no commitment: {e}") from None
-
-    # -- guarding the dice: deadline, seal, beacon ------------------------------------------------
-    def dice_guard(self) -> list[str]:
-        """What guards this turn's dice, a line each: its commitment, order deadline and, in a
-        game mixing its dice with a beacon, its seal and beacon (or what is still to do)."""
-        got = self.game.coming_dice()
-        lines = [f"Commitment: {got['commitment'] or 'not made yet'}",
-                 "Order deadline: " + (got["deadline"]["deadline"] if got["deadline"] else
-                                       "not set")]
-        if got["beacon_kind"] is not None:
-            lines.append("Seal: " + (f"{got['seal']['digest']} ({len(got['seal']['posts'])} "
-                                     "post(s))" if got["seal"] else
-                                     "not sealed yet (seal after the deadline, before the "
-                                     "beacon round)"))
-            lines.append(f"Beacon ({got['beacon_kind']}): " + (
-                f"{got['beacon']['beacon']['source']} round {got['beacon']['beacon']['round']}"
-                if got["beacon"] else "not entered yet"))
-        return lines
-
-    def set_deadline(self, time: str) -> str:
-        """Set this turn's order deadline (ISO 8601 with its zone); what was set, in words."""
-        try:
-            entry = self.game.set_deadline(str(time or "").strip())
-        except (GameError, StoreError, OSError, ValueError) as e:
-            raise DeskError(f"deadline not set: {e}") from None
-        return f"Turn {self.turn}'s order deadline is {entry['deadline']}."
-
-    def seal(self) -> str:
-        """Seal this turn on the posts in and the dice entered so far (before the beacon
-        round); the seal's digest, to post."""
-        try:
-            entry = self.game.seal(self._saved_dice())
-        except (GameError, StoreError, OSError, ValueError) as e:
-            raise DeskError(f"not sealed: {e}") from None
-        return (f"Turn {self.turn} sealed on {len(entry['posts'])} post(s) and "
-                f"{len(entry['entered'])} entered dice: post the seal {entry['digest']}.")
-
-    def enter_beacon(self, *, round: str = "", randomness: str = "", signature: str = "",
-                     source: str = "", value: str = "") -> str:
-        """Enter this turn's beacon: a drand round and its signature (checked offline), or a
-        named source and its value."""
-        try:
-            entry = self.game.enter_beacon(
-                round=round.strip() or None, randomness=randomness.strip() or None,
-                signature=signature.strip() or None, source=source.strip() or None,
-                value=value if source.strip() else None)
-        except (GameError, StoreError, OSError, ValueError) as e:
-            raise DeskError(f"beacon refused: {e}") from None
-        self.session = None  # the turn now resolves with the beacon-mixed seed
-        self._forget()
-        got = entry["beacon"]
-        return (f"Turn {self.turn}'s beacon: {got['source']} round {got['round']} "
-                f"({'signature checked' if got['check'] != 'entered' else 'entered'}).")
-
     # -- resolving -------------------------------------------------------------------------------
-    def _saved_dice(self) -> dict[str, Any]:
-        try:
-            return self.game.store.pending_dice(self.turn)
-        except StoreError as e:
-            raise DeskError(str(e)) from None
-
-    def _save_dice(self, entered: Mapping[str, Any]) -> None:
-        self.game.store.save_pending_dice(self.turn, entered)
-
     def _live_session(self) -> TurnSession | None:
         if self.session is not None and self.session.turn != self.game.next_turn:
             self.session = None  # committed elsewhere meanwhile
@@ -642,112 +333,6 @@ class Desk:
         if session is not None:
             self.begin(session.entered)
 
-    # -- dice ------------------------------------------------------------------------------------
-    def entered(self) -> dict[str, Any]:
-        """The dice entered for this turn so far."""
-        session = self._live_session()
-        return dict(session.entered) if session else self._saved_dice()
-
-    def _all_rolls(self) -> list[Roll]:
-        """Every draw of the whole turn with the current orders and entered dice (resolved on
-        the side; the turn's own position does not move)."""
-        session = self._ensure()
-        driver = session.driver
-        key = tuple(sorted((k, repr(v)) for k, v in driver.dice.entered.items()))
-        if self._shadow is not None and self._shadow[0] is driver.orders \
-                and self._shadow[1] == key:
-            return self._shadow[2]
-        shadow = Driver(driver.steps, driver.start, driver.orders,
-                        Dice(driver.dice.seed, driver.dice.turn, entered=dict(driver.dice.entered)),
-                        driver.rules, driver.rules_at)
-        try:
-            shadow.run_all()
-        except DiceError:
-            pass
-        rolls = shadow.rolls
-        self._shadow = (driver.orders, key, rolls)
-        return rolls
-
-    def draws(self) -> pl.DataFrame:
-        """Every draw the turn makes (as resolved now): step, draw id, purpose, die, result,
-        source; the ids to use with :meth:`enter_die`."""
-        rolls = self._all_rolls()
-        frame = _dice_frame(rolls)
-        return frame.with_columns(pl.Series("step", [r.step for r in rolls], pl.String)).select(
-            "step", *_DICE_SCHEMA)
-
-    def enter_die(self, draw_id: str, value: Any) -> StepView | None:
-        """Use a die rolled elsewhere for ``draw_id``; the steps run so far are replayed with it.
-
-        The value is checked against the draw (an 11 on a d10 is refused, naming the draw and
-        the die); on any error nothing changes."""
-        session = self._ensure()
-        draw_id = str(draw_id or "").strip()
-        if not draw_id:
-            raise DeskError("enter the draw id of the die (e.g. conquest:attack/Tróys/Red)")
-        value = _parse_value(value)
-        rolls = {r.draw_id: r for r in self._all_rolls()}
-        rolls.update({r.draw_id: r for r in session.driver.rolls})
-        # a single die answers to its logged "<id>#0" and to the bare "<id>" of older dice files
-        known = {k: r for r in rolls.values() for k in r.entry_ids}
-        roll = known.get(draw_id)
-        if roll is None:
-            close = difflib.get_close_matches(draw_id, list(rolls), n=3, cutoff=0.6)
-            hint = f"; did you mean {' or '.join(close)}?" if close else \
-                f" (draws: {', '.join(list(rolls)[:8])}{', ...' if len(rolls) > 8 else ''})"
-            raise DeskError(f"no draw '{draw_id}' in turn {self.turn}{hint}")
-        _check_value(roll, value)
-        entered = {k: v for k, v in session.entered.items() if k not in roll.entry_ids}
-        entered[draw_id] = value
-        self._apply_entered(entered)
-        return self.current()
-
-    def clear_die(self, draw_id: str) -> StepView | None:
-        """Go back to the seeded die for ``draw_id``."""
-        session = self._ensure()
-        entered = dict(session.entered)
-        roll = next((r for r in self._all_rolls() if draw_id in r.entry_ids), None)
-        ids = [k for k in (roll.entry_ids if roll is not None else (draw_id,)) if k in entered]
-        if not ids:
-            raise DeskError(f"no die entered for '{draw_id}'")
-        for k in ids:
-            del entered[k]
-        self._apply_entered(entered)
-        return self.current()
-
-    def _apply_entered(self, entered: dict[str, Any]) -> None:
-        driver = self._ensure().driver
-        old = dict(driver.dice.entered)
-        steps_run = len(driver.records)
-        driver.restart(entered=entered)
-        self._forget()
-        try:
-            self._replay(steps_run)
-            self._save_dice(entered)
-        except (DiceError, OSError) as e:
-            driver.restart(entered=old)
-            self._forget()
-            self._replay(steps_run)
-            raise DeskError(f"{e}; the die was not entered") from None
-
-    def odds(self) -> pl.DataFrame:
-        """Exact odds of every contested action of the orders received so far."""
-        session = self._live_session()
-        if session is not None:
-            return self.game.odds(session)
-        state = self.game.coming_state()
-        _, _, orders = self.game.read_orders(state, self._pending())
-        return self.game.ruleset.odds(state, orders, self.game.rules)
-
-    def problems(self) -> pl.DataFrame:
-        """Every rejected line and validation problem of the posts that count: player, problem."""
-        game = self.game
-        parsed, found, _ = game.read_orders(game.coming_state(), self._pending())
-        rows = [(p, f"{e}  >  {e.text}" if e.text else str(e))
-                for p, result in parsed.items() for e in [*result.errors, *found.get(p, [])]]
-        return pl.DataFrame(rows, schema={"player": pl.String, "problem": pl.String},
-                            orient="row")
-
     # -- committing and publishing ---------------------------------------------------------------
     def commit(self) -> int:
         """Commit the turn once every step has run; returns the committed turn number.
@@ -858,8 +443,3 @@ class Desk:
         thread.start()
         return thread
 
-
-def iframe_html(page: str, height: int = 520) -> str:
-    """A full HTML page shown in a sandboxed iframe (srcdoc)."""
-    return (f"<iframe sandbox='' style='width:100%;height:{height}px;border:1px solid #ccc' "
-            f"srcdoc=\"{html.escape(page, quote=True)}\"></iframe>")

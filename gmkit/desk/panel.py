@@ -1,4 +1,4 @@
-"""The GM's turn workflow as ipywidgets over a :class:`~gmkit.desk.desk.Desk`, for Jupyter.
+"""The GM's turn workflow as ipywidgets over a :class:`~gmkit.desk.Desk`, for Jupyter.
 
 All the work is the desk's; this module only wires buttons and shows what the desk returns.
 """
@@ -10,7 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gmkit.desk.desk import Desk, DeskError, Published, callout_html, frame_html, iframe_html
+from gmkit.desk.copies import DeskError
+from gmkit.desk.desk import Desk
+from gmkit.desk.views import Published, callout_html, frame_html, iframe_html
 
 __all__ = ["DeskPanel", "SECTIONS", "TABS"]
 

@@ -407,3 +407,9 @@ def table_changes(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame | N
     return pl.DataFrame(rows, schema=[(key_name, pl.String), *((c, pl.String)
                                                               for c in _CHANGE_COLUMNS)],
                         orient="row")
+
+
+def iframe_html(page: str, height: int = 520) -> str:
+    """A full HTML page shown in a sandboxed iframe (srcdoc)."""
+    return (f"<iframe sandbox='' style='width:100%;height:{height}px;border:1px solid #ccc' "
+            f"srcdoc=\"{html.escape(page, quote=True)}\"></iframe>")
