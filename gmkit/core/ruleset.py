@@ -7,7 +7,7 @@ knows this interface; it never imports a ruleset.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -380,8 +380,24 @@ def register(cls: _R) -> _R:
     return cls
 
 
+#: Who can import rulesets that are not registered yet: called with a name (or None: all).
+_LOADERS: list[Callable[[str | None], None]] = []
+
+
+def add_loader(load: Callable[[str | None], None]) -> None:
+    """Let :func:`find_ruleset` and :func:`registered` import rulesets when first asked:
+    ``load(name)`` imports the one so named (if any), ``load(None)`` every one (an alias is
+    found by importing them all)."""
+    _LOADERS.append(load)
+
+
 def find_ruleset(name: str) -> Ruleset[Any]:
     """A ruleset instance by name or alias (case-insensitive)."""
+    for asked in (name.casefold(), None):
+        if name.casefold() in _REGISTRY:
+            break
+        for load in _LOADERS:
+            load(asked)
     try:
         return _REGISTRY[name.casefold()]()
     except KeyError:
@@ -391,4 +407,6 @@ def find_ruleset(name: str) -> Ruleset[Any]:
 
 def registered() -> list[str]:
     """The names of the registered rulesets."""
+    for load in _LOADERS:
+        load(None)
     return sorted({c.name for c in _REGISTRY.values()})
