@@ -30,7 +30,7 @@ import polars as pl
 
 from gmkit.core.beacon import Beacon
 from gmkit.core.orders import _STATE_TOKEN  # the tags that shape a post (bold, quotes)
-from gmkit.core.orders import visible
+from gmkit.core.names import visible
 from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.files import atomic_write, parquet_bytes
 from gmkit.core.store import GameStore, TurnData

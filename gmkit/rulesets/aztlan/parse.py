@@ -34,15 +34,8 @@ from __future__ import annotations
 import re
 
 from gmkit.core.maps import GameMap
-from gmkit.core.orders import (
-    IllegalOrderError,
-    NameIndex,
-    OrderError,
-    OrderSyntaxError,
-    ParseResult,
-    PostLine,
-    parse_post,
-)
+from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult, PostLine, parse_post)
+from gmkit.core.names import NameIndex
 from gmkit.rulesets.aztlan.names import names, one_name, player_name, sector_index
 from gmkit.rulesets.aztlan.order_types import (
     Action,

@@ -26,8 +26,8 @@ from typing import Any, Union
 
 import polars as pl
 
-from gmkit.core.orders import (IllegalOrderError, NameIndex, OrderError, OrderSyntaxError,
-                               ParseResult, PostLine)
+from gmkit.core.orders import IllegalOrderError, OrderError, OrderSyntaxError, ParseResult, PostLine
+from gmkit.core.names import NameIndex
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 import gmkit.rulesets.jungle.actions as A
