@@ -41,8 +41,7 @@ from gmkit.core.store import GameStore, TurnData, sha256_file
 from gmkit.core.files import StoreError
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_orders
-from gmkit.game.changes import (  # noqa: F401  (apply_rule_changes, GameError: gmkit.game.game's names)
-    CHANGES_FILE, GameError, RecordedChanges, apply_rule_changes, enacted_record)
+from gmkit.game.changes import CHANGES_FILE, GameError, enacted_record
 from gmkit.core.files import atomic_write
 from gmkit.game.corrections import apply_corrections
 from gmkit.game.dicing import GuardedDice
