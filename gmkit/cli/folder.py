@@ -79,7 +79,7 @@ def status(game: Path, gm: bool) -> None:
     orders."""
     g = Game.open(game)
     viewer = Viewer.gm() if gm else Viewer.public()
-    standings = g.ruleset.standings(g.ruleset.view(g.state(), viewer), g.rules)
+    standings = g.ruleset.standings(g.state(viewer=viewer), g.rules)
     if not gm:
         standings = standings.drop(list(g.ruleset.gm_only_columns()), strict=False)
     click.echo(f"{g.title} ({g.ruleset.title}): turn {g.latest_turn} committed, "

@@ -33,16 +33,12 @@ def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
            max_chars: int, map_file: str | None) -> None:
     """Write a turn's summary as offline HTML or BBCode, for the public, the GM or a
     player."""
-    import dataclasses
-
     from gmkit.core.reports import render, write_report
-    from gmkit.publish.summary import turn_report
+    from gmkit.publish.turns import report_for
 
     g = Game.open(game)
     view = str(_viewer(g, view))
-    rep = turn_report(g, turn, viewer=view)
-    if map_file:
-        rep = dataclasses.replace(rep, map_file=Path(map_file).name)
+    rep = report_for(g, turn, view, map_file=map_file)
     if out is None:
         text = render(rep, view=view, fmt=fmt, max_chars=max_chars)
         click.echo(text if isinstance(text, str) else "\n\n".join(text))

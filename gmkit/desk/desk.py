@@ -393,12 +393,14 @@ class Desk(DeskPosts, DeskDice):
 
     def publish_reports(self, out_dir: str | Path | None = None, *,
                         turn: int | None = None) -> Published:
-        """Write the public and GM summaries of a committed turn (the latest by default) as HTML
-        and BBCode into ``out_dir`` (default: the game folder's ``reports/``).
+        """Write the reports of a committed turn (the latest by default) for each of its
+        readers, as HTML and BBCode, into ``out_dir`` (default: the game folder's
+        ``reports/``): the public and GM summaries, and each player's own report in
+        ``players/<id>/`` (the same path as ``gmkit report`` and ``gmkit publish``,
+        :mod:`gmkit.publish.turns`).
 
         Everything is rendered before anything is written, then each file is moved into place."""
-        from gmkit.core.reports import render, write_report
-        from gmkit.publish.summary import turn_report
+        from gmkit.publish.turns import readers, render_turn
 
         turn = self.game.latest_turn if turn is None else turn
         if turn == self.game.first_turn:
@@ -406,27 +408,20 @@ class Desk(DeskPosts, DeskDice):
                             "summary")
         out = Path(out_dir) if out_dir is not None else self.root / "reports"
         try:
-            report = turn_report(self.game, turn)
-            pages = {view: render(report, view=view, fmt="html") for view in ("public", "gm")}
-            posts = {view: render(report, view=view, fmt="bbcode") for view in ("public", "gm")}
+            rendered = render_turn(self.game, turn, readers(self.game))
         except Exception as e:  # noqa: BLE001
             raise DeskError(f"the summaries of turn {turn} could not be made: {e}; nothing "
                             "was written") from e
-        paths: list[Path] = []
         try:
             out.mkdir(parents=True, exist_ok=True)
-            for view in ("public", "gm"):
-                for fmt in ("html", "bbcode"):
-                    paths += write_report(report, out / f"turn-{turn:04d}-{view}.html"
-                                          if fmt == "html" else out / f"turn-{turn:04d}-{view}",
-                                          view=view, fmt=fmt, rendered=pages[view]
-                                          if fmt == "html" else posts[view])
+            written = rendered.write(out)
         except Exception as e:  # noqa: BLE001
             raise DeskError(f"writing the summaries failed: {e}") from e
-        bbcode = {view: "\n\n".join(parts) for view, parts in posts.items()}
-        self.published = Published(turn, tuple(paths), {k: str(v) for k, v in pages.items()},
-                                   bbcode, self.game.store.seed_path(turn, revealed=True).exists(),
-                                   out.resolve())
+        pages = {view: str(rendered.text(view, "html")) for view in ("public", "gm")}
+        bbcode = {view: "\n\n".join(rendered.text(view, "bbcode")) for view in ("public", "gm")}
+        self.published = Published(turn, written.paths, pages, bbcode,
+                                   self.game.store.seed_path(turn, revealed=True).exists(),
+                                   out.resolve(), written.players)
         return self.published
 
     def warm_up(self) -> threading.Thread:

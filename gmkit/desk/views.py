@@ -9,7 +9,7 @@ import base64
 import html
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -308,12 +308,16 @@ class Published:
     bbcode: Mapping[str, str]  # view -> post(s), parts separated by a blank line
     revealed: bool
     folder: Path | None = None
+    #: Each player's own report (player id -> files), beside the public and GM ones.
+    players: Mapping[str, tuple[Path, ...]] = field(default_factory=dict)
 
     def summary(self) -> str:
         """What was written where, and whether the seed was revealed when it was."""
         folder = self.folder or (self.paths[0].parent if self.paths else Path("."))
         text = (f"wrote the summaries of turn {self.turn} into {folder}: "
                 + ", ".join(p.name for p in self.paths))
+        if self.players:
+            text += f", and each player's report in players/ ({len(self.players)} players)"
         if not self.revealed:
             text += (f". The seed of turn {self.turn} is not revealed yet, so they say so; "
                      "Reveal the seed writes them again with it")

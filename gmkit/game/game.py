@@ -234,14 +234,22 @@ class Game(ComingTurn, GuardedDice):
                     self._recent.pop(next(iter(self._recent)))
         return cached
 
-    def state(self, number: int | None = None) -> State:
-        """The state after a committed turn (the latest by default)."""
+    def state(self, number: int | None = None, *, viewer: Viewer | str | None = None) -> State:
+        """The state after a committed turn (the latest by default), as ``viewer`` may see it
+        (the GM's whole state when no viewer is named)."""
         latest = self.store.latest()
         if number is None or number == latest:
-            return self.store.read_state() if self._latest is None else self.turn().state
-        with self._lock:
-            kept = self._recent.get(_stamp(self.store.turn_path(number)))
-        return kept.state if kept is not None else self.store.read_state(number)
+            state = self.store.read_state() if self._latest is None else self.turn().state
+        else:
+            with self._lock:
+                kept = self._recent.get(_stamp(self.store.turn_path(number)))
+            state = kept.state if kept is not None else self.store.read_state(number)
+        return state if viewer is None else self.viewed(state, viewer)
+
+    def viewed(self, state: State, viewer: Viewer | str) -> State:
+        """A state of this game (a turn's, or one built from it) as ``viewer`` may see it: the
+        one door for hidden state outside the game (the ruleset's view)."""
+        return self.ruleset.view(state, viewer)
 
     def history(self, table: str, *, view: str | Viewer = "gm") -> pl.DataFrame:
         """A table across every turn, with a ``turn`` column, as ``view`` (``"gm"``,

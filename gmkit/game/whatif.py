@@ -396,7 +396,7 @@ def maps(game: Game, result: WhatIf, view: str | Viewer = "gm") -> tuple[str | N
     out = []
     for state, label in ((result.recorded.state, "as recorded"),
                          (result.resolved.state, "what if")):
-        out.append(game.map_svg(game.ruleset.view(state, viewer),
+        out.append(game.map_svg(game.viewed(state, viewer),
                                 title=f"{game.title} \u2014 turn {result.turn}, {label}"))
     return out[0], out[1]
 

@@ -163,7 +163,7 @@ def player_series(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
     hidden = set(game.ruleset.gm_only_columns()) if not v.is_gm else set()
     frames = []
     for state in states(game):
-        standings = game.ruleset.standings(game.ruleset.view(state, v), game.rules)
+        standings = game.ruleset.standings(game.viewed(state, v), game.rules)
         if v.is_player and hidden:
             who = _subject_column(game, standings)
             standings = standings.with_columns(
@@ -204,7 +204,7 @@ def subject_series(game: Game, subject: str, view: str | Viewer = "public") -> p
     v = _viewer(view)
     frames = []
     for state in states(game):
-        table = game.ruleset.subject_table(game.ruleset.view(state, v), subject, game.rules)
+        table = game.ruleset.subject_table(game.viewed(state, v), subject, game.rules)
         if table is None or table.is_empty():
             continue
         numeric = [c for c, t in table.schema.items()
@@ -405,7 +405,7 @@ def map_at(game: Game, turn: int, view: str | Viewer = "public") -> str:
         raise ValueError(f"turn {turn} is not committed (turns {turns[0]} to {turns[-1]})"
                          if turns else "no turn is committed")
     title = "The set-up (turn 0)" if turn == 0 else f"After turn {turn}"
-    svg = game.map_svg(game.ruleset.view(game.state(turn), v),
+    svg = game.map_svg(game.state(turn, viewer=v),
                        title=f"{game.title} \u2014 {title}")
     if svg is None:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="320" height="40">'

@@ -26,7 +26,7 @@ def default_name(turn: int, suffix: str = ".png") -> str:
 def map_svg(game: Game, turn: int | None = None, view: str = "public") -> str:
     """The map after ``turn`` (default: the latest committed) as ``view`` sees it, as SVG."""
     t = _committed(game, turn)
-    state = game.ruleset.view(game.state(t), Viewer.parse(view))
+    state = game.state(t, viewer=Viewer.parse(view))
     title = "The set-up (turn 0)" if t == 0 else f"After turn {t}"
     svg = game.map_svg(state, title=f"{game.title} \u2014 {title}")
     if svg is None:
@@ -55,7 +55,7 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
     path = game.root / "map.geojson"
     if game.map is None or not path.exists():
         raise GameError(f"{game.title}: this game has no polygon map to write as GeoJSON")
-    state = game.ruleset.view(game.state(t), Viewer.parse(view))
+    state = game.state(t, viewer=Viewer.parse(view))
     style = game.ruleset.map_style(state, game.rules)
     props = {name: {"turn": t,
                     **({"fill": style.fills[name]} if name in style.fills else {}),

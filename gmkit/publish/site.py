@@ -29,7 +29,7 @@ from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
 from gmkit.core.files import fsync_dir, current_umask
 from gmkit.core.views import Viewer
 from gmkit.game import Game
-from gmkit.publish.summary import turn_report
+from gmkit.publish.turns import FolderError, player_folder, report_for
 
 PAGE = html_environment().from_string("""\
 <!DOCTYPE html>
@@ -92,7 +92,7 @@ def _subtitle(game: Game, viewer: Viewer, text: str) -> str:
 
 def _index(game: Game, turns: Sequence[int], viewer: Viewer) -> str:
     env = html_environment(undefined=jinja2.Undefined)
-    state = game.ruleset.view(game.state(), viewer)
+    state = game.state(viewer=viewer)
     standings = game.ruleset.standings(state, game.rules)
     if not viewer.is_player:
         standings = standings.drop([c for c in game.ruleset.gm_only_columns()], strict=False)
@@ -115,7 +115,7 @@ def _history(game: Game, viewer: Viewer) -> str:
     import gmkit.publish.history as history
 
     series = history.player_series(game, view=viewer)
-    colours = game.ruleset.player_colours(game.ruleset.view(game.state(), viewer), game.rules)
+    colours = game.ruleset.player_colours(game.state(viewer=viewer), game.rules)
     labels = game.ruleset.metric_labels()
     parts = ["<h2>Players over the turns</h2>"]
     for metric in series["metric"].unique(maintain_order=True).to_list():
@@ -151,7 +151,7 @@ def _turn_page(game: Game, t: int, turns: Sequence[int], viewer: Viewer
                ) -> tuple[str, dict[str, Any]]:
     """A turn's page and its entry in the site's dice document: the page prints its dice from
     that entry, as the checker reads them."""
-    report = turn_report(game, t, viewer=viewer)
+    report = report_for(game, t, viewer)
     entry = dicecheck.turn_entry(report, game.store.manifest(t, report.revision))
     html = render_html(dicecheck.apply_entry(report, entry))
     links = NAV.format(
@@ -208,13 +208,6 @@ def check_players_target(game: Game, site: Path, players: Path) -> None:
         if target == other or other in target.parents or target in other.parents:
             raise PublishError(f"{players}: is, holds or is inside {what}; write the players' "
                                "pages in a folder of their own")
-
-
-def _player_folder(players: Path, pid: str) -> Path:
-    """``players/<pid>``; a player id that is no plain folder name is refused."""
-    if not pid or pid in (".", "..") or any(c in pid for c in '/\\\0') or pid != pid.strip():
-        raise PublishError(f"player id {pid!r} cannot name a folder; rename the player")
-    return players / pid
 
 
 def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
@@ -286,7 +279,10 @@ def publish(game: Game, out: str | Path, *, workers: int = 2,
     if players is not None:
         check_players_target(game, out, Path(players))
         for info in game.everyone():
-            folder = _player_folder(Path(players), info.id)
+            try:
+                folder = player_folder(Path(players), info.id)
+            except FolderError as e:
+                raise PublishError(str(e)) from None
             check_target(game, folder)
             folders.append((Viewer.player(info.id), folder))
     turns = [t for t in game.store.turns() if t > game.first_turn]

@@ -117,7 +117,7 @@ def read_tables(game: Game | str | Path, *, gm: bool = False,
     for turn in g.store.turns():
         data = g.store.read_turn(turn)
         # the one door: the state, posts, rolls and events as the viewer may see them
-        state = g.ruleset.view(data.state, viewer)
+        state = g.viewed(data.state, viewer)
         orders = visible_orders(data.orders, viewer)
         rolls, events = visible_rolls(data.rolls, viewer), visible_events(data.events, viewer)
         frames = {**state.tables, "orders": orders,

@@ -96,8 +96,8 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     t = data.turn
     played = t > game.first_turn  # not the set-up (turn 0, or a given position)
     before_gm = game.start_of(t) if played else data.state
-    before = ruleset.view(before_gm, v)
-    after = ruleset.view(data.state, v)
+    before = game.viewed(before_gm, v)
+    after = game.viewed(data.state, v)
     events = visible_events(data.events, v)
     rolls = visible_rolls(data.rolls, v)
     steps = []
