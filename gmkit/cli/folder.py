@@ -226,5 +226,5 @@ def rollback(game: Path, to_turn: int, why: str) -> None:
     g = Game.open(game)
     moved = g.rollback(to_turn, why)
     click.echo(f"rolled back to turn {to_turn}; set aside {len(moved)} turn folder(s)")
-    if g.dice_setting.ahead:
+    if g.dice_setting.ahead and not g.game_over():
         click.echo(f"turn {to_turn + 1} dice commitment: {g.commitment()}")

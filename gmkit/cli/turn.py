@@ -102,17 +102,23 @@ def import_command(game: Path, files: tuple[Path, ...]) -> None:
 def orders(game: Path, player: str, secret: bool, posted: str | None, post: Path) -> None:
     """Store a player's post (a file, or - for standard input) and show how it reads."""
     g = Game.open(game)
+    g.refuse_if_over("no orders are taken after the last turn")
     text = _read_text(post, "post")
     got = g.receive_post(player, text, secret=secret, posted=posted)
     result = got.parsed
     for line, order in result.orders:
         click.echo(f"  line {line.number}: {g.ruleset.describe_order(order)}")
-    problems = g.read_orders(g.state(), g.store.pending_posts(got.turn))[1]
+    _, problems, accepted = g.read_orders(g.state(), g.store.pending_posts(got.turn))
     bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(got.player, [])]
     if bad:
         click.echo("rejected:")
         for msg in bad:
             click.echo(f"  {msg}")
+    void_now = g.ruleset.void_now(g.state(), accepted, g.rules).get(got.player, [])
+    if void_now:
+        click.echo("accepted, but void if resolved now:")
+        for err in void_now:
+            click.echo(f"  {err}")
     click.echo(f"stored {'secret ' if secret else ''}post #{got.seq} for turn {got.turn}: "
                f"{len(result.orders)} order(s), {len(bad)} problem(s)")
     pending = g.store.pending_posts(got.turn)
@@ -131,6 +137,7 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, post: Path
 def commit_seed(game: Path) -> None:
     """Print the commitment (sha256 of the secret seed) to post before resolving."""
     g = Game.open(game)
+    g.refuse_if_over("no dice commitment after the last turn")
     click.echo(f"turn {g.next_turn} dice commitment: {g.commitment()}")
 
 
@@ -163,6 +170,8 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
             force: bool) -> None:
     """Resolve the coming turn step by step and commit it."""
     g = Game.open(game)
+    if not revise:
+        g.refuse_if_over("no turn is resolved after the last")
     entered = _entered(dice_file)
     if revise:
         data = g.re_resolve(entered or None, include_late=include_late, reason=why)

@@ -252,6 +252,14 @@ class Ruleset(ABC, Generic[O]):
         """Exact odds of the contested actions the orders set up (empty when none)."""
         return pl.DataFrame()
 
+    def void_now(self, state: State, orders: Mapping[str, Sequence[O]],
+                 rules: Params) -> dict[str, list[OrderError]]:
+        """Accepted orders that would be void if they resolved on ``state`` as it stands, by
+        player, each naming its line and why: shown with a post's preview so that what the
+        preview accepts is either carried out or shown void, never rejected (the state may
+        change before the order's turn comes). None by default."""
+        return {}
+
     def accepted(self, parsed: Mapping[str, ParseResult[O]],
                  problems: Mapping[str, Sequence[OrderError]]) -> dict[str, list[O]]:
         """The orders that go to resolution: each player's parsed orders minus rejected lines."""

@@ -44,6 +44,24 @@ class Event:
     shared_with: tuple[str, ...] = ()
 
 
+#: The kind of an event that says an accepted order turned out void when its turn came.
+VOID = "void"
+
+
+def void_event(player: str | None, rule: str, reason: str, *, line: int | None = None,
+               order: str = "", region: str | None = None, public: bool = False,
+               **data: Any) -> Event:
+    """An accepted order that turns out void when its turn comes, told to its player: the
+    event names the line of the player's post it came from, why it is void, and (as its
+    ``rule``) the rule that voids it. It is the player's own business unless ``public`` (the GM
+    and the player see it; a ruleset shares it further with ``dataclasses.replace``)."""
+    where = f"line {line}" if line else "an order"
+    what = f" ({order})" if order else ""
+    text = f"{player + ': ' if player else ''}{where}{what} is void: {reason}."
+    return Event(VOID, rule, text, player, region, public=public,
+                 data={"line": line, "reason": reason, **data})
+
+
 StepFn = Callable[[State, Orders[Any], Dice, Params], tuple[State, list[Event]]]
 #: Who acts in a per-actor step, in order, and the events that say so (the order is logged).
 ActorsFn = Callable[[State, Orders[Any], Dice, Params], tuple[list[str], list[Event]]]

@@ -13,7 +13,7 @@ from gmkit.core.dice import DiceError
 from gmkit.core.orders import OrderError
 from gmkit.core.tables import ORDERS_SCHEMA
 from gmkit.core.files import StoreError
-from gmkit.game import Game, TurnSession
+from gmkit.game import Game, GameError, TurnSession
 from gmkit.desk.copies import DeskError
 from gmkit.desk.views import PostPreview, StepView
 
@@ -100,21 +100,28 @@ class DeskPosts:
             # check it as if it replaced the other(s), so the GM sees whether it would be valid
             posts = posts.filter((pl.col("player") != player) | (pl.col("seq") == new_seq))
         problems: list[str] = []
+        void_now: list[str] = []
         if text.strip():
             try:
-                _, found, _ = game.read_orders(state, posts)
+                _, found, accepted = game.read_orders(state, posts)
+                void_now = [str(e) for e in game.ruleset.void_now(state, accepted, game.rules)
+                            .get(player, [])]
             except (OrderError, ValueError) as e:  # pragma: no cover - rulesets report, not raise
                 found = {player: [OrderError(str(e))]}
             problems = [f"{e}  >  {e.text}" if e.text else str(e)
                         for e in found.get(player, [])]
         return PostPreview(player, secret, text, orders, rejected, tuple(problems),
-                           parsed.report(), message, note, counts, seq)
+                           parsed.report(), message, note, counts, seq, tuple(void_now))
 
     def receive(self, player: str, text: str, secret: bool = False, *,
                 received: str | None = None, allow_empty: bool = False) -> PostPreview:
         """Store a player's post (a post with no orders is refused unless ``allow_empty``) and
         return how it reads; a turn being resolved takes the new orders at once."""
         pid = self._player(player)
+        try:
+            self.game.refuse_if_over("no orders are taken after the last turn")
+        except GameError as e:
+            raise DeskError(str(e)) from None
         preview = self._preview(pid, text or "", bool(secret), None)
         if preview.message and not allow_empty:
             raise DeskError(f"{preview.message}; nothing was stored")
@@ -127,7 +134,8 @@ class DeskPosts:
         self._orders_changed()
         return PostPreview(preview.player, preview.secret, preview.text, preview.orders,
                            preview.rejected, preview.problems, preview.parse_report,
-                           preview.message, preview.note, preview.counts, seq)
+                           preview.message, preview.note, preview.counts, seq,
+                           preview.void_now)
 
     def posts(self) -> pl.DataFrame:
         """The pending posts for this turn: seq, player, secret, whether it counts, the text."""

@@ -142,6 +142,8 @@ class PostPreview:
     note: str | None = None  # e.g. an earlier post of this player counts instead
     counts: bool = True
     seq: int | None = None
+    #: accepted lines that would be void if they resolved as the state stands now
+    void_now: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -165,6 +167,9 @@ class PostPreview:
         if rejected:
             out.append("rejected (quote this back):")
             out += [f"  {r}" for r in rejected.splitlines()]
+        if self.void_now:
+            out.append("accepted, but void if resolved now:")
+            out += [f"  {v}" for v in self.void_now]
         if self.note:
             out.append(f"note: {self.note}")
         if self.ok:
@@ -180,6 +185,9 @@ class PostPreview:
         if report:
             parts.append("<p><b>Rejected, ready to quote back:</b></p><pre style='white-space:"
                          f"pre-wrap;background:#fdecea;padding:6px'>{html.escape(report)}</pre>")
+        if self.void_now:
+            parts.append(callout_html("Accepted, but void if resolved now: "
+                                      + "; ".join(self.void_now), "warn"))
         if self.note:
             parts.append(callout_html(self.note, "warn"))
         if self.ok:

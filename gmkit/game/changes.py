@@ -32,6 +32,10 @@ class GameError(ValueError):
     """A GM action that cannot be done; the message says why."""
 
 
+class GameOverError(GameError):
+    """Something asked of a game whose outcome is decided (a turn, orders, a commitment)."""
+
+
 def enacted_record(ruleset: Ruleset[Any], start: State, end: State,
                    rules: Params) -> list[dict[str, Any]]:
     """The rule changes a turn from ``start`` to ``end`` enacted, as its manifest records them

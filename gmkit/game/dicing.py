@@ -36,6 +36,8 @@ class GuardedDice:
         @property
         def next_turn(self) -> int: ...
 
+        def refuse_if_over(self, what: str) -> None: ...
+
     # -- seeds -----------------------------------------------------------------------------------
     def commitment(self, turn: int | None = None) -> str:
         """The commitment (sha256 of the secret seed) to post before resolving ``turn``."""
@@ -45,6 +47,7 @@ class GuardedDice:
             if seed is None:
                 raise GameError(f"turn {turn} has no seed")
             return gdice.commitment(seed)
+        self.refuse_if_over(f"no turn {turn} to commit dice for")
         return fairdice.announce(self.store, turn, lambda: self.seed_maker(turn))
 
     def reveal(self, turn: int | None = None) -> str:

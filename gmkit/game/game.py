@@ -41,7 +41,7 @@ from gmkit.core.store import GameStore, TurnData, sha256_file
 from gmkit.core.files import StoreError
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_orders
-from gmkit.game.changes import CHANGES_FILE, GameError, enacted_record
+from gmkit.game.changes import CHANGES_FILE, GameError, GameOverError, enacted_record
 from gmkit.core.files import atomic_write
 from gmkit.game.corrections import apply_corrections
 from gmkit.game.dicing import GuardedDice
@@ -212,6 +212,18 @@ class Game(ComingTurn, GuardedDice):
         """The turn being played now (orders are for it)."""
         return self.store.latest() + 1
 
+    def game_over(self) -> str | None:
+        """How the game ended (who won, and why), once its outcome is decided; None while it
+        goes on."""
+        return self.store.manifest(self.latest_turn).get("outcome") or None
+
+    def refuse_if_over(self, what: str) -> None:
+        """Raise :class:`GameOverError` (saying the game is over and who won) when it is."""
+        over = self.game_over()
+        if over:
+            raise GameOverError(f"the game is over after turn {self.latest_turn}: {over} "
+                                f"({what})")
+
     def turn(self, number: int | None = None, revision: int | None = None) -> TurnData:
         """A committed turn, checked. The last few turns read are kept in memory while none of
         their files changes (a changed or replaced file is read and checked again)."""
@@ -337,6 +349,7 @@ class Game(ComingTurn, GuardedDice):
         beacon is in. A ``preview`` of a turn without its beacon yet (to see the odds and the
         draw ids) rolls the secret seed alone and can never be committed."""
         turn = self.next_turn
+        self.refuse_if_over("no turn is resolved after the last")
         self.commitment(turn)
         seed = self.store.read_seed(turn)
         assert seed is not None
@@ -394,7 +407,7 @@ class Game(ComingTurn, GuardedDice):
         with self.store.lock():
             folder = self.store.commit(data, posts=session.seqs, record=record)
             self._record_enacted(session.turn, record.get("enacted", []))
-            if self.dice_setting.ahead:
+            if self.dice_setting.ahead and not data.outcome:  # none after the last turn
                 self.commitment(session.turn + 1)
         return self._committed(data, folder)
 
@@ -470,7 +483,7 @@ class Game(ComingTurn, GuardedDice):
         replacing the one set aside."""
         with self.store.lock():
             moved = self.store.rollback(to_turn, reason)
-            if self.dice_setting.ahead:
+            if self.dice_setting.ahead and not self.game_over():
                 self.commitment(to_turn + 1)
         return moved
 

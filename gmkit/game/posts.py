@@ -38,6 +38,8 @@ class ComingTurn(RecordedChanges):
 
         def roster(self, turn: int) -> tuple[Any, Any]: ...
 
+        def refuse_if_over(self, what: str) -> None: ...
+
     # -- orders ----------------------------------------------------------------------------------
     def coming_state(self) -> State:
         """The state the coming turn starts from: the last committed one, brought in line by
@@ -116,6 +118,7 @@ class ComingTurn(RecordedChanges):
                      received: str | None = None, posted: str | None = None) -> Received:
         """Store a player's post and say which turn it landed in (read under the game's lock,
         so a turn committed meanwhile never swallows it) and how it reads."""
+        self.refuse_if_over("no orders are taken after the last turn")
         state = self.coming_state()
         ids = self.player_ids(state)
         match = [p for p in ids if p.casefold() == player.strip().casefold()]

@@ -1114,3 +1114,20 @@ def test_secret_sacrifice_and_gift_stay_out_of_public_events(board: GameMap) -> 
     assert all(e.public for e in driver.events if e.kind in ("build", "chichimecs", "season"))
     spring = after(driver)
     assert magic(spring)[AZ] == 2 and armies(spring)["28"] == (TL, 1)
+
+
+def test_3_5_3_a_sacrifice_short_of_captives_when_it_comes_is_told_to_its_player(
+        board: GameMap) -> None:
+    """3.5.3, 3.5.4: an accepted sacrifice that finds fewer captives than it names when the
+    sacrifices come (here the captives are gone since the post was read) is void for the part
+    missing, and the player's own report says which line, why and under which rule."""
+    state = scenario(board, {TEX: (AZ, 1), TEN: (AZ, 1)}, captives=[(AZ, TL, 2, 8)])
+    orders = legal(state, {AZ: "Tex sac 2"})
+    gone = state.replace(captives=state["captives"].clear())
+    driver = resolve(gone, orders)
+    [void] = events(driver, "void")
+    assert (void.player, void.rule, void.data["line"], void.public) == (AZ, "3.5.3", 1, True)
+    assert "line 1" in void.text and "only 0 of the 2 captives" in void.text
+    silent = resolve(gone, orders, rules=AZTLAN.rules({"assignment": "free",
+                                                        "void_report": "legacy_silent"}))
+    assert events(silent, "void") == []

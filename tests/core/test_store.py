@@ -448,16 +448,15 @@ class TestGame:
             "line 2: no province 'Troies'; did you mean Tróys?"]
 
     def test_commit_refuses_when_the_game_is_over(self, fresh: Game) -> None:
-        """A game with an outcome takes no more turns."""
+        """A game with an outcome takes no more turns: it says so before a turn is begun."""
         state = fresh.state()
         won = state.replace(turn=1, empire=state["empire"].with_columns(
             pl.lit("Red").alias("winners")))
         fresh.store.commit(TurnData(1, won, pl.DataFrame(schema=dict(ORDERS_SCHEMA)),
                                     rolls_frame([]), events_frame([]),
                                     outcome="Red won the Crown of Cien."))
-        session = fresh.start()
-        with pytest.raises(GameError, match="the game is over"):
-            fresh.commit(session)
+        with pytest.raises(GameError, match="the game is over after turn 1: Red won"):
+            fresh.start()
         assert fresh.store.turns() == [0, 1]
         assert play(fresh, 3).store.turns() == [0, 1]
 

@@ -12,7 +12,7 @@ from gmkit.rulesets.jungle.figures import check_figures, parse_figures
 from gmkit.rulesets.jungle.titles import (CONQUEROR, MINISTER, adopt_policy, conquest_value,
                                           conquests, session_titles)
 from gmkit.rulesets.jungle.units import lose_health, loss_weights, shared_gains, unit_events
-from tests.jungle.helpers import RULES, char, char_of, city_row, dice, unit_row, world
+from tests.jungle.helpers import RULES, char, char_of, city_row, dice, rules, unit_row, world
 
 
 def test_kickoff_draws_the_first_tlatoani_and_citizen_by_fame():
@@ -226,15 +226,18 @@ def test_settling_consumes_the_captain_and_disbands_the_rest():
 
 def test_a_captured_worker_gives_the_capturing_captains_house_a_character():
     """NEW UNITS: "If a worker is captured, the player controlling the Captain of the capturing
-    unit receives the new character"."""
+    unit receives the new character", a soldier with a name of his own, Captain of the worker."""
     s = world([char("A", "Red", unit="W")], units=[unit_row("W", captain="A")])
     figures = check_figures(s, parse_figures("captured worker Inca Worker by W"), RULES)
     after, _ = unit_events(s, figures["unit_events"].to_dicts(), dice(), RULES)
-    new = char_of(after, "Captain of Inca Worker")
+    new = char_of(after, "Acatl")
     assert (new["house"], new["class"], new["unit"], new["may_act"]) == (
         "Red", "soldier", "Inca Worker", False)
     assert after["units"].filter(after["units"]["unit"] == "Inca Worker")["captain"].item() == \
-        "Captain of Inca Worker"
+        "Acatl"
+    old = rules(new_units="captain_only")
+    after, _ = unit_events(s, figures["unit_events"].to_dicts(), dice(), old)
+    assert char_of(after, "Captain of Inca Worker")["unit"] == "Inca Worker"
 
 
 def test_a_captured_settler_removes_its_characters_until_rescued():

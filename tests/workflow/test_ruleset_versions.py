@@ -129,11 +129,15 @@ def test_the_changelog_lists_every_ruleset_version() -> None:
     """``docs/changelog.md`` has a section per registered ruleset listing its current version
     and every older version it keeps."""
     text = (Path(__file__).resolve().parents[2] / "docs" / "changelog.md").read_text()
-    sections = {part.split("`", 1)[0]: part for part in text.split("(`")[1:]}
+    sections = {}
+    for part in text.split("\n## ")[1:]:
+        heading, _, body = part.partition("\n")
+        if "(`" in heading:
+            sections[heading.split("(`", 1)[1].split("`", 1)[0]] = body
     for name in registered():
         rs = find_ruleset(name)
         assert name in sections, f"docs/changelog.md has no section for {name}"
-        section = sections[name].split("\n## ", 1)[0]
+        section = sections[name]
         for version in (rs.version, *rs.legacy):
             assert f"- **{version}**" in section, f"{name} {version} is not in the changelog"
 

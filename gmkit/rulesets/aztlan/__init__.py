@@ -62,6 +62,10 @@ PARAMS = (
           choices=("absent", "gm")),
     Param("peace_turns", 4, "3.2", "turns of peace for a city to yield a new army"),
     Param("captive_turns", 4, "3.5.2", "turns captives may be held before they are lost"),
+    Param("void_report", "told", "3.5.3",
+          "a sacrifice left with fewer captives than ordered when the sacrifices come: told to "
+          "its player with its line, the reason and the rule (told), or passed over in silence "
+          "(legacy_silent, gmkit's first reading)", choices=("told", "legacy_silent")),
     Param("hordes_per_city", 2, "7.3.1", "Chichimec armies drawn by each city they take"),
     Param("victory_centres", 41, "1.4", "cities to hold for victory (with the rival's centres)"),
     Param("spanish_year", 1519, "1.3", "the year the Spanish land"),
@@ -77,6 +81,8 @@ class Aztlan(Ruleset[AztlanOrder]):
     """AZTLAN."""
 
     name = "aztlan"
+    version = "2"
+    legacy = {"1": {"void_report": "legacy_silent"}}
     title = "AZTLAN"
     aliases = ("smoking-mirror", "smoking mirror")
     params = PARAMS

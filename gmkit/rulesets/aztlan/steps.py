@@ -28,7 +28,7 @@ import polars as pl
 from gmkit.core.dice import Dice
 from gmkit.core.envelope import Orders as CoreOrders
 from gmkit.core.params import Params
-from gmkit.core.steps import Event, Step
+from gmkit.core.steps import Event, Step, void_event
 from gmkit.core.tables import State
 from gmkit.rulesets.aztlan.adjudicate import GODS, Code, adjudicate
 from gmkit.rulesets.aztlan.orders import (
@@ -227,6 +227,13 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
             new = owners.get(o.city)
             taken = _take_captives(captives, pid, o.count)
             n = sum(r["count"] for r in taken)
+            if n < o.count and rules.void_report == "told":
+                events.append(void_event(
+                    pid, "3.5.3", f"the {pid} hold only {n} of the {o.count} captives the order sacrifices "
+                    "when the sacrifices come" + ("" if n else ": nothing is sacrificed"),
+                    line=orders.envelope(o).line, order=f"sacrifice {o.count} in {o.city}",
+                    region=o.city,
+                    public=public))
             if not n:
                 continue
             if new != pid:

@@ -33,19 +33,16 @@ from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
-import gmkit.rulesets.jungle.actions as A
 import gmkit.rulesets.jungle.posts as posts
 import gmkit.rulesets.jungle.views as views
 import gmkit.rulesets.jungle.world as world
 from gmkit.rulesets.jungle.bot import random_post
 from gmkit.rulesets.jungle.constants import PARAMS
 from gmkit.rulesets.jungle.drawing import colours, scene
-from gmkit.rulesets.jungle.fight import prepare
-from gmkit.rulesets.jungle.odds import band_odds
+from gmkit.rulesets.jungle.forecast import odds_table, void_now
 from gmkit.rulesets.jungle.posts import JungleOrder
 from gmkit.rulesets.jungle.session import steps
 from gmkit.rulesets.jungle.state import SCHEMAS, house_of_player
-from gmkit.rulesets.jungle.effects import Void
 
 
 @register
@@ -53,6 +50,9 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     """The Law of the Jungle."""
 
     name = "jungle"
+    version = "2"
+    legacy = {"1": {"spend_limit": "each_spend", "new_units": "captain_only",
+                         "void_report": "legacy_text", "store_report": "public"}}
     title = "The Law of the Jungle"
     aliases = ("law-of-the-jungle",)
     params = PARAMS
@@ -164,25 +164,17 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
 
     def odds(self, state: State, orders: Mapping[str, Sequence[JungleOrder]],
              rules: Params) -> pl.DataFrame:
-        """Each single attack's five bands with their exact probabilities, as the state
-        stands before the session (joint attacks show their principal's line)."""
-        out = []
-        for player, os in orders.items():
-            for o in os:
-                if not isinstance(o, A.Attack):
-                    continue
-                try:
-                    attack, _ = prepare(state, [o], o.who, f"odds/{o.who}", rules)
-                except (Void, StopIteration):
-                    continue
-                a, d = attack.strengths()
-                for band, p in band_odds(a, d, attack.location, rules).items():
-                    out.append({"player": player, "attacker": o.who, "target": o.target,
-                                "kind": o.kind.value, "band": band.name.lower(),
-                                "probability": p})
-        return pl.DataFrame(out, schema={"player": pl.String, "attacker": pl.String,
-                                         "target": pl.String, "kind": pl.String,
-                                         "band": pl.String, "probability": pl.Float64})
+        """Every attack's five bands with their exact probabilities, as the state stands before
+        the session (a joint attack once, under its principal), or a ``void`` row saying why it
+        would be void now (see :mod:`gmkit.rulesets.jungle.forecast`)."""
+        return odds_table(state, orders, rules)
+
+    def void_now(self, state: State, orders: Mapping[str, Sequence[JungleOrder]],
+                 rules: Params) -> dict[str, list[OrderError]]:
+        """The attacks that would be void if they resolved as the state stands (CHARACTER
+        ACTIONS: "Actions that are not valid at the moment of resolution will be considered
+        void"), each naming its line and why."""
+        return void_now(state, orders, rules)
 
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)

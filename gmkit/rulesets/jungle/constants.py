@@ -37,6 +37,20 @@ JOINING = "JOINING THE GAME"
 CLASS_NAMES = ("peasant", "soldier", "citizen", "specialist", "tlatoani")
 ATTRIBUTE_NAMES = ("xp", "fame", "craftsmanship", "wisdom")
 GOD_NAMES = ("Huitzilopochtli", "Quetzalcoatl", "Tezcatlipoca", "Tlaloc")
+NEW_UNITS = "UNITS: NEW UNITS"
+
+#: Names given, in order, to the Captain of a new unit when the GM names none (NEW UNITS: "a new
+#: character"): the first not in use (a numeral is added once every name is).
+CAPTAIN_NAMES = (
+    "Acatl", "Chimalli", "Cuetlachtli", "Ehecatl", "Huitzil", "Ilhuicatl", "Itzcoatl",
+    "Mazatl", "Miquiztli", "Nochehuatl", "Ocelotl", "Patli", "Quauhtli", "Tecolotl",
+    "Tenoch", "Tlacaelel", "Tochtli", "Xiuhcoatl", "Yaotl", "Zolin",
+)
+#: Unit types that are not military (a settler, a worker, a work boat, a Great Person); any
+#: other type is a military unit.
+CIVILIAN_TYPES = ("settler", "worker", "work boat", "workboat", "great person", "caravan",
+                  "missionary", "great general", "great scientist", "great engineer",
+                  "great merchant", "great artist", "great prophet")
 
 PARAMS = (
     # -- the session and the characters --------------------------------------------------------
@@ -62,6 +76,11 @@ PARAMS = (
           "food runs out (feed_order), or each missing food is drawn among the characters "
           "weighted by the food still owed to them (per_food)",
           choices=("feed_order", "per_food")),
+    Param("store_report", "house", FOOD,
+          "the evening's feeding names a house's food store: told to that house and the GM "
+          "(house), or to everyone (public, gmkit's first wording: the stores are the GM's and "
+          "the house's to know, so the public saw what its standings hide)",
+          choices=("house", "public")),
     Param("loss_rounding", "floor", ATTACKS,
           "rounding of an attribute lost (attack, starvation, desperate halving), which the "
           "text leaves unrounded; down like every rounding the text names (floor), to the "
@@ -115,12 +134,27 @@ PARAMS = (
     Param("festival_factor", 2, GODS, "offerings and sacrifices during the God's festival"),
     Param("tlaloc_base", 10, GODS, "Tlaloc's sacrifice value sqrt(base x 2 at festival - XP)"),
     # -- economy -----------------------------------------------------------------------------
+    Param("spend_limit", "session_start", SPENDING,
+          "a Tlatoani's limit of (Total Gold)*(Citizens in City)/(Total Aztec Citizens) for a "
+          "council session: one limit for the session from the gold at its start (session_start),"
+          " or the treasury at the moment of each spend less what the city spent already "
+          "(each_spend, gmkit's first reading)", choices=("session_start", "each_spend")),
+    Param("void_report", "told", ACTIONS,
+          "an action void at the moment of resolution: its event names the line of the post it "
+          "came from, the reason and the rule (told), or the reason and rule without the line "
+          "(legacy_text, gmkit's first wording)", choices=("told", "legacy_text")),
     Param("purchase_cost", 3, ACTIONS, "gold per point of beakers, hammers or food bought"),
     Param("desert_fame_divisor", 2, ACTIONS, "a deserter's Fame is divided by this, rounded down"),
     Param("retire_fame_bonus", 0.5, ACTIONS, "a retiring Captain gains this share of his Fame"),
     # -- units -------------------------------------------------------------------------------
     Param("words_per_level", 5, ORDERS, "order word limit per unit level"),
     Param("words_without_level", 15, ORDERS, "order word limit of a unit without a level"),
+    Param("new_units", "unit_and_captain", NEW_UNITS,
+          "a unit the GM enters as completed (or a worker captured) becomes a unit of the game, "
+          "with its type, city, health and level as entered or defaulted, and its Captain a "
+          "new soldier with a name of his own (unit_and_captain), or only a character named "
+          "'Captain of X' is added (captain_only, gmkit's first reading)",
+          choices=("unit_and_captain", "captain_only")),
     Param("unit_full_health", 10, UNITS, "characters in a unit at full health"),
     Param("npc_xp", 1, LIFE, "permanent XP of the NPCs of a unit"),
     # -- cities ------------------------------------------------------------------------------

@@ -337,11 +337,18 @@ def propose(state: State, a: A.Propose, dice: Dice, rules: Params) -> Result:
 
 
 def spend(state: State, a: A.Spend, dice: Dice, rules: Params) -> Result:
-    """SPEND: the limit is (Total Gold) x (Citizens in City) / (Total Aztec Citizens)."""
+    """SPEND: "The limit to how much gold a Tlatoani may spend in a single council session is
+    equal to (Total Gold)*(Citizen's in City)/(Total Aztec Citizens)": one limit for the whole
+    session, from the gold at its start (the treasury now with what the cities spent this
+    session given back), so spending it in two actions allows the same total as at once; with
+    ``spend_limit = each_spend`` the Total Gold is the treasury at the moment of each spend."""
     city = _tlatoani_city(state, a.who)
     total_gold = int(state["session"]["gold"][0])
-    citizens = sum(int(c["citizens"]) for c in rows(state, "cities"))
-    limit = total_gold * int(city["citizens"]) // max(1, citizens)  # type: ignore[call-overload]
+    cities = rows(state, "cities")
+    citizens = sum(int(c["citizens"]) for c in cities)
+    base = total_gold if rules.spend_limit == "each_spend" else \
+        total_gold + sum(int(c["spent"]) for c in cities)
+    limit = base * int(city["citizens"]) // max(1, citizens)  # type: ignore[call-overload]
     spent = int(city["spent"])  # type: ignore[call-overload]
     _need(spent + a.gold <= limit, f"{city['city']} may spend {limit} gold this session; "
           f"{spent} spent already")

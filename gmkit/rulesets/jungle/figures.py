@@ -20,6 +20,10 @@ item (``#`` starts a comment)::
     razed Tula by Warrior 1 citizens 4 previously aztec    'founded by Aztecs' as the case is)
     building Granary in Tenochtitlan era 1 gameturn 7
     unit Jaguar in Tenochtitlan gameturn 9
+    unit Jaguar 2 in Tenochtitlan gameturn 9: type Archer, captain Tlaca, health 8, level 1
+                                       (a new unit: its type, Captain's name and figures are
+                                        optional; a 'unit Jaguar 2: ...' line of the same post
+                                        gives its figures as well)
     policy Tradition era 1 gameturn 10
 
 :func:`parse_figures` reads the lines into the frames of ``FIGURE_SCHEMAS`` (syntax only);
@@ -70,7 +74,8 @@ _UNIT_EVENT = re.compile(r"^(?:(?P<consumed>consumed|settled|expended|used|lost|
 _UNIT_VERBS = {"lost": "lost", "rescued": "rescued"}
 _COMPLETION = re.compile(
     rf"^(?P<kind>{'|'.join(COMPLETION_KINDS)})\s+(?P<item>.+?)(?:\s+in\s+(?P<city>.+?))?"
-    r"(?:\s+era\s+(?P<era>\d+))?\s+(?:game\s*turn|turn|gt)\s+(?P<gt>\d+)$", re.I)
+    r"(?:\s+era\s+(?P<era>\d+))?\s+(?:game\s*turn|turn|gt)\s+(?P<gt>\d+)"
+    r"(?:\s*:\s*(?P<rest>.*))?$", re.I)
 
 
 @dataclass
@@ -101,6 +106,36 @@ def _fields(text: str, known: dict[str, str], what: str) -> dict[str, float]:
         out[known[name]] = float(m["v"])
     if not out:
         raise OrderSyntaxError(f"no figures after the colon (known: {', '.join(known)})")
+    return out
+
+
+NEW_UNIT_WORDS = ("type", "captain")
+
+
+def _new_unit(kind: str, rest: str | None) -> Row:
+    """What a completed unit's line says of it after a colon (NEW UNITS): ``type Archer,
+    captain Tlaca, health 8, level 2, strength 5``; the rest is defaulted when the unit is
+    made."""
+    out: Row = {"unit_type": None, "captain": None, "health": None, "level": None,
+                "melee_strength": None}
+    if not rest or not rest.strip():
+        return out
+    if kind != "unit":
+        raise OrderSyntaxError(f"only a completed unit takes figures after a colon, not a {kind}")
+    numbers = []
+    for part in filter(None, (p.strip() for p in re.split(r"[,;]", rest))):
+        word, _, value = part.partition(" ")
+        if word.lower() in NEW_UNIT_WORDS and value.strip():
+            key = "unit_type" if word.lower() == "type" else "captain"
+            if out[key] is not None:
+                raise OrderSyntaxError(f"{word.lower()} given twice")
+            out[key] = value.strip()
+        else:
+            numbers.append(part)
+    if numbers:
+        values = _fields(", ".join(numbers), UNIT_FIELDS, "unit")
+        for k, v in values.items():
+            out[k] = v if k == "melee_strength" else _whole(v, k)
     return out
 
 
@@ -158,7 +193,8 @@ def parse_figures(text: str) -> Figures:
                 rows["completions"].append({
                     "line": line.number, "kind": m["kind"].lower(), "item": m["item"].strip(),
                     "city": m["city"].strip() if m["city"] else None,
-                    "era": int(m["era"]) if m["era"] else None, "gameturn": int(m["gt"])})
+                    "era": int(m["era"]) if m["era"] else None, "gameturn": int(m["gt"]),
+                    **_new_unit(m["kind"].lower(), m["rest"])})
                 continue
             m = _FIGURES.match(body)
             if not m:
@@ -202,7 +238,13 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
     """The figures with names resolved to the state's cities and units, and every problem found
     (syntax errors included), each naming its line."""
     cities = NameIndex(state["cities"]["city"].to_list(), kind="city")
-    units = NameIndex(state["units"]["unit"].to_list(), kind="unit")
+    existing = state["units"]["unit"].to_list()
+    # NEW UNITS: a unit completed in this post is a unit of the game, its figures entered
+    # like any unit's
+    made = [] if rules.new_units != "unit_and_captain" else \
+        list(dict.fromkeys(r["item"] for r in figures["completions"].to_dicts()
+                           if r["kind"] == "unit" and r["item"] not in existing))
+    units = NameIndex(existing + made, kind="unit")
     errors = list(figures.errors)
     tables = dict(figures.tables)
 
@@ -253,6 +295,9 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
         unit_rows.append({**r, "unit": name})
     done_rows: list[Row] = []
     last = int(rules.gameturns)
+    taken = set(state["characters"]["name"].to_list())
+    if "captives" in state.tables and "name" in state["captives"].columns:
+        taken |= set(state["captives"]["name"].to_list())  # they come back as they were
     for r in figures["completions"].to_dicts():
         city = resolve(cities, r["city"], r["line"])
         if r["city"] is not None and city is None:
@@ -268,6 +313,31 @@ def check_figures(state: State, figures: Figures, rules: Params) -> Figures:
             bad(r["line"], IllegalOrderError(f"gameturn {r['gameturn']} is not one of the "
                                              f"session's gameturns 1 to {last}"))
             continue
+        tail = any(r.get(k) is not None for k in ("unit_type", "captain", "health", "level",
+                                                   "melee_strength"))
+        if tail and rules.new_units != "unit_and_captain":
+            bad(r["line"], IllegalOrderError("a completed unit's type, Captain and figures are "
+                                             "read only with new_units = unit_and_captain"))
+            continue
+        if r["kind"] == "unit" and rules.new_units == "unit_and_captain":
+            if r["item"] in existing:
+                bad(r["line"], IllegalOrderError(f"{r['item']} is a unit of the game already: "
+                                                 "give the new unit a name of its own"))
+                continue
+            if not once("completed unit", r["item"], r["line"]):
+                continue
+            if r["health"] is not None and not 0 < r["health"] <= full:
+                bad(r["line"], IllegalOrderError(f"{r['item']}: health {r['health']} is not "
+                                                 f"between 1 and {full}"))
+                continue
+            if r["level"] is not None and r["level"] < 1:
+                bad(r["line"], IllegalOrderError(f"{r['item']}: a level starts at 1, not "
+                                                 f"{r['level']}"))
+                continue
+            if r["captain"] is not None and r["captain"] in taken:
+                bad(r["line"], IllegalOrderError(f"{r['captain']} is the name of a character "
+                                                 "already: the Captain needs a name of his own"))
+                continue
         done_rows.append({**r, "city": city})
     tables["city_figures"] = _frame(city_rows, "city_figures")
     tables["unit_figures"] = _frame(unit_rows, "unit_figures")

@@ -94,7 +94,7 @@ def eat(state: State, dice: Dice, rules: Params) -> tuple[State, list[Event]]:
                             f"of {before}; {sum(short.values())} short.", h["player"],
                             data={"need": total, "store": before,
                                   "short": sum(short.values())},
-                            public=False))  # a house's store is its own (and the GM's) to know
+                            public=rules.store_report == "public"))
         for c in mine:
             s = short[c["name"]]
             if not s:

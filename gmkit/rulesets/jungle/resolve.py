@@ -25,7 +25,7 @@ principal attacker unless one is designated.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -49,8 +49,12 @@ FIRST, SECOND = "first-actions", "second-actions"
 PHASES = {1: "Morning", 2: "Afternoon"}
 
 
-def _void(a: A.Action, reason: str, rule: str = ACTIONS) -> Event:
-    return Event("void", rule, f"{a.who}'s {a.keyword} is void: {reason}.", a.by,
+def _void(a: A.Action, reason: str, rules: Params, rule: str = ACTIONS) -> Event:
+    """An action void when its turn comes, told to the house that posted it: which line, why,
+    and (as the event's rule) under which rule (``void_report = told``; ``legacy_text``:
+    without the line, as gmkit first wrote it)."""
+    line = f" (line {a.line})" if a.line and rules.void_report == "told" else ""
+    return Event("void", rule, f"{a.who}'s {a.keyword}{line} is void: {reason}.", a.by,
                  data={"character": a.who, "line": a.line, "reason": reason})
 
 
@@ -112,11 +116,11 @@ def demands(state: State, orders: Orders[Any], dice: Dice,
         attacks_owner = isinstance(own[0], A.Attack) and own[0].target == owner
         state = add_title(state, who, DEFIANT, owner, 2 if attacks_owner else 1, add=True)
         for d in demanded:
-            events.append(_void(d, f"the slave {who} defies his owner {owner}", SLAVES))
+            events.append(_void(d, f"the slave {who} defies his owner {owner}", rules, SLAVES))
     return state, events
 
 
-def _joint(chosen: dict[str, A.Action], a: A.Attack) -> frozenset[str] | str:
+def _joint(chosen: Mapping[str, A.Action], a: A.Attack) -> frozenset[str] | str:
     """The participants of a coordinated joint attack, or why it is miscoordinated."""
     names = a.participants
     wrong = [n for n in sorted(names) if not isinstance(chosen.get(n), A.Attack)
@@ -142,22 +146,23 @@ def _resolve(state: State, a: A.Action, chosen: dict[str, A.Action], slot: int, 
     """One character's chosen action when his turn comes."""
     me = char(state, a.who)
     if not me["alive"]:
-        return state, [_void(a, f"{a.who} is dead")]
+        return state, [_void(a, f"{a.who} is dead", rules)]
     if slot == 2 and me["busy"]:
-        return state, [_void(a, f"{a.who} used both actions in the Morning")]
+        return state, [_void(a, f"{a.who} used both actions in the Morning", rules)]
     events: list[Event] = []
     if slot == 2 and a.who in set(state["tenants"]["tenant"].to_list()) \
             and not isinstance(a, A.Toil):
-        events.append(_void(a, f"{a.who} is a tenant and must toil"))
+        events.append(_void(a, f"{a.who} is a tenant and must toil", rules))
         a = A.Toil(who=a.who, slot=2, by=me["house"], line=a.line)
     if a.by != me["house"]:
         owner = owner_of(state, a.who)
         if owner is None or char(state, owner)["house"] != a.by:
-            return state, events + [_void(a, f"{a.who} is no slave of house {a.by} any more")]
+            return state, events + [_void(a, f"{a.who} is no slave of house {a.by} any more",
+                                          rules)]
     if isinstance(a, A.Attack) and a.joint:
         group = _joint(chosen, a)
         if isinstance(group, str):
-            return state, events + [_void(a, group, JOINT)]
+            return state, events + [_void(a, group, rules, JOINT)]
         waiting = [n for n in sorted(group) if n != a.who and char(state, n)["acted"] < slot]
         slowest = _slowest(state, group, slot, rules)
         if (slowest is not None and slowest != a.who) or (slowest is None and waiting):
@@ -215,7 +220,7 @@ def act_in(slot: int) -> ActFn:
         try:
             state, events = _resolve(state, a, chosen, slot, dice, rules)
         except Void as v:
-            state, events = state, [_void(a, str(v))]
+            state, events = state, [_void(a, str(v), rules)]
         if any(orders.is_secret(o) for o in by_who.get(actor, [])):
             events = _hidden(events, dice, a.by)
         return state, events

@@ -75,13 +75,16 @@ def opening(state: State, orders: Orders[Any], dice: Dice, rules: Params) -> Res
     if city_rows or figures.get("empire_figures"):
         events.append(Event("figures", STRUCTURE, "The GM enters the civilization figures: "
                             + "; ".join(f"{f['city']} {_said(f)}" for f in city_rows) + "."))
-    state, more = apply_unit_figures(state, figures.get("unit_figures", []), dice, rules)
+    done = pl.DataFrame(figures.get("completions", []),
+                        schema=dict(figures_of([]).tables["completions"].schema), orient="row")
+    existing = set(state["units"]["unit"].to_list())
+    fresh = {f["unit"]: f for f in figures.get("unit_figures", []) if f["unit"] not in existing}
+    state, more = apply_unit_figures(state, [f for f in figures.get("unit_figures", [])
+                                             if f["unit"] in existing], dice, rules)
     events += more
     picks = [Pick(p["gameturn"], p["kind"], p["character"], p["item"], p["city"])
              for p in rows(state, "picks")]
-    done = pl.DataFrame(figures.get("completions", []),
-                        schema=dict(figures_of([]).tables["completions"].schema), orient="row")
-    state, more = credit(state, picks, done, rules)
+    state, more = credit(state, picks, done, rules, fresh)
     events += more
     state, more = join(state, figures.get("joins", []), dice, rules)
     events += more

@@ -79,8 +79,11 @@ FIGURE_SCHEMAS: dict[str, Schema] = {
                      "strength": pl.Float64, "starved": pl.Int64},
     "unit_figures": {"line": pl.Int64, "unit": pl.String, "health": pl.Int64,
                      "level": pl.Int64, "melee_strength": pl.Float64},
+    # a unit completed may say its type, its Captain's name and its figures (NEW UNITS)
     "completions": {"line": pl.Int64, "kind": pl.String, "item": pl.String, "city": pl.String,
-                    "era": pl.Int64, "gameturn": pl.Int64},
+                    "era": pl.Int64, "gameturn": pl.Int64, "unit_type": pl.String,
+                    "captain": pl.String, "health": pl.Int64, "level": pl.Int64,
+                    "melee_strength": pl.Float64},
     "empire_figures": {"line": pl.Int64, "gold": pl.Int64, "expenses": pl.Int64},
     # what a military unit gained by its actions (and the General's unit that gave it a bonus)
     "unit_gains": {"line": pl.Int64, "unit": pl.String, "general": pl.String, "xp": pl.Int64,

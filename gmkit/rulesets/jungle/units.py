@@ -23,6 +23,7 @@ from gmkit.core.tables import State
 from gmkit.rulesets.jungle.constants import LIFE, UNITS
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, append, char, update
 from gmkit.rulesets.jungle.effects import disband_unit
+from gmkit.rulesets.jungle.gameturns import captain_name, names_in_use
 from gmkit.rulesets.jungle.lifecycle import kill, set_captain
 from gmkit.rulesets.jungle.state import character_row, frame, rows
 
@@ -136,6 +137,8 @@ def unit_events(state: State, happened: list[dict[str, Any]], dice: Dice,
             continue
         house = char(state, by["captain"])["house"]
         name = f"Captain of {h['unit']}"
+        if rules.new_units == "unit_and_captain":  # NEW UNITS: a new character of his own
+            name = captain_name(names_in_use(state))
         state = append(state, "units", {
             "unit": h["unit"], "unit_type": "Worker", "military": False, "level": None,
             "health": int(rules.unit_full_health), "melee_strength": 0.0, "captain": None,

@@ -73,6 +73,9 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
     """Pyramid Power Wars."""
 
     name = "pyramid"
+    version = "2"
+    legacy = {"1": {"assignments": "line_order", "idle_priests": "legacy_first_pyramid",
+                         "staff_new": "next_round", "void_report": "legacy_skipped"}}
     title = "Pyramid Power Wars"
     aliases = ("pyramid-power-wars", "ppw")
     params = PARAMS

@@ -69,6 +69,25 @@ PARAMS = (
     Param("starve_default", "troops,priests,serfs", FOOD,
           "which kinds vanish first when food runs short and the player has not said "
           "('starve: ...'); within a kind, idle units go first"),
+    Param("assignments", "together", SERFS,
+          "a post's serf and priest assignments: checked against the allocation once all of "
+          "its lines apply, every line that cannot fit refused at validation and told to its "
+          "player if void by the round (together), or applied one line at a time in line "
+          "order, a line that no longer fits skipped (line_order, gmkit's first reading)",
+          choices=("together", "line_order")),
+    Param("idle_priests", "idle", PRIESTS,
+          "priests on no pyramid at the round's end stay idle (idle), or the upkeep puts them "
+          "on the player's first staffed pyramid beyond its stone cost (legacy_first_pyramid, "
+          "what gmkit's first upkeep did)", choices=("idle", "legacy_first_pyramid")),
+    Param("staff_new", "same_post", STAFFING,
+          "a pyramid begun by a build order may be staffed in the same post, its priests set "
+          "when it is begun (same_post), or only from the next round (next_round)",
+          choices=("same_post", "next_round")),
+    Param("void_report", "told", MOVEMENT,
+          "an accepted order that cannot be carried out when the round reaches it: told to its "
+          "player with its line, the reason and the rule (told), or noted as gmkit first did, "
+          "some for the GM alone and some not at all (legacy_skipped)",
+          choices=("told", "legacy_skipped")),
     Param("births_default", "serfs", FOOD,
           "what excess food becomes when the player has not said ('excess food: ...')"),
     # -- nobles and glory

@@ -118,7 +118,7 @@ def order_arrows(state: State, orders: Mapping[str, Sequence[Order]],
     nobles = {(n["player"], n["number"]): n for n in state["nobles"].iter_rows(named=True)}
     by_name = {(n["player"], n["name"]): n for n in nobles.values()}
     moved = [e for e in events if e.kind == "move"]
-    skipped = [e for e in events if e.kind == "skipped" and e.rule.startswith("WAR")]
+    skipped = [e for e in events if e.kind in ("skipped", "void") and e.rule.startswith("WAR")]
     decided = bool(moved or skipped)
     out = []
     for pid in sorted(orders):

@@ -117,6 +117,8 @@ def _feed(players: Rows, spaces: Rows, pyramids: Rows, troops: Rows, nobles: Row
                     key=lambda p: (p["priests"] >= size_stone(p["size"], rules),
                                    size_stone(p["size"], rules), p["number"])):
         take = min(over, p["priests"])
+        if rules.idle_priests == "idle":  # idle priests stay idle: no pyramid takes them
+            take = max(0, take)
         p["priests"] -= take
         over -= take
     left = lost["troops"]

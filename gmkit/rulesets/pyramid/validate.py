@@ -2,7 +2,8 @@
 line, so the GM can paste the whole list back to the player.
 
 Standing assignments count: serfs and priests stay where they were unless an order moves them,
-so ``4 serfs to Redsand`` is checked against the serfs still working other lands.
+so ``4 serfs to Redsand`` is checked against the serfs still working other lands; a post's
+assignments are checked together (:mod:`gmkit.rulesets.pyramid.allocation`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 from gmkit.core.orders import IllegalOrderError, OrderError, ParseResult
 from gmkit.core.params import Params
 from gmkit.core.tables import State
+from gmkit.rulesets.pyramid.allocation import (build_orders, new_pyramids, plan_priests,
+                                               plan_serfs, priest_orders, serf_orders)
 from gmkit.rulesets.pyramid.constants import size_stone
 from gmkit.rulesets.pyramid.movement import path_problem, scout_move
 from gmkit.rulesets.pyramid.orders import (AssignSerfs, Births, Build, Claim, Lead, Move, Order,
@@ -38,6 +41,11 @@ def staffing_after(state: State, player: str, orders: Sequence[Order],
     apply (orders that cannot apply are skipped)."""
     pyramids = rows(state, "pyramids")
     out = {int(p["number"]): int(p["priests"]) for p in pyramids if p["player"] == player}
+    if rules.assignments == "together":
+        me = next((r for r in rows(state, "players") if r["id"] == player), None)
+        if me is not None:
+            out.update(plan_priests(me, pyramids, priest_orders(orders), rules).counts)
+        return out
     for o in orders:
         if isinstance(o, StaffPyramid):
             try:
@@ -75,8 +83,16 @@ def check_orders(state: State, pid: str, orders: Sequence[Order],
         if t["player"] == pid:
             stacks[t["space"]] = stacks.get(t["space"], 0) + int(t["count"])
 
-    _check_serfs(me, spaces, held, [o for o in orders if isinstance(o, AssignSerfs)], bad)
-    _check_priests(me, pyramids, [o for o in orders if isinstance(o, StaffPyramid)], rules, bad)
+    if rules.assignments == "together":
+        plan = plan_serfs(me, spaces, serf_orders(orders))
+        new = new_pyramids(me, pyramids, held, build_orders(orders)) \
+            if rules.staff_new == "same_post" else []
+        staffing = plan_priests(me, pyramids, priest_orders(orders), rules, new)
+        for o, reason in plan.refused + staffing.refused:
+            bad(o, reason)
+    else:
+        _check_serfs(me, spaces, held, serf_orders(orders), bad)
+        _check_priests(me, pyramids, priest_orders(orders), rules, bad)
     staffed = staffing_after(state, pid, orders, rules)
 
     leaving: dict[str, int] = {}
