@@ -5,16 +5,15 @@ in the store so that they survive a restart)."""
 from __future__ import annotations
 
 import difflib
-from pathlib import Path
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
 from gmkit.core.dice import Dice, DiceError, Roll, check_entered, parse_die_value
 from gmkit.core.steps import Driver
 from gmkit.core.files import StoreError
-from gmkit.game import Game, GameError, TurnSession
+from gmkit.game import GameError
 from gmkit.desk.copies import DeskError
 from gmkit.desk.views import _DICE_SCHEMA, StepView, _dice_frame
 
@@ -23,6 +22,7 @@ def _parse_value(value: Any) -> Any:
         return parse_die_value(value)
     except DiceError as e:
         raise DeskError(str(e)) from None
+from gmkit.desk.part import DeskPart
 
 
 def _check_value(roll: Roll, value: Any) -> None:
@@ -34,33 +34,8 @@ def _check_value(roll: Roll, value: Any) -> None:
 
 
 
-class DeskDice:
+class DeskDice(DeskPart):
     """The dice of a :class:`~gmkit.desk.Desk` (the part of the desk that handles them)."""
-
-    game: Game
-    session: TurnSession | None
-    _shadow: tuple[Any, Any, list[Roll]] | None
-
-    if TYPE_CHECKING:  # what the desk gives
-        @property
-        def root(self) -> Path: ...
-
-        @property
-        def turn(self) -> int: ...
-
-        def _forget(self) -> None: ...
-
-        def _ensure(self) -> TurnSession: ...
-
-        def _live_session(self) -> TurnSession | None: ...
-
-        def current(self) -> StepView | None: ...
-
-        def _pending(self) -> pl.DataFrame: ...
-
-        def _view(self, index: int) -> StepView: ...
-
-        def _replay(self, steps: int) -> None: ...
 
     def _saved_dice(self) -> dict[str, Any]:
         try:

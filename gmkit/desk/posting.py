@@ -4,8 +4,6 @@ with whether it counts, and withdrawn."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -13,32 +11,14 @@ from gmkit.core.dice import DiceError
 from gmkit.core.orders import OrderError
 from gmkit.core.tables import ORDERS_SCHEMA
 from gmkit.core.files import StoreError
-from gmkit.game import Game, GameError, TurnSession
+from gmkit.game import GameError
 from gmkit.desk.copies import DeskError
-from gmkit.desk.views import PostPreview, StepView
+from gmkit.desk.views import PostPreview
+from gmkit.desk.part import DeskPart
 
-class DeskPosts:
+
+class DeskPosts(DeskPart):
     """The posts of a :class:`~gmkit.desk.Desk` (the part of the desk that receives them)."""
-
-    game: Game
-    session: TurnSession | None
-
-    if TYPE_CHECKING:  # what the desk gives
-        @property
-        def root(self) -> Path: ...
-
-        @property
-        def turn(self) -> int: ...
-
-        def _forget(self) -> None: ...
-
-        def _ensure(self) -> TurnSession: ...
-
-        def _live_session(self) -> TurnSession | None: ...
-
-        def _view(self, index: int) -> StepView: ...
-
-        def _replay(self, steps: int) -> None: ...
 
     # -- posts -----------------------------------------------------------------------------------
     def _player(self, player: str) -> str:

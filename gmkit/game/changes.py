@@ -12,7 +12,6 @@ import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gmkit.core.params import Params, apply_rule_changes
@@ -26,6 +25,7 @@ if TYPE_CHECKING:
 
 #: Changes recorded for coming turns, under ``pending/``.
 CHANGES_FILE = "changes.json"
+from gmkit.game.part import GamePart
 
 
 class GameError(ValueError):
@@ -49,26 +49,9 @@ def enacted_record(ruleset: Ruleset[Any], start: State, end: State,
     return out
 
 
-class RecordedChanges:
+class RecordedChanges(GamePart):
     """The rule and player changes of a game folder (the part of :class:`gmkit.game.Game` that
     records them)."""
-
-    root: Path
-    store: GameStore
-    config: dict[str, Any]
-    ruleset: Ruleset[Any]
-    rules: Params
-
-    if TYPE_CHECKING:  # what the game gives
-        @property
-        def latest_turn(self) -> int: ...
-
-        @property
-        def next_turn(self) -> int: ...
-
-        @staticmethod
-        def players_from_config(config: Mapping[str, Any], source: str = "game.toml"
-                                ) -> list[PlayerInfo]: ...
 
     def recorded_changes(self) -> list[dict[str, Any]]:
         """Changes to the rules or players recorded for coming turns (``pending/changes.json``),

@@ -3,40 +3,22 @@ after the turn, and the deadline, seal and beacon of :mod:`gmkit.game.fairdice`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 
 import gmkit.game.fairdice as fairdice
 import gmkit.core.dice as gdice
 from gmkit.core.beacon import Beacon
-from gmkit.core.store import GameStore
 from gmkit.game.changes import GameError
+from gmkit.game.part import GamePart
 
 
 
-class GuardedDice:
+class GuardedDice(GamePart):
     """A game's seeds and their guard (the part of :class:`gmkit.game.Game` that keeps
     them): the commitment posted before the orders, the reveal, the deadline, the seal and the
     beacon."""
-
-    root: Path
-    store: GameStore
-    seed_maker: Callable[[int], str]
-    dice_setting: fairdice.DiceSetting
-
-    if TYPE_CHECKING:  # what the game gives
-        @property
-        def first_turn(self) -> int: ...
-
-        @property
-        def latest_turn(self) -> int: ...
-
-        @property
-        def next_turn(self) -> int: ...
-
-        def refuse_if_over(self, what: str) -> None: ...
 
     # -- seeds -----------------------------------------------------------------------------------
     def commitment(self, turn: int | None = None) -> str:

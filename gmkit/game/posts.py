@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
@@ -32,13 +32,6 @@ class ComingTurn(RecordedChanges):
     """The coming turn's input (the part of :class:`gmkit.game.Game` that reads it): its
     starting state, with corrections and newcomers, the posts received and the orders read from
     them."""
-
-    if TYPE_CHECKING:  # what the game gives
-        def state(self, number: int | None = None) -> State: ...
-
-        def roster(self, turn: int) -> tuple[Any, Any]: ...
-
-        def refuse_if_over(self, what: str) -> None: ...
 
     # -- orders ----------------------------------------------------------------------------------
     def coming_state(self) -> State:
