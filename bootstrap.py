@@ -4,6 +4,7 @@
     python3 bootstrap.py gm      # set up, then open the GM's turn notebook on the sample game
     python3 bootstrap.py test    # set up, then run every test
     python3 bootstrap.py demo    # set up, then resolve a turn of the sample from the command line
+    python3 bootstrap.py jupyter [SAMPLE|PATH]   # the turn notebook in Jupyter instead
 
 Needs only Python 3.11+ and pip. The environment lives in ``.venv`` and is reinstalled only when
 ``pyproject.toml`` changes.
@@ -12,6 +13,7 @@ Needs only Python 3.11+ and pip. The environment lives in ``.venv`` and is reins
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -33,20 +35,29 @@ def _run(*args: object, **kw: object) -> None:
     subprocess.run([str(a) for a in args], check=True, cwd=ROOT, **kw)  # type: ignore[arg-type]
 
 
-def setup() -> Path:
-    """Create ``.venv`` and install gmkit with its test tools; return the venv's python."""
+def setup(extras: str = "") -> Path:
+    """Create ``.venv`` and install gmkit (``extras``: ``test`` for the test tools, ``jupyter``
+    for Jupyter); return the venv's python. Nothing is installed again while ``pyproject.toml``
+    is unchanged and what was installed covers what is asked."""
     if sys.version_info < (3, 11):
         sys.exit(f"gmkit needs Python 3.11 or newer, not {sys.version.split()[0]}")
     stamp = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     marker = VENV / ".gmkit-installed"
-    if marker.exists() and marker.read_text() == stamp and _python().exists():
+    wanted = {e for e in extras.split(",") if e}
+    try:
+        was = json.loads(marker.read_text())
+        have = set(was["extras"]) if was["stamp"] == stamp else None
+    except (OSError, ValueError, KeyError, TypeError):
+        have = None
+    if have is not None and wanted <= have and _python().exists():
         return _python()
     if not _python().exists():
         print(f"creating {VENV.name}", flush=True)
         venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
     _run(_python(), "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    _run(_python(), "-m", "pip", "install", "--quiet", "-e", ".[test]")
-    marker.write_text(stamp)
+    target = f".[{','.join(sorted(wanted))}]" if wanted else "."
+    _run(_python(), "-m", "pip", "install", "--quiet", "-e", target)
+    marker.write_text(json.dumps({"stamp": stamp, "extras": sorted(wanted | (have or set()))}))
     return _python()
 
 
@@ -127,13 +138,41 @@ def test(python: Path, extra: list[str]) -> int:
     return subprocess.run(cmd, cwd=ROOT).returncode
 
 
+def jupyter(python: Path, extra: list[str]) -> int:
+    """Open the GM's turn notebook in Jupyter on a working copy of a bundled sample (``jupyter
+    aztlan``) or on a game folder (``jupyter PATH``); ``jupyter history PATH`` opens the
+    history notebook on a game folder."""
+    notebook = "turn.ipynb"
+    if extra and extra[0] == "history":
+        notebook, extra = "history.ipynb", extra[1:]
+    which = extra[0] if extra else "cien"
+    if (ROOT / "data" / f"sample-{which}").is_dir() and "/" not in which:
+        made = subprocess.run(
+            [str(python), "-c", "from gmkit.desk import sample_working_copy; "
+             f"print(sample_working_copy(sample={which!r}))"],
+            cwd=ROOT, check=True, capture_output=True, text=True)
+        game = made.stdout.strip()
+    else:
+        game = str(Path(which).resolve())
+    print(f"\nThe notebook opens on {game}  (Ctrl-C to stop)", flush=True)
+    env = {**os.environ, "GMKIT_GAME": game}
+    try:
+        return subprocess.run([str(python), "-m", "jupyter", "notebook",
+                               str(ROOT / "notebooks" / notebook)], cwd=ROOT, env=env).returncode
+    except KeyboardInterrupt:
+        return 0
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("gm", "test", "demo", "setup"):
+    if not argv or argv[0] not in ("gm", "test", "demo", "setup", "jupyter"):
         print(__doc__)
         return 2
-    python = setup()
+    # the GM's commands install what the notebooks need; the tests, everything
+    python = setup({"test": "test", "jupyter": "jupyter"}.get(argv[0], ""))
     if argv[0] == "gm":
         return gm(python, argv[1:])
+    if argv[0] == "jupyter":
+        return jupyter(python, argv[1:])
     if argv[0] == "demo":
         return demo(python)
     if argv[0] == "test":
