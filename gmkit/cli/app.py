@@ -28,7 +28,7 @@ EXPECTED = (GameError, StoreError, DiceError, MapError, ParamError, SchemaError,
             KeyError, tomllib.TOMLDecodeError, ValueError, TypeError)
 
 
-def _os_error(e: OSError) -> str:
+def os_error(e: OSError) -> str:
     """An operating-system failure in one line: the file and what went wrong."""
     what = {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
             errno.EACCES: "permission denied", errno.EPERM: "permission denied",
@@ -37,12 +37,14 @@ def _os_error(e: OSError) -> str:
     return f"{where}{what}; the game folder keeps its last good state"
 
 
-class _Group(click.Group):
+class Group(click.Group):
+    """The command group: an expected failure is one line on standard error, exit status 2."""
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except OSError as e:
-            click.echo(f"gmkit: {_os_error(e)}".splitlines()[0], err=True)
+            click.echo(f"gmkit: {os_error(e)}".splitlines()[0], err=True)
             sys.exit(2)
         except EXPECTED as e:
             msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
@@ -51,7 +53,7 @@ class _Group(click.Group):
             sys.exit(2)
 
 
-def _table_config(**options: Any) -> pl.Config:
+def table_config(**options: Any) -> pl.Config:
     """How tables print: as wide as they need (never a word broken over two lines), on a
     terminal or in a file."""
     width = max(shutil.get_terminal_size((200, 40)).columns, 200)
@@ -59,7 +61,7 @@ def _table_config(**options: Any) -> pl.Config:
         "fmt_str_lengths", 60), 40), **options)
 
 
-def _progress(what: str) -> Any:
+def progress_bar(what: str) -> Any:
     """A progress callback ``(done, total)`` drawing a bar on a terminal's standard error, and
     silent when standard error is not a terminal."""
     if not sys.stderr.isatty():
@@ -74,7 +76,7 @@ def _progress(what: str) -> Any:
     return show
 
 
-def _read_text(path: Path | None, what: str = "file") -> str:
+def read_text(path: Path | None, what: str = "file") -> str:
     """A UTF-8 text file (``-`` or None: standard input); a bad byte is named with its
     offset."""
     blob = sys.stdin.buffer.read() if path is None or str(path) == "-" else Path(path).read_bytes()
@@ -85,9 +87,10 @@ def _read_text(path: Path | None, what: str = "file") -> str:
                         f"0x{blob[e.start]:02x} at offset {e.start}); save it as UTF-8") from None
 
 
-def _toml(path: Path, what: str) -> dict[str, Any]:
+def toml_file(path: Path, what: str) -> dict[str, Any]:
+    """A TOML file's table; malformed TOML is a one-line error naming the file."""
     try:
-        return tomllib.loads(_read_text(path, what))
+        return tomllib.loads(read_text(path, what))
     except tomllib.TOMLDecodeError as e:
         raise GameError(f"{path}: malformed TOML: {e}") from None
 
@@ -95,13 +98,13 @@ def _toml(path: Path, what: str) -> dict[str, Any]:
 GAME = click.argument("game", type=click.Path(path_type=Path))
 
 
-@click.group(cls=_Group)
+@click.group(cls=Group)
 @click.version_option(package_name="gmkit")
 def main() -> None:
     """gmkit: the game master's kit for play-by-forum strategy games."""
 
 
-def _viewer(g: Game, view: str) -> Viewer:
+def viewer_for(g: Game, view: str) -> Viewer:
     """The viewer ``--view`` names; a player must be one of the game's."""
     v = Viewer.parse(view)
     if v.is_player and v.player_id not in [p.id for p in g.everyone()]:
@@ -109,23 +112,24 @@ def _viewer(g: Game, view: str) -> Viewer:
     return v
 
 
-def _entered(path: Path | None) -> dict[str, Any]:
+def entered_dice(path: Path | None) -> dict[str, Any]:
+    """The dice a `--dice` file enters (none without a file); errors name the file."""
     if path is None:
         return {}
     try:
-        return parse_entered(_read_text(path, "dice file"))
+        return parse_entered(read_text(path, "dice file"))
     except DiceError as e:
         raise DiceError(f"{path}: {e}") from None
 
 
-def _players(players_file: Path, ruleset: str, map_path: Path | None) -> list[dict[str, Any]]:
+def player_list(players_file: Path, ruleset: str, map_path: Path | None) -> list[dict[str, Any]]:
     """The player list of ``players.toml``, checked by the ruleset: the first problem is one
     line naming the file, the player and the field."""
     from gmkit.core.boards import BoardError
     from gmkit.core.ruleset import find_ruleset
     from gmkit.game import starting_board
 
-    listed = _toml(players_file, "player list")
+    listed = toml_file(players_file, "player list")
     players = listed.get("players")
     if players is None:
         other = [k for k, v in listed.items() if isinstance(v, list)]

@@ -14,7 +14,7 @@ import polars as pl
 
 from gmkit.core.views import Viewer
 from gmkit.game import Game, GameError
-from gmkit.cli.app import _table_config, _toml, GAME, main, _players
+from gmkit.cli.app import GAME, main, player_list, table_config, toml_file
 
 
 @main.command()
@@ -52,8 +52,8 @@ def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, tit
     from gmkit.game.position import PositionError
 
     setting = dice_setting({"dice": DiceSetting(commit_ahead, beacon).to_config()})
-    players = _players(players_file, ruleset, map_path)
-    rules = _toml(rules_file, "rules file") if rules_file else {}
+    players = player_list(players_file, ruleset, map_path)
+    rules = toml_file(rules_file, "rules file") if rules_file else {}
     if start_turn and state_dir is None:
         raise GameError("--turn needs --state: a starting turn other than 0 is a given position")
     try:
@@ -87,7 +87,7 @@ def status(game: Path, gm: bool) -> None:
     if g.turn().outcome:
         click.echo(f"game over: {g.turn().outcome}")
     _coming_dice(g)
-    with _table_config(tbl_rows=50, tbl_cols=20, tbl_hide_dataframe_shape=True):
+    with table_config(tbl_rows=50, tbl_cols=20, tbl_hide_dataframe_shape=True):
         click.echo(standings)
     sent = set(g.store.pending_posts(g.next_turn)["player"].to_list())
     waiting = [p for p in g.ruleset.players_to_move(g.state()) if p not in sent]
@@ -151,7 +151,7 @@ def rules(game: Path, assignments: tuple[str, ...], unset: tuple[str, ...], why:
         change = g.set_rule(name.strip(), None, why)
         click.echo(f"rule {change['name']} back to its default from turn {change['from_turn']}")
     if not assignments and not unset:
-        with _table_config(tbl_rows=200, tbl_cols=10, fmt_str_lengths=80,
+        with table_config(tbl_rows=200, tbl_cols=10, fmt_str_lengths=80,
                        tbl_hide_dataframe_shape=True):
             click.echo(pl.DataFrame([{**r, "value": repr(r["value"]),
                                       "default": repr(r["default"])}

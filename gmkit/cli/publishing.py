@@ -14,7 +14,8 @@ import click
 import polars as pl
 
 from gmkit.game import Game, GameError
-from gmkit.cli.app import _table_config, _progress, _read_text, GAME, main, _viewer, _entered, _players
+from gmkit.cli.app import (GAME, entered_dice, main, player_list, progress_bar, read_text,
+                           table_config, viewer_for)
 
 
 @main.command()
@@ -37,7 +38,7 @@ def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
     from gmkit.publish.turns import report_for
 
     g = Game.open(game)
-    view = str(_viewer(g, view))
+    view = str(viewer_for(g, view))
     rep = report_for(g, turn, view, map_file=map_file)
     if out is None:
         text = render(rep, view=view, fmt=fmt, max_chars=max_chars)
@@ -61,7 +62,7 @@ def map_command(game: Path, turn: int | None, view: str, out: Path | None) -> No
     from gmkit.publish.mapfile import default_name, write_map
 
     g = Game.open(game)
-    viewer = str(_viewer(g, view))
+    viewer = str(viewer_for(g, view))
     t = g.latest_turn if turn is None else turn
     path = write_map(g, out or Path(default_name(t)), t, viewer)
     if path.suffix.lower() == ".geojson":
@@ -84,7 +85,7 @@ def verify(game: Path, against: str | None) -> None:
     from gmkit.game.verify import verify_game
 
     g = Game.open(game)
-    found = verify_game(g, against=against, progress=_progress("verifying"))
+    found = verify_game(g, against=against, progress=progress_bar("verifying"))
     for p in found.problems:
         click.echo(p)
     for notice in found.notices:
@@ -131,10 +132,10 @@ def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...]
     import gmkit.game.whatif as whatif
 
     changes = whatif.Changes(
-        replace={seq: _read_text(path, "post") for seq, path in replaced},
-        add=[(player, _read_text(path, "post")) for player, path in added],
+        replace={seq: read_text(path, "post") for seq, path in replaced},
+        add=[(player, read_text(path, "post")) for player, path in added],
         withdraw=[whatif.parse_withdraw(item) for item in withdrawn],
-        dice=_entered(dice_file), rules=dict(whatif.parse_rule(a) for a in assignments))
+        dice=entered_dice(dice_file), rules=dict(whatif.parse_rule(a) for a in assignments))
     g = whatif.open_game(game)
     if out is not None:
         whatif.check_out(g, out)
@@ -160,7 +161,7 @@ def history(game: Path, table: str, out: Path | None, gm: bool) -> None:
     g = Game.open(game)
     df = g.history(table, view="gm" if gm else "public")
     if out is None:
-        with _table_config(tbl_rows=40, tbl_cols=20):
+        with table_config(tbl_rows=40, tbl_cols=20):
             click.echo(df)
     elif out.suffix == ".parquet":
         atomic_write(out, parquet_bytes(df))
@@ -239,7 +240,7 @@ def sql_command(game: Path, statement: str | None, gm: bool, view: str | None,
     g = Game.open(game)
     if statement is not None:
         df = game_sql.query(g, statement, gm=gm, view=view)
-        with _table_config(tbl_rows=40, tbl_cols=20, fmt_str_lengths=60):
+        with table_config(tbl_rows=40, tbl_cols=20, fmt_str_lengths=60):
             click.echo(df)
     if export_dir is not None:
         paths = game_sql.export(g, export_dir, gm=gm, view=view)
@@ -286,7 +287,7 @@ def sweep_command(ruleset: str, games: int, assignments: tuple[str, ...], vary: 
 
     import gmkit.sweeps.sweep as sweep
 
-    players = _players(players_file, ruleset, None) if players_file else None
+    players = player_list(players_file, ruleset, None) if players_file else None
     spec = sweep.plan(ruleset, games, rules=assignments, vary=vary, players=players,
                       rounds=rounds, seed=seed)
     if replay is not None or into is not None:
@@ -298,7 +299,7 @@ def sweep_command(ruleset: str, games: int, assignments: tuple[str, ...], vary: 
         return
     workers = max(1, os.cpu_count() or 1) if workers is None else workers
     result = sweep.run(spec, workers=workers, scheduler=scheduler,
-                       progress=_progress(f"{len(spec.variants) * games} games"))
+                       progress=progress_bar(f"{len(spec.variants) * games} games"))
     paths = sweep.write(result, out or Path(f"sweep-{spec.ruleset}"))
     click.echo(f"played {len(spec.variants) * games} game(s) in {len(spec.variants)} "
                f"variant(s); wrote {', '.join(str(p) for p in paths)}")

@@ -10,7 +10,7 @@ import click
 import polars as pl
 
 from gmkit.game import Game, GameError, ImportRefused
-from gmkit.cli.app import _table_config, _read_text, GAME, main, _entered
+from gmkit.cli.app import GAME, entered_dice, main, read_text, table_config
 
 
 @main.command()
@@ -32,7 +32,7 @@ def seal(game: Path, dice_file: Path | None) -> None:
     """Seal the coming turn before its beacon round: record and print the sha256 of its posts
     (their numbers, players and texts) and the GM-entered dice; only these count."""
     g = Game.open(game)
-    entry = g.seal(_entered(dice_file))
+    entry = g.seal(entered_dice(dice_file))
     click.echo(f"turn {g.next_turn} sealed on {len(entry['posts'])} post(s) and "
                f"{len(entry['entered'])} entered die/dice: seal {entry['digest']}")
 
@@ -103,7 +103,7 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, post: Path
     """Store a player's post (a file, or - for standard input) and show how it reads."""
     g = Game.open(game)
     g.refuse_if_over("no orders are taken after the last turn")
-    text = _read_text(post, "post")
+    text = read_text(post, "post")
     got = g.receive_post(player, text, secret=secret, posted=posted)
     result = got.parsed
     for line, order in result.orders:
@@ -172,7 +172,7 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
     g = Game.open(game)
     if not revise:
         g.refuse_if_over("no turn is resolved after the last")
-    entered = _entered(dice_file)
+    entered = entered_dice(dice_file)
     if revise:
         data = g.re_resolve(entered or None, include_late=include_late, reason=why)
         titles = {st.name: st for st in g.ruleset.steps(g.rules)}
@@ -236,7 +236,7 @@ def odds(game: Path) -> None:
     """Show the exact odds of the contested actions in the orders received so far."""
     g = Game.open(game)
     table = g.odds(g.start(preview=True))
-    with _table_config(tbl_rows=200, tbl_cols=20, tbl_hide_dataframe_shape=True):
+    with table_config(tbl_rows=200, tbl_cols=20, tbl_hide_dataframe_shape=True):
         click.echo(table if not table.is_empty() else "no contested action")
 
 
