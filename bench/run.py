@@ -32,6 +32,7 @@ from bench.beacon import bench_beacon  # noqa: E402
 from bench.dice_check_page import bench_dice_check_page  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
 from bench.notebook_clicks import bench_notebook_clicks  # noqa: E402
+from bench.parse_limits import bench_parse_limits  # noqa: E402
 from bench.aeternus_world import bench_world as bench_aeternus_world  # noqa: E402
 from bench.jungle_scale import bench_big_session as bench_jungle_big_session  # noqa: E402
 from bench.jungle_scale import bench_verify as bench_jungle_verify  # noqa: E402
@@ -209,7 +210,8 @@ def main() -> int:
                    bench_dice_check_page, bench_notebook, bench_notebook_clicks, bench_adjudicate,
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
                    bench_jungle_big_session, bench_jungle_verify, bench_aeternus_world,
-                   bench_aeternus_batch, bench_aeternus_import, bench_sweep, bench_whatif):
+                   bench_aeternus_batch, bench_aeternus_import, bench_sweep, bench_whatif,
+                   bench_parse_limits):
             if args.only and args.only not in fn.__name__:
                 continue
             # each benchmark's folders apart from the others'

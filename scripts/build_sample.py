@@ -8,14 +8,13 @@ the coming turn are left pending, so ``python3 bootstrap.py gm`` has a turn to r
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gmkit.sweeps.playout import new_game, receive_bot_posts  # noqa: E402
+from gmkit.sweeps.playout import clear_sample_folder, sample_game  # noqa: E402
 
 PLAYERS = [
     {"id": "Red", "name": "Aldric", "state": "Solsauvre", "government": "duchy",
@@ -45,13 +44,11 @@ def main() -> None:
     far = [n for n in game_map.land() if n not in taken and n != "Cien"
            and not (game_map.land_neighbours(n) & taken)]
     PLAYERS[-1]["state"] = far[len(far) // 2]
-    target = ROOT / "data" / "sample-cien"
-    if target.exists():
-        shutil.rmtree(target)
-    game = new_game(target, "cien", PLAYERS, TURNS, MASTER,
-                    title="The Crown of Cien — sample game")
-    receive_bot_posts(game, MASTER)
-    print(f"built {target.relative_to(ROOT)}: turn {game.latest_turn} committed, posts for turn "
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "data" / "sample-cien"
+    clear_sample_folder(target)
+    game = sample_game(target, "cien", PLAYERS, TURNS, MASTER,
+                       title="The Crown of Cien — sample game")
+    print(f"built {target}: turn {game.latest_turn} committed, posts for turn "
           f"{game.next_turn} pending")
 
 

@@ -11,14 +11,13 @@ one phase's batch of actions (the bots date their lines in the phase of the turn
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gmkit.sweeps.playout import new_game, receive_bot_posts  # noqa: E402
+from gmkit.sweeps.playout import clear_sample_folder, sample_game  # noqa: E402
 from gmkit.rulesets import find_ruleset  # noqa: E402
 
 TURNS = 8
@@ -26,14 +25,12 @@ MASTER = "gmkit Aeternus sample game"
 
 
 def main() -> None:
-    target = ROOT / "data" / "sample-aeternus"
-    if target.exists():
-        shutil.rmtree(target)
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "data" / "sample-aeternus"
+    clear_sample_folder(target)
     players = find_ruleset("aeternus").example_players(None)
-    game = new_game(target, "aeternus", players, TURNS, MASTER, title="Aeternus — sample cycle",
-                    rules={"first_judge": "Amber"})
-    receive_bot_posts(game, MASTER)
-    print(f"built {target.relative_to(ROOT)}: turn {game.latest_turn} committed, posts for turn "
+    game = sample_game(target, "aeternus", players, TURNS, MASTER,
+                       title="Aeternus — sample cycle", rules={"first_judge": "Amber"})
+    print(f"built {target}: turn {game.latest_turn} committed, posts for turn "
           f"{game.next_turn} pending")
 
 

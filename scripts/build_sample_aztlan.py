@@ -8,14 +8,13 @@ dice, committed and revealed) by the ruleset's seeded random players.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gmkit.sweeps.playout import new_game, receive_bot_posts  # noqa: E402
+from gmkit.sweeps.playout import clear_sample_folder, sample_game  # noqa: E402
 from gmkit.rulesets import find_ruleset  # noqa: E402
 
 TURNS = 12
@@ -23,13 +22,11 @@ MASTER = "gmkit AZTLAN sample game"
 
 
 def main() -> None:
-    target = ROOT / "data" / "sample-aztlan"
-    if target.exists():
-        shutil.rmtree(target)
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "data" / "sample-aztlan"
+    clear_sample_folder(target)
     players = find_ruleset("aztlan").example_players(None)
-    game = new_game(target, "aztlan", players, TURNS, MASTER, title="AZTLAN — sample game")
-    receive_bot_posts(game, MASTER)
-    print(f"built {target.relative_to(ROOT)}: turn {game.latest_turn} committed, posts for turn "
+    game = sample_game(target, "aztlan", players, TURNS, MASTER, title="AZTLAN — sample game")
+    print(f"built {target}: turn {game.latest_turn} committed, posts for turn "
           f"{game.next_turn} pending")
 
 

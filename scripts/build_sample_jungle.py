@@ -10,7 +10,6 @@ seeded random player.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -18,8 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gmkit.core.dice import Dice  # noqa: E402
+from gmkit.game.fairdice import DiceSetting  # noqa: E402
 from gmkit.game import Game  # noqa: E402
-from gmkit.sweeps.playout import derived_seed, receive_bot_posts  # noqa: E402
+from gmkit.sweeps.playout import clear_sample_folder, derived_seed, receive_bot_posts  # noqa: E402
 from gmkit.rulesets.jungle.bot import civ_post  # noqa: E402
 from gmkit.rulesets.jungle.world import CIV  # noqa: E402
 
@@ -27,22 +27,21 @@ SESSIONS = 5
 MASTER = "gmkit Law of the Jungle sample game"
 HOUSES = ("Ocelotl", "Quetzal", "Tochtli", "Cuauhtli", "Coyotl", "Mazatl", "Itzcuintli",
           "Cipactli", "Ehecatl", "Xochitl")
-RECEIVED = "2026-01-01T00:00:00+00:00"
-
-
 def receive_session(game: Game, master: str) -> None:
     """The GM's civilization figures and every house's post for the coming session."""
     turn = game.next_turn
     dice = Dice(derived_seed(master, "civ", turn), turn, "civ")
-    game.receive(CIV, civ_post(game.state(), dice), received=RECEIVED)
-    receive_bot_posts(game, master)
+    game.receive(CIV, civ_post(game.state(), dice))  # received now, as real posts are
+    receive_bot_posts(game, master, received=None)
 
 
 def build(target: Path, sessions: int = SESSIONS, master: str = MASTER) -> Game:
-    """A game of ``sessions`` committed council sessions, the next one's posts pending."""
+    """A game of ``sessions`` committed council sessions, the next one's posts pending; it
+    commits ahead, as ``gmkit new`` does (each session's commitment made before its posts)."""
     players = [{"id": h, "name": f"House {h}"} for h in HOUSES]
-    game = Game.new(target, "jungle", players, title="The Law of the Jungle — sample game")
-    game.seed_maker = lambda turn: derived_seed(master, "turn", turn)
+    game = Game.new(target, "jungle", players, title="The Law of the Jungle — sample game",
+                    dice=DiceSetting(ahead=True),
+                    seed_maker=lambda turn: derived_seed(master, "turn", turn))
     for _ in range(sessions):
         turn = game.next_turn
         if game.store.read_seed(turn) is None:
@@ -55,11 +54,10 @@ def build(target: Path, sessions: int = SESSIONS, master: str = MASTER) -> Game:
 
 
 def main() -> None:
-    target = ROOT / "data" / "sample-jungle"
-    if target.exists():
-        shutil.rmtree(target)
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "data" / "sample-jungle"
+    clear_sample_folder(target)
     game = build(target)
-    print(f"built {target.relative_to(ROOT)}: session {game.latest_turn} committed, posts for "
+    print(f"built {target}: session {game.latest_turn} committed, posts for "
           f"session {game.next_turn} pending")
 
 

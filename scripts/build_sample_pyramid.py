@@ -8,14 +8,13 @@ dice, committed and revealed) by the ruleset's seeded random players.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gmkit.sweeps.playout import new_game, receive_bot_posts  # noqa: E402
+from gmkit.sweeps.playout import clear_sample_folder, sample_game  # noqa: E402
 from gmkit.rulesets.pyramid.constants import COLOURS  # noqa: E402
 
 TURNS = 6
@@ -25,14 +24,12 @@ HOUSES = ("House of Ra", "House of Isis", "House of Horus", "House of Set", "Hou
 
 
 def main() -> None:
-    target = ROOT / "data" / "sample-pyramid"
-    if target.exists():
-        shutil.rmtree(target)
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "data" / "sample-pyramid"
+    clear_sample_folder(target)
     players = [{"id": c, "name": n} for c, n in zip(COLOURS, HOUSES)]
-    game = new_game(target, "pyramid", players, TURNS, MASTER,
-                    title="Pyramid Power Wars — sample game")
-    receive_bot_posts(game, MASTER)
-    print(f"built {target.relative_to(ROOT)}: round {game.latest_turn} committed, posts for "
+    game = sample_game(target, "pyramid", players, TURNS, MASTER,
+                       title="Pyramid Power Wars — sample game")
+    print(f"built {target}: round {game.latest_turn} committed, posts for "
           f"round {game.next_turn} pending")
 
 

@@ -422,9 +422,9 @@ class TestLeftovers:
         code, out, _ = cli("orders", ready, "--player", "Gold", "-",
                            input="[b]5 Grain for Defense of Ar\u200fles[/b]")
         assert code == 0 and "0 problem(s)" in out
-        code, out, _ = cli("orders", ready, "--player", "Gold", "-",
-                           input="[b]5 Grain for Defense of Xr\u200fles[/b]")
-        assert "Xr\\u200fles" in out
+        code, out, err = cli("orders", ready, "--player", "Gold", "-",
+                             input="[b]5 Grain for Defense of Xr\u200fles[/b]")
+        assert "Xr\\u200fles" in out + err
 
     def test_history_of_orders_is_public_unless_asked(self, played: Path, tmp_path: Path
                                                       ) -> None:

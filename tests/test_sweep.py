@@ -113,7 +113,8 @@ def test_an_unknown_rule_key_is_a_clear_one_line_error() -> None:
     naming the option."""
     for args, words in [(["--vary", "nope=1,2"], "--vary nope=1,2: unknown rule 'nope'"),
                         (["--rules", "nope=1"], "--rules nope=1: unknown rule 'nope'"),
-                        (["--rules", "last_turn=soon"], "rule 'last_turn' must be a int")]:
+                        (["--rules", "last_turn=soon"],
+                         "rule 'last_turn' must be a whole number from 1 to 1000")]:
         res = run_cli("sweep", "example", "--games", "2", "--workers", "0", *args)
         assert res.exit_code == 2, res.output
         lines = res.stderr.strip().splitlines()

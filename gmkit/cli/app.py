@@ -48,8 +48,10 @@ class Group(click.Group):
             sys.exit(2)
         except EXPECTED as e:
             msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-            click.echo(f"gmkit: {msg}".splitlines()[0] if msg else f"gmkit: {type(e).__name__}",
-                       err=True)
+            lines = f"gmkit: {msg}".splitlines() if msg else [f"gmkit: {type(e).__name__}"]
+            # a headline ending in ':' lists one problem a line under it; else one line
+            for line in lines if lines[0].endswith(":") else lines[:1]:
+                click.echo(line, err=True)
             sys.exit(2)
 
 
@@ -76,10 +78,23 @@ def progress_bar(what: str) -> Any:
     return show
 
 
-def read_text(path: Path | None, what: str = "file") -> str:
-    """A UTF-8 text file (``-`` or None: standard input); a bad byte is named with its
-    offset."""
-    blob = sys.stdin.buffer.read() if path is None or str(path) == "-" else Path(path).read_bytes()
+#: The most bytes a file the GM hands a command may have (a post has its own, smaller limit).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+def read_text(path: Path | None, what: str = "file", limit: int = MAX_FILE_BYTES) -> str:
+    """A UTF-8 text file (``-`` or None: standard input) of at most ``limit`` bytes, and only a
+    regular file (never a pipe or a device); a bad byte is named with its offset."""
+    if path is None or str(path) == "-":
+        blob = sys.stdin.buffer.read(limit + 1)
+    else:
+        if not Path(path).is_file():
+            raise GameError(f"{path}: the {what} is not a regular file")
+        with open(path, "rb") as f:
+            blob = f.read(limit + 1)
+    if len(blob) > limit:
+        raise GameError(f"{path or 'standard input'}: the {what} is larger than {limit} bytes, "
+                        "the most gmkit reads")
     try:
         return blob.decode("utf-8")
     except UnicodeDecodeError as e:

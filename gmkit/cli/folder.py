@@ -84,6 +84,9 @@ def status(game: Path, gm: bool) -> None:
         standings = standings.drop(list(g.ruleset.gm_only_columns()), strict=False)
     click.echo(f"{g.title} ({g.ruleset.title}): turn {g.latest_turn} committed, "
                f"orders now for turn {g.next_turn}")
+    for problem in g.rules.problems.values():
+        click.echo(f"game.toml: {problem}; no turn is resolved until it is changed ('gmkit "
+                   "rules --set' or '--unset')")
     if g.turn().outcome:
         click.echo(f"game over: {g.turn().outcome}")
     _coming_dice(g)
@@ -146,16 +149,28 @@ def rules(game: Path, assignments: tuple[str, ...], unset: tuple[str, ...], why:
             value = raw.strip()
         change = g.set_rule(name.strip(), value, why)
         click.echo(f"rule {change['name']} = {change['value']!r} from turn "
-                   f"{change['from_turn']} (was {change['old']!r}): {change['why']}")
+                   f"{change['from_turn']} ({_was(g, change)}): {change['why']}")
     for name in unset:
         change = g.set_rule(name.strip(), None, why)
-        click.echo(f"rule {change['name']} back to its default from turn {change['from_turn']}")
+        click.echo(f"rule {change['name']} back to its default "
+                   f"{g.rules.table[change['name']].default!r} from turn {change['from_turn']} "
+                   f"({_was(g, change)})")
+    for problem in g.rules.problems.values():
+        click.echo(f"gmkit: game.toml: {problem}; no turn is resolved until it is changed",
+                   err=True)
     if not assignments and not unset:
         with table_config(tbl_rows=200, tbl_cols=10, fmt_str_lengths=80,
                        tbl_hide_dataframe_shape=True):
             click.echo(pl.DataFrame([{**r, "value": repr(r["value"]),
                                       "default": repr(r["default"])}
                                      for r in g.rules.describe()]))
+
+
+def _was(g: Game, change: dict[str, Any]) -> str:
+    """The value a rule had before a change: the one set, or the default."""
+    if change["old"] is None:
+        return f"was the default {g.rules.table[change['name']].default!r}"
+    return f"was {change['old']!r}"
 
 
 @main.command()

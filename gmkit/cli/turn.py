@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 import polars as pl
 
+from gmkit.core.orders import MAX_POST_CHARS
 from gmkit.game import Game, GameError, ImportRefused
 from gmkit.cli.app import GAME, entered_dice, main, read_text, table_config
 
@@ -98,13 +99,18 @@ def import_command(game: Path, files: tuple[Path, ...]) -> None:
 @click.option("--secret", is_flag=True, help="The post was private (a PM or e-mail).")
 @click.option("--posted", metavar="TIME",
               help="When the player posted it (the forum's or Discord's time, ISO 8601).")
+@click.option("--allow-empty", is_flag=True,
+              help="Store the post even when no line of it is an order.")
 @click.argument("post", type=click.Path(path_type=Path, allow_dash=True), default="-")
-def orders(game: Path, player: str, secret: bool, posted: str | None, post: Path) -> None:
-    """Store a player's post (a file, or - for standard input) and show how it reads."""
+def orders(game: Path, player: str, secret: bool, posted: str | None, allow_empty: bool,
+           post: Path) -> None:
+    """Store a player's post (a file, or - for standard input) and show how it reads; a post
+    in which no line is an order is refused (--allow-empty), and one beyond the size limits
+    always."""
     g = Game.open(game)
     g.refuse_if_over("no orders are taken after the last turn")
-    text = read_text(post, "post")
-    got = g.receive_post(player, text, secret=secret, posted=posted)
+    text = read_text(post, "post", 4 * MAX_POST_CHARS)  # at most 4 bytes a character
+    got = g.receive_post(player, text, secret=secret, posted=posted, allow_empty=allow_empty)
     result = got.parsed
     for line, order in result.orders:
         click.echo(f"  line {line.number}: {g.ruleset.describe_order(order)}")

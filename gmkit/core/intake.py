@@ -11,7 +11,6 @@ an edit the rules ignore) is a notice for the GM.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,16 +19,13 @@ from gmkit.core.params import Params
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import State
 
-#: What a player id may hold: it names the player's folder of private pages and is typed at the
-#: command line (letters, digits, ``_``, ``-`` and ``.``; not starting with a dot).
-_PLAYER_ID = re.compile(r"^[^\W][\w.-]{0,63}$")
-
 
 def player_id_problem(pid: str) -> str | None:
-    """Why ``pid`` cannot be a player id (None when it can)."""
-    if not _PLAYER_ID.fullmatch(pid) or pid.casefold() == "gm":
-        return (f"{pid!r} cannot be a player id: use 1 to 64 letters, digits, '_', '-' or '.', "
-                "not starting with '.' or '-', and not 'gm'")
+    """Why a player id cannot be used (it names the player's folder of private pages, so it
+    must be a plain folder name: not empty, no slash, no NUL, no leading or trailing space,
+    not '.' or '..'); None when it can."""
+    if not pid or pid in (".", "..") or any(c in pid for c in '/\\\0') or pid != pid.strip():
+        return f"player id {pid!r} cannot name a folder of private pages; rename the player"
     return None
 
 

@@ -35,6 +35,9 @@ from typing import Generic, TypeVar
 __all__ = [
     "AmbiguousOrderError",
     "IllegalOrderError",
+    "LimitError",
+    "MAX_LINE_CHARS",
+    "MAX_POST_CHARS",
     "NO_ORDERS_MESSAGE",
     "OrderError",
     "OrderSyntaxError",
@@ -45,9 +48,15 @@ __all__ = [
     "join_alternatives",
     "merge_posts",
     "parse_post",
+    "size_problems",
 ]
 
 T = TypeVar("T")
+
+#: The most characters a post may have, and one line of it: beyond them a post is refused whole
+#: (never stored), so every parser reads any post it is given in bounded time.
+MAX_POST_CHARS = 20_000
+MAX_LINE_CHARS = 1_000
 
 NO_ORDERS_MESSAGE = (
     "no orders found in the post: orders must be bold ([b]...[/b]) or plain lines"
@@ -112,6 +121,11 @@ class OrderError(ValueError):
 
 class OrderSyntaxError(OrderError):
     """The line cannot be parsed as an order at all."""
+
+
+class LimitError(OrderSyntaxError):
+    """A post, a line or a value beyond what gmkit reads (a size limit, an absurd number): the
+    whole post is refused, never stored."""
 
 
 class IllegalOrderError(OrderError):
@@ -450,6 +464,21 @@ def merge_posts(results: Sequence[tuple[int, ParseResult[T]]]) -> ParseResult[T]
     return out
 
 
+def size_problems(post: str) -> list[LimitError]:
+    """What makes ``post`` too big to read: more than :data:`MAX_POST_CHARS` characters, or a
+    line (``\\r\\n``, ``\\r`` or ``\\n`` ends one) of more than :data:`MAX_LINE_CHARS`;
+    each named, by line. Empty when the post is within the limits."""
+    if len(post) > MAX_POST_CHARS:
+        return [LimitError(f"the post has {len(post)} characters, more than the {MAX_POST_CHARS} "
+                           "a post may have: split it")]
+    out = []
+    for number, line in enumerate(post.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        if len(line) > MAX_LINE_CHARS:
+            out.append(LimitError(f"{len(line)} characters, more than the {MAX_LINE_CHARS} a "
+                                  "line may have", line=number, text=line[:60] + "…"))
+    return out
+
+
 def parse_post(post: str, parse_line: Callable[[PostLine], T | None]) -> ParseResult[T]:
     """Parse every order line of ``post`` with ``parse_line``.
 
@@ -460,9 +489,14 @@ def parse_post(post: str, parse_line: Callable[[PostLine], T | None]) -> ParseRe
     and propagates.
 
     A post without any order line yields one :class:`OrderSyntaxError`
-    (without a line number) saying so.
+    (without a line number) saying so; a post beyond the size limits
+    (:func:`size_problems`) yields those errors (:class:`LimitError`) and no line is read.
     """
     result: ParseResult[T] = ParseResult()
+    too_big = size_problems(post)
+    if too_big:
+        result.errors.extend(too_big)
+        return result
     lines = extract_lines(post)
     if not lines:
         result.errors.append(OrderSyntaxError(NO_ORDERS_MESSAGE))

@@ -77,13 +77,16 @@ class PendingInput:
         manifest already says which were consumed, so a crash here loses nothing)."""
         used = self.root / "pending" / "used"
         consumed = functools.cache(self.consumed)  # each turn's manifest read once
+        moved = False
         for p, rec in self._post_records_lenient():
             turn = rec["turn"]
             if rec["seq"] in consumed(turn):
                 _mkdir(used)
                 os.rename(p, used / f"{turn:04d}-{p.name}")
-        # no sync here: the manifest already records which posts were consumed, and a move lost
-        # at a power cut is made again by the next commit
+                moved = True
+        if moved:  # the manifest records what was consumed; the folders say so too, synced
+            fsync_dir(used)
+            fsync_dir(self.root / "pending" / "posts")
 
     def _post_records_lenient(self) -> list[tuple[Path, dict[str, Any]]]:
         out = []

@@ -120,9 +120,11 @@ class Ruleset(ABC, Generic[O]):
     #: (see :mod:`gmkit.core.geoexport`); None: the map file's own frame, else a local one.
     map_frame: ClassVar[Mapping[str, Any] | None] = None
 
-    def rules(self, overrides: Mapping[str, Any] | None = None) -> Params:
-        """The rule values in force, given a game's overrides."""
-        return Params(self.params, overrides)
+    def rules(self, overrides: Mapping[str, Any] | None = None, *,
+              lenient: bool = False) -> Params:
+        """The rule values in force, given a game's overrides (``lenient``: a value a rule does
+        not take is listed in the table's ``problems`` rather than refused)."""
+        return Params(self.params, overrides, lenient=lenient)
 
     @abstractmethod
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
@@ -306,7 +308,8 @@ class Ruleset(ABC, Generic[O]):
         if not now:
             return rules
         return Params(rules.table.values(), apply_rule_changes(
-            rules.overrides, [{"kind": "rules", "name": c.name, "value": c.value} for c in now]))
+            rules.overrides, [{"kind": "rules", "name": c.name, "value": c.value} for c in now]),
+            lenient=bool(rules.problems))
 
     #: State tables (``None``) and columns (a tuple of names, by table) added to the schemas
     #: after games were written: an older turn reads them as an empty table or a null column,
@@ -326,16 +329,16 @@ class Ruleset(ABC, Generic[O]):
     #: under a version this gmkit no longer has, not as tampered with.
     legacy: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
-    def rules_of_version(self, version: str, overrides: Mapping[str, Any] | None = None
-                         ) -> Params | None:
+    def rules_of_version(self, version: str, overrides: Mapping[str, Any] | None = None, *,
+                         lenient: bool = False) -> Params | None:
         """The rules a turn resolved under ``version`` with ``overrides`` replays with: the
         overrides alone at the current version, over the version's :attr:`legacy` values at an
         older one this gmkit keeps; None for a version it does not know."""
         if version == self.version:
-            return self.rules(overrides)
+            return self.rules(overrides, lenient=lenient)
         if version not in self.legacy:
             return None
-        return self.rules({**self.legacy[version], **dict(overrides or {})})
+        return self.rules({**self.legacy[version], **dict(overrides or {})}, lenient=lenient)
 
     #: What :meth:`import_posts` reads ("DiscordChatExporter JSON, one file per channel"); None
     #: for a ruleset whose posts are pasted or sent one by one.

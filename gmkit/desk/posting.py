@@ -15,6 +15,7 @@ from gmkit.game import GameError
 from gmkit.desk.copies import DeskError
 from gmkit.desk.views import PostPreview
 from gmkit.desk.part import DeskPart
+from gmkit.game.intake import refuse_unread
 
 
 class DeskPosts(DeskPart):
@@ -103,6 +104,12 @@ class DeskPosts(DeskPart):
         except GameError as e:
             raise DeskError(str(e)) from None
         preview = self._preview(pid, text or "", bool(secret), None)
+        try:  # beyond gmkit's limits (a post's size, a line's, an absurd number): never stored
+            refuse_unread(pid, self.game.ruleset.parse_post(
+                text or "", pid, self.game.coming_state(), self.game.rules, secret=bool(secret)),
+                True)
+        except GameError as e:
+            raise DeskError(" ".join(str(e).split())) from None
         if preview.message and not allow_empty:
             raise DeskError(f"{preview.message}; nothing was stored")
         stamp = received or datetime.now(timezone.utc).isoformat(timespec="seconds")

@@ -131,7 +131,7 @@ class RecordedChanges(GamePart):
                      json.dumps(changes, indent=1, ensure_ascii=False).encode())
         self.store.write_config({**config, "rules": rules})
         self.config = GameStore.read_config(self.root)
-        self.rules = self.ruleset.rules(self.config.get("rules", {}))
+        self.rules = self.ruleset.rules(self.config.get("rules", {}), lenient=True)
 
     def _record_change(self, change: dict[str, Any], config: Mapping[str, Any]) -> None:
         """Record a change for the coming turn, then write ``game.toml`` (under the lock)."""
@@ -191,13 +191,15 @@ class RecordedChanges(GamePart):
             rules = apply_rule_changes(config.get("rules", {}),
                                        [{"kind": "rules", "name": name, "value": value}])
             try:
-                self.ruleset.rules(rules)
+                found = self.ruleset.rules(rules, lenient=True).problems.get(name)
             except ValueError as e:
                 raise GameError(str(e)) from None
+            if found is not None:
+                raise GameError(found)  # the rule changed; others already wrong stay listed
             change = {"kind": "rules", "name": name, "value": value, "old": old,
                       "from_turn": self.next_turn, "why": why.strip(),
                       "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                       "rules_before": dict(config.get("rules", {})), "rules_after": rules}
             self._record_change(change, {**config, "rules": rules})
-        self.rules = self.ruleset.rules(self.config.get("rules", {}))
+        self.rules = self.ruleset.rules(self.config.get("rules", {}), lenient=True)
         return change

@@ -30,7 +30,8 @@ class GuardedDice(GamePart):
                 raise GameError(f"turn {turn} has no seed")
             return gdice.commitment(seed)
         self.refuse_if_over(f"no turn {turn} to commit dice for")
-        return fairdice.announce(self.store, turn, lambda: self.seed_maker(turn))
+        return fairdice.announce(self.store, turn, lambda: self.seed_maker(turn),
+                                 clock=self.clock)
 
     def reveal(self, turn: int | None = None) -> str:
         """Reveal a committed turn's seed (checked against its posted commitment)."""

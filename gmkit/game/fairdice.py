@@ -151,16 +151,16 @@ def commitment_entry(rec: Mapping[str, Any], commitment: str) -> dict[str, Any] 
 
 
 def announce(store: GameStore, turn: int, make: Callable[[], str] = gdice.new_seed,
-             replaces: str | None = None) -> str:
+             replaces: str | None = None, clock: Callable[[], str] = now_text) -> str:
     """The commitment of ``turn``'s secret seed, made once under the lock; the first time it is
-    made or shown, its record keeps the time (and ``replaces``: the commitment a rollback set
-    aside)."""
+    made or shown, its record keeps the time (``clock``'s; and ``replaces``: the commitment a
+    rollback set aside)."""
     with store.lock():
         seed = store.seed_for(turn, make)
         commitment = gdice.commitment(seed)
         rec = read_record(store.root, turn)
         if commitment_entry(rec, commitment) is None:
-            entry: dict[str, Any] = {"commitment": commitment, "made": now_text()}
+            entry: dict[str, Any] = {"commitment": commitment, "made": clock()}
             if replaces is None and rec["commitments"]:
                 replaces = rec["commitments"][-1]["commitment"]
             if replaces:
@@ -343,6 +343,36 @@ def manifest_part(root: Path, turn: int, commitment: str) -> dict[str, Any]:
         out["seal"] = {k: sealed[k] for k in ("digest", "posts", "entered", "at")}
         out["beacon"] = beacon["beacon"]
         out["deadline"] = beacon["deadline"]
+    return out
+
+
+def record_problems(root: Path, where: str, turn: int, manifest: Mapping[str, Any]
+                    ) -> list[str]:
+    """The turn's dice record (``dice/NNNN.json``) against what its manifest recorded of its
+    commitment when the turn was committed: a record deleted, or rewritten to say the
+    commitment was made at another time (back-dated), is reported. A turn committed before its
+    manifest kept the time has nothing to check against."""
+    made = manifest.get("commitment_made")
+    commitment = manifest.get("seed_commitment")
+    if not isinstance(made, str) or not isinstance(commitment, str):
+        return []
+    path = record_path(root, turn)
+    try:
+        entry = commitment_entry(read_record(root, turn), commitment)
+    except (StoreError, OSError, ValueError) as e:
+        return [f"{path}: unreadable ({e}); {where} recorded its commitment as made at {made}"]
+    if entry is None:
+        return [f"{path}: no record of {where}'s commitment, which the turn recorded as made at "
+                f"{made} (the record was deleted or rewritten)"]
+    out = []
+    if entry.get("made") != made:
+        out.append(f"{path}: {where}'s commitment is recorded as made at {entry.get('made')}, "
+                   f"but the turn recorded {made} when it was committed (the record was "
+                   "rewritten)")
+    if entry.get("replaces") != manifest.get("commitment_replaces"):
+        out.append(f"{path}: {where}'s commitment is recorded as replacing "
+                   f"{entry.get('replaces') or 'nothing'}, but the turn recorded "
+                   f"{manifest.get('commitment_replaces') or 'nothing'}")
     return out
 
 

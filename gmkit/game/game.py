@@ -45,6 +45,7 @@ from gmkit.game.changes import CHANGES_FILE, GameError, GameOverError, enacted_r
 from gmkit.core.files import atomic_write
 from gmkit.game.corrections import apply_corrections
 from gmkit.game.dicing import GuardedDice
+from gmkit.game.intake import config_problems
 from gmkit.game.posts import ComingTurn
 from gmkit.game.session import TurnSession, events_frame, rolls_frame
 from gmkit.game.setup import (MAP_FILE, RECORD_KEYS, board_path, given_position, resolved_with,
@@ -71,7 +72,8 @@ class Game(ComingTurn, GuardedDice):
             raise GameError(f"{self.root / 'game.toml'}: [rules] must be a table")
         self.players_from_config(self.config, source=str(self.root / "game.toml"))
         try:
-            self.rules = self.ruleset.rules(rules)
+            # a value a rule does not take opens (see rules.problems); no turn resolves with it
+            self.rules = self.ruleset.rules(rules, lenient=True)
         except ValueError as e:
             raise GameError(f"{self.root / 'game.toml'}: {e}") from None
         if self.store.rollback_pending():
@@ -87,6 +89,8 @@ class Game(ComingTurn, GuardedDice):
         self._board: Board[Any] | None = None
         #: How a turn's secret seed is made (a playout derives it from its master seed).
         self.seed_maker: Callable[[int], str] = lambda turn: gdice.new_seed()
+        #: The time a commitment is recorded as made (a playout fixes it, as its posts' times).
+        self.clock: Callable[[], str] = fairdice.now_text
         self.dice_setting = fairdice.dice_setting(self.config)
 
     @property
@@ -151,9 +155,11 @@ class Game(ComingTurn, GuardedDice):
             rules: Mapping[str, Any] | None = None,
             dice: fairdice.DiceSetting | None = None,
             state: State | Mapping[str, pl.DataFrame] | str | Path | None = None,
-            turn: int = 0) -> Game:
+            turn: int = 0, seed_maker: Callable[[int], str] | None = None,
+            clock: Callable[[], str] | None = None) -> Game:
         """Create a game folder and commit its set-up as turn 0; ``dice`` says how the game
-        guards its dice (with ``ahead``, the next turn's commitment is made at once).
+        guards its dice (with ``ahead``, the next turn's commitment is made at once, its seed
+        from ``seed_maker`` and its time from ``clock`` when given: a reproducible game).
 
         ``state`` starts the game from a given position instead of the ruleset's set-up: a
         folder of tables (see :mod:`gmkit.game.position`), or the tables themselves, checked against
@@ -162,6 +168,9 @@ class Game(ComingTurn, GuardedDice):
         ``turn + 1``). The manifest records the position as given: ``verify`` checks its
         hashes and does not set it up again."""
         rs = find_ruleset(ruleset)
+        found = config_problems({"title": title or rs.title, "players": list(players)})
+        if found:
+            raise GameError(found[0])
         try:
             board, board_bytes, copy_name = starting_board(rs, map_path)
         except BoardError as e:
@@ -191,6 +200,10 @@ class Game(ComingTurn, GuardedDice):
                          rolls_frame([]), events_frame([]))
         GameStore.create(root, config, rs.schemas, turn0, map_bytes, record=record, files=files)
         game = cls(root)
+        if seed_maker is not None:
+            game.seed_maker = seed_maker
+        if clock is not None:
+            game.clock = clock
         if game.dice_setting.ahead:
             game.commitment(game.next_turn)
         return game
@@ -350,6 +363,7 @@ class Game(ComingTurn, GuardedDice):
         draw ids) rolls the secret seed alone and can never be committed."""
         turn = self.next_turn
         self.refuse_if_over("no turn is resolved after the last")
+        self.rules.refuse_problems(f"{self.root / 'game.toml'}: [rules]")
         self.commitment(turn)
         seed = self.store.read_seed(turn)
         assert seed is not None
@@ -392,9 +406,9 @@ class Game(ComingTurn, GuardedDice):
                             "the turn was read: start it again to resolve it with the correction")
         if changes:
             record["changes"] = changes
-        if self.dice_setting.ahead:
-            record.update(fairdice.manifest_part(self.root, session.turn,
-                                                 gdice.commitment(session.seed)))
+        # when the commitment was made, ahead or when asked: the manifest's hash keeps it
+        record.update(fairdice.manifest_part(self.root, session.turn,
+                                             gdice.commitment(session.seed)))
         enacted = enacted_record(self.ruleset, session.driver.start, data.state,
                                  session.driver.rules)
         if enacted:

@@ -24,6 +24,7 @@ class GamePart:
     ruleset: Ruleset[Any]
     rules: Params
     seed_maker: Callable[[int], str]
+    clock: Callable[[], str]
     dice_setting: fairdice.DiceSetting
 
     if TYPE_CHECKING:

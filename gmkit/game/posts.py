@@ -15,13 +15,14 @@ import polars as pl
 import gmkit.game.fairdice as fairdice
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.intake import Intake, player_id_problem
-from gmkit.core.orders import OrderError, ParseResult, merge_posts
+from gmkit.core.orders import LimitError, OrderError, ParseResult, merge_posts
 from gmkit.core.ruleset import GM_POSTER, Ruleset
 from gmkit.core.players import PlayerInfo
 from gmkit.core.params import Params
 from gmkit.core.store import GameStore
 from gmkit.core.tables import State
 from gmkit.game.changes import CHANGES_FILE, GameError, RecordedChanges
+from gmkit.game.intake import refuse_unread
 from gmkit.game.session import ImportRefused, ImportReport, Received, TurnSession
 from gmkit.core.files import atomic_write
 from gmkit.game.corrections import apply_corrections, make_correction
@@ -108,9 +109,13 @@ class ComingTurn(RecordedChanges):
         return self.receive_post(player, text, secret=secret, received=received).parsed
 
     def receive_post(self, player: str, text: str, *, secret: bool = False,
-                     received: str | None = None, posted: str | None = None) -> Received:
+                     received: str | None = None, posted: str | None = None,
+                     allow_empty: bool = True) -> Received:
         """Store a player's post and say which turn it landed in (read under the game's lock,
-        so a turn committed meanwhile never swallows it) and how it reads."""
+        so a turn committed meanwhile never swallows it) and how it reads. A post beyond
+        gmkit's limits (its size, a line's, an absurd number) is refused whole, each problem
+        named, and nothing is stored; so is a post in which no line is an order, unless
+        ``allow_empty``."""
         self.refuse_if_over("no orders are taken after the last turn")
         state = self.coming_state()
         ids = self.player_ids(state)
@@ -126,6 +131,8 @@ class ComingTurn(RecordedChanges):
                                 "2026-11-23T20:15:00+00:00") from None
             if when.tzinfo is None:
                 raise GameError(f"posted time {posted!r} needs its time zone (e.g. +00:00)")
+        refuse_unread(match[0], self.ruleset.parse_post(text, match[0], state, self.rules,
+                                                          secret=secret), allow_empty)
         seq, turn = self.store.add_post(None, match[0], text, secret=secret, received=stamp,
                                         posted=posted)
         if turn != state.turn + 1:  # a turn was committed while the post came in
@@ -145,7 +152,9 @@ class ComingTurn(RecordedChanges):
         if not self.ruleset.joins(parsed):
             ids = self.player_ids(state)
             raise GameError(f"no player '{player}' (players: {', '.join(ids)})")
-        problem = player_id_problem(player)
+        problem = player_id_problem(player) or (
+            f"{player!r} is the GM's poster, not a player id" if player.casefold() == GM_POSTER
+            else None)
         if problem is not None:
             raise GameError(problem)
         return player
@@ -182,6 +191,9 @@ class ComingTurn(RecordedChanges):
             problem = player_id_problem(post.player) if post.newcomer else None
             if problem is not None:
                 errors.append(f"{post.where or post.source}: {problem}")
+            parsed = self.ruleset.parse_post(post.text, post.player, intake.state, self.rules)
+            errors += [f"{post.where or post.source}: {e}" for e in parsed.errors
+                       if isinstance(e, LimitError)]  # beyond gmkit's limits
         if errors:
             raise ImportRefused(errors)
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")

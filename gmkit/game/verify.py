@@ -37,7 +37,7 @@ import polars as pl
 
 import gmkit.game.fairdice as fairdice
 import gmkit.core.dice as gdice
-from gmkit.core.files import StoreError
+from gmkit.core.files import StoreError, read_json_file
 from gmkit.core.store import TurnData
 from gmkit.core.tables import State
 from gmkit.game.changes import enacted_record
@@ -47,8 +47,8 @@ from gmkit.core.boards import Board
 from gmkit.core.players import PlayerInfo
 from gmkit.core.ruleset import Ruleset, recorded_version
 from gmkit.core.store import GameStore
+from gmkit.game.intake import config_problems
 from gmkit.game.setup import MAP_FILE, board_copy_name
-
 
 
 class Game(Protocol):
@@ -116,21 +116,29 @@ def verify_game(game: Game, *, against: str | None = None,
     if store.rollback_pending():
         out.problems.append(f"{store.root}: a rollback was interrupted and is not completed")
     prev: State | None = None
+    kept: dict[int, TurnData] = {}  # each turn's latest revision, for its consumed posts
     for i, t in enumerate(turns):
         if progress is not None:
             progress(i, len(turns))
         current: TurnData | None = None
         for rev in store.revisions(t):
             data = _check_revision(game, t, rev, prev, out.problems, out.notices)
+            if data is not None:
+                out.notes += _unhashed_ids(f"turn {t}" + (f" revision {rev}" if rev else ""),
+                                           data.rolls)
             if rev == max(store.revisions(t)):
                 current = data
         prev = current.state if current is not None else None
+        if current is not None:
+            kept[t] = current
     if progress is not None:
         progress(len(turns), len(turns))
     if turns:
         out.problems += _config_problems(game, turns[-1])
     out.problems += _added_tables_kept(game, turns)
     out.problems += _orphans(game, turns)
+    out.problems += config_problems(game.config, str(game.root / "game.toml"))
+    out.problems += _used_posts(game, kept)
     if against is not None:
         ok, note = check_anchor(game, against)
         (out.notes if ok else out.problems).append(note)
@@ -209,6 +217,7 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
     # where the game requires one; the dice are replayed with the derived seed
     found, beacon = fairdice.verify_problems(where, manifest, t, data.orders, data.entered)
     problems.extend(found)
+    problems.extend(fairdice.record_problems(store.root, where, t, manifest))
     try:
         replay = rules if rules is not None else game.ruleset.rules(_overrides(game, manifest))
         again = game.resolve_again(prev, data.orders, seed, t, data.entered, replay, beacon)
@@ -271,7 +280,8 @@ def _rules(game: Game, manifest: Mapping[str, Any]) -> tuple[str, Params | None]
     """The ruleset version a turn records, and the rules it replays with under that version
     (None when this gmkit no longer has the version)."""
     version = recorded_version(manifest)
-    return version, game.ruleset.rules_of_version(version, _overrides(game, manifest))
+    return version, game.ruleset.rules_of_version(version, _overrides(game, manifest),
+                                                  lenient=True)
 
 
 def _check_setup(game: Game, data: TurnData, manifest: Mapping[str, Any],
@@ -371,6 +381,33 @@ def _orphans(game: Game, turns: list[int]) -> list[str]:
     return out
 
 
+def _used_posts(game: Game, kept: Mapping[int, TurnData]) -> list[str]:
+    """Each post kept in ``pending/used`` against the turn that consumed it: readable, named
+    after its turn and number, and the same player, secrecy and text as the turn recorded."""
+    out = []
+    for path in sorted((game.root / "pending" / "used").glob("*.json")):
+        head = path.name.split("-", 1)[0]
+        if not head.isdigit() or int(head) not in kept:
+            continue  # a post of a turn that is not there is reported with the orphans
+        try:
+            rec = read_json_file(path)
+        except StoreError as e:
+            out.append(str(e))
+            continue
+        orders = kept[int(head)].orders
+        row = orders.filter(pl.col("seq") == rec.get("seq")) if isinstance(
+            rec.get("seq"), int) else orders.clear()
+        if rec.get("turn") != int(head) or row.height != 1:
+            out.append(f"{path}: not a post turn {int(head)} consumed")
+            continue
+        stored = row.row(0, named=True)
+        differ = [k for k in ("player", "secret", "text") if rec.get(k) != stored.get(k)]
+        if differ:
+            out.append(f"{path}: its {', '.join(differ)} differ(s) from post #{rec['seq']} "
+                       f"as turn {int(head)} recorded it")
+    return out
+
+
 def _compare(where: str, stored: TurnData, again: TurnData) -> list[str]:
     out = []
     for name, frame in stored.state.tables.items():
@@ -399,6 +436,20 @@ def _comparable_rolls(rolls: pl.DataFrame) -> pl.DataFrame:
         .alias("draw_id"),
         pl.when(shuffle).then(pl.format("shuffle({})", items)).otherwise(pl.col("expression"))
         .alias("expression"))
+
+
+def _unhashed_ids(where: str, rolls: pl.DataFrame) -> list[str]:
+    """Single dice printed under an id that is not the one their value is hashed from (turns
+    logged before a single die's id carried its ``#0``): still accepted, and said."""
+    if rolls.is_empty() or not {"draw_id", "expression"} <= set(rolls.columns):
+        return []
+    bare = rolls.filter(pl.col("expression").fill_null("").str.contains(r"^1d\d+$")
+                        & ~pl.col("draw_id").str.ends_with("#0"))["draw_id"].to_list()
+    if not bare:
+        return []
+    return [f"{where}: {len(bare)} single-die draw(s) printed without the '#0' of the id their "
+            f"value is hashed from (e.g. {bare[0]!r} is drawn as {bare[0] + '#0'!r}); they "
+            "recompute with it"]
 
 
 def _items(result: str) -> int:

@@ -149,7 +149,8 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
         record_hash=data.manifest_hash,
         previous_hash=game.store.manifest(t, data.revision).get("previous"), links=links,
         rules=_rules_rows(game, game.store.manifest(t, data.revision)),
-        changes=_changes(game.store.manifest(t, data.revision)),
+        changes=_changes(game.store.manifest(t, data.revision),
+                         {p.name: p.default for p in ruleset.params}),
         gm_notes=_hidden_corrections(game.store.manifest(t, data.revision)),
         **fairdice.report_fields(game.store, t, game.store.manifest(t, data.revision),
                                  data.orders, data.rolls))
@@ -188,8 +189,9 @@ def _hidden_corrections(manifest: Mapping[str, Any]) -> tuple[str, ...]:
                  and c.get("public") is not True)
 
 
-def _changes(manifest: Mapping[str, Any]) -> tuple[str, ...]:
-    """The recorded changes that took effect with a turn, in words."""
+def _changes(manifest: Mapping[str, Any], defaults: Mapping[str, Any]) -> tuple[str, ...]:
+    """The recorded changes that took effect with a turn, in words (a rule's former value, or
+    its default)."""
     out = []
     for c in manifest.get("changes", []) if isinstance(manifest.get("changes"), list) else []:
         if not isinstance(c, dict):
@@ -203,6 +205,8 @@ def _changes(manifest: Mapping[str, Any]) -> tuple[str, ...]:
                     else f"rule {c.get('name')} is back to its default")
         else:
             what = str(c.get("what") or f"{c.get('kind')} change")
-        out.append(f"{what} (was {c.get('old')!r}): {c.get('why')}" if c.get("kind") == "rules"
+        was = f"was {c.get('old')!r}" if c.get("old") is not None else \
+            f"was the default {defaults.get(str(c.get('name')))!r}"
+        out.append(f"{what} ({was}): {c.get('why')}" if c.get("kind") == "rules"
                    else f"{what}: {c.get('why')}")
     return tuple(out)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gmkit.core.reports import TurnReport, render, write_report
+from gmkit.core.intake import player_id_problem
 from gmkit.core.views import Viewer
 from gmkit.game import Game
 from gmkit.publish.summary import turn_report
@@ -32,8 +33,9 @@ def readers(game: Game) -> list[Viewer]:
 
 def player_folder(players: Path, pid: str) -> Path:
     """``players/<pid>``; a player id that is no plain folder name is refused."""
-    if not pid or pid in (".", "..") or any(c in pid for c in '/\\\0') or pid != pid.strip():
-        raise FolderError(f"player id {pid!r} cannot name a folder; rename the player")
+    found = player_id_problem(pid)
+    if found:
+        raise FolderError(found)
     return players / pid
 
 

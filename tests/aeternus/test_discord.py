@@ -165,7 +165,7 @@ def test_2_a_join_typed_at_the_desk_needs_no_players_add(tmp_path: Path):
     _, problems, orders = game.read_orders(game.coming_state(),
                                            game.store.pending_posts(game.next_turn))
     assert problems == {} and len(orders.of("Elm")) == 2
-    with pytest.raises(GameError, match="cannot be a player id"):
+    with pytest.raises(GameError, match="cannot name a folder"):
         game.receive_post("../x", "Join")
 
 

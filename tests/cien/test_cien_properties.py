@@ -180,10 +180,14 @@ def test_fuzzed_posts_never_crash_and_errors_name_a_line(post: str, secret: bool
 
 def test_a_huge_number_is_an_error_not_a_crash() -> None:
     """Orders module: a line parser raises OrderError for a line that cannot be an order; a
-    grain figure too long to be a number (5000 digits) is such a line, reported on its line,
-    not a crash."""
-    post = "[b]5 Grain for Defense of Coyons[/b]\n[b]" + "9" * 5000 + \
+    grain figure too long to be a number (900 digits) is such a line, reported on its line,
+    not a crash; at 5000 digits the line is beyond the line limit, and the post is refused
+    naming it."""
+    post = "[b]5 Grain for Defense of Coyons[/b]\n[b]" + "9" * 900 + \
         " Grain for Defense of Coyons[/b]"
     result = RULESET.parse_post(post, "Red", STATE, PARAMS)
     assert len(result.orders) == 1
     assert [e.line for e in result.errors] == [2]
+    result = RULESET.parse_post(post.replace("9" * 900, "9" * 5000), "Red", STATE, PARAMS)
+    assert not result.orders
+    assert [(type(e).__name__, e.line) for e in result.errors] == [("LimitError", 2)]

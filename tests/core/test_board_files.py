@@ -105,3 +105,77 @@ def test_board_of_the_wrong_kind_is_refused_at_new(tmp_path):
     geo.write_text('{"type": "FeatureCollection", "features": []}', "utf-8")
     with pytest.raises(GameError, match="m.geojson"):
         Game.new(tmp_path / "e", "example", [{"id": "Amber"}], map_path=geo)
+
+
+# -- board files read safely: hostile files are refused with their path, never a hang --------
+
+_SQUARE = [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]]
+
+
+def _feature(name: object, kind: object, coordinates: object = _SQUARE) -> dict:
+    return {"type": "Feature", "properties": {"name": name, "kind": kind},
+            "geometry": {"type": "Polygon", "coordinates": coordinates}}
+
+
+def _collection(*features: dict) -> bytes:
+    import json
+
+    return json.dumps({"type": "FeatureCollection", "features": list(features)}).encode()
+
+
+@pytest.mark.parametrize("kind,name,data,words", [
+    ("polygon", "m.geojson", _collection(_feature("A", "land", [[[0, 0], [1e308, 0],
+                                                                   [1e308, 1e308], [0, 0]]])),
+     "coordinate 1e+308 is not a number within"),
+    ("polygon", "m.geojson", b"[" * 200_000, "nested too deeply"),
+    ("polygon", "m.geojson", b'{"a": ' + b"1" * 5000 + b"}", "not valid JSON"),
+    ("polygon", "m.geojson", _collection(_feature("A", "land", [[["x", 0]]])),
+     "coordinate x is not a number"),
+    ("graph", "g.toml", b"a = " + b"[" * 200_000, "nested too deeply"),
+    ("graph", "g.toml", b'[places.A]\nkind = "land"\nadjacent = ["B"]\npos = [1e308, 0]\n'
+                        b'[places.B]\nkind = "land"\nadjacent = ["A"]\n', "two numbers within"),
+    ("hex", "h.toml", b"a = " + b"{x = " * 50_000, "nested too deeply"),
+    ("hex", "h.csv", b"q,r\n99999999999999999999999,0\n", "farther than"),
+    ("hex", "h.toml", b"[[hexes]]\nq = 9223372036854775807\nr = 0\n", "farther than"),
+])
+def test_a_hostile_board_file_is_refused_naming_it(kind: str, name: str, data: bytes,
+                                                   words: str) -> None:
+    """Coordinates of 1e308, deep nesting, a 5000-digit number, hexes at the end of the
+    integers: a BoardError naming the file, never a RecursionError, an overflow or a GEOS
+    exception."""
+    with pytest.raises(BoardError) as e:
+        read_board(kind, data, name)
+    assert str(e.value).startswith(f"{name}: ") and words in str(e.value)
+
+
+def test_a_board_file_with_several_problems_lists_each_with_its_path_once() -> None:
+    """Every bad feature is listed, each on its line; the file is named once."""
+    data = _collection(_feature("A", "land"), _feature("", "land"), _feature("B", "swamp"),
+                       _feature("C", "land", [[[0, 0], [float("inf"), 0], [0, 1], [0, 0]]]))
+    with pytest.raises(BoardError) as e:
+        read_board("polygon", data, "mine.geojson")
+    lines = str(e.value).splitlines()
+    assert lines[0] == "mine.geojson: 3 problems:"
+    assert [line.split(":")[0].strip() for line in lines[1:]] == [
+        "feature 1", "feature 2 ('B')", "feature 3 ('C')"]
+    assert str(e.value).count("mine.geojson") == 1
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "fifo"])
+def test_a_board_that_is_a_device_or_a_pipe_is_refused_at_once(tmp_path, device: str) -> None:
+    """A FIFO or /dev/zero given as a board is refused as not a regular file (never waited
+    on, never read into memory)."""
+    import os
+    from pathlib import Path
+
+    path = Path(device)
+    if device == "fifo":
+        path = tmp_path / "board.geojson"
+        os.mkfifo(path)
+    elif not path.exists():
+        pytest.skip("no /dev/zero here")
+    for kind in ("polygon", "graph", "hex"):
+        with pytest.raises(BoardError, match="not a regular file"):
+            load_board(kind, path)
+    with pytest.raises(BoardError, match="not a regular file"):
+        GraphBoard.from_file(path)

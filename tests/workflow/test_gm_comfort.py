@@ -35,7 +35,8 @@ def test_every_rejection_names_its_post_and_line_and_keeps_other_posts_orders(az
     and its own line, and the first post's order on the same line number still counts."""
     game = Game.open(aztlan)
     first = game.store.pending_posts(13).filter(pl.col("player") == "Aztecs")["seq"].item()
-    code, out, _ = cli("orders", aztlan, "--player", "Aztecs", "-", input="1A Zzz H")
+    code, out, _ = cli("orders", aztlan, "--player", "Aztecs", "--allow-empty", "-",
+                       input="1A Zzz H")
     assert code == 0
     second = int(out.split("post #")[1].split()[0])
     session = Game.open(aztlan).start()
@@ -57,7 +58,7 @@ def test_under_first_post_counts_a_second_post_is_told_it_does_not_count(tmp_pat
     first = g.effective_posts(g.store.pending_posts(g.next_turn)).filter(
         pl.col("player") == player)["seq"].item()
     code, out, _ = cli("orders", game, "--player", player, "-",
-                       input="[b]1 Grain for Gift to the Emperor[/b]")
+                       input="[b]Gift 1 Grain to the Emperor[/b]")
     assert code == 0
     assert f"this post does not count" in out and f"post #{first}" in out
 
@@ -71,7 +72,7 @@ def test_control_characters_in_a_post_never_reach_a_page(tmp_path: Path) -> None
     assert cli("withdraw", game, str(g.store.pending_posts(g.next_turn)["seq"][1]),
                "--why", "test")[0] == 0
     assert cli("orders", game, "--player", player, "-",
-               input="Hail\x00 GM\x1b[31m!\n[b]1 Grain for Gift to the Emperor[/b]")[0] == 0
+               input="Hail\x00 GM\x1b[31m!\n[b]Gift 1 Grain to the Emperor[/b]")[0] == 0
     assert cli("commit-seed", game)[0] == 0 and cli("resolve", game)[0] == 0
     for view in ("gm", "public"):
         code, out, _ = cli("report", game, "--view", view)

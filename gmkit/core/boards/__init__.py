@@ -25,6 +25,7 @@ the board's :class:`~gmkit.core.names.NameIndex` when its places have names) and
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from pathlib import Path
 from typing import Literal, Protocol, TypeVar, runtime_checkable
 
 from gmkit.core.names import NameIndex
@@ -55,11 +56,33 @@ class BoardError(ValueError):
         self.problems: tuple[str, ...] = tuple(problems)
         if len(self.problems) == 1:
             message = f"{source}: {self.problems[0]}"
-        else:
+        else:  # the file named once, then every problem on a line of its own
             message = f"{source}: {len(self.problems)} problems:\n" + "\n".join(
-                f"  {source}: {p}" for p in self.problems
+                f"  {p}" for p in self.problems
             )
         super().__init__(message)
+
+
+#: The largest board file gmkit reads (the shipped boards are a few dozen kilobytes).
+MAX_BOARD_BYTES = 16 * 1024 * 1024
+
+
+def read_board_file(path: str | Path) -> bytes:
+    """The bytes of a board file: only a regular file (never a pipe or a device, which could
+    block or never end) of at most :data:`MAX_BOARD_BYTES`; else :class:`BoardError`."""
+    path = Path(path)
+    try:
+        if not path.is_file():
+            what = "no such file" if not path.exists() else "not a regular file"
+            raise BoardError(str(path), [f"cannot read the board: {what}"])
+        with open(path, "rb") as f:
+            data = f.read(MAX_BOARD_BYTES + 1)
+    except OSError as e:
+        raise BoardError(str(path), [f"cannot read the board: {e.strerror or e}"]) from None
+    if len(data) > MAX_BOARD_BYTES:
+        raise BoardError(str(path), [f"larger than {MAX_BOARD_BYTES} bytes, the most a board "
+                                     "file may be"])
+    return data
 
 
 @runtime_checkable

@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.boards import BOARD_KINDS, Board, BoardError
+from gmkit.core.boards import BOARD_KINDS, Board, BoardError, read_board_file
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.boards.hexgrid import HexBoard
 from gmkit.core.boards.polygon import MapError
@@ -60,11 +60,7 @@ def read_board(kind: str, data: bytes, name: str, source: str | None = None) -> 
 def load_board(kind: str, path: str | Path) -> Board[Any]:
     """The board of ``kind`` in the file at ``path`` (see :func:`read_board`)."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise BoardError(str(path), [f"cannot read the board: {e.strerror or e}"]) from None
-    return read_board(kind, data, path.name, str(path))
+    return read_board(kind, read_board_file(path), path.name, str(path))
 
 
 def _text(data: bytes, source: str) -> str:
@@ -79,12 +75,28 @@ def _polygon(data: bytes, source: str) -> Board[Any]:
 
     try:
         parsed = json.loads(_text(data, source))
-    except json.JSONDecodeError as e:
+    except ValueError as e:  # a decoding error, or a number of more digits than Python reads
         raise BoardError(source, [f"not valid JSON: {e}"]) from None
+    except RecursionError:
+        raise BoardError(source, [NESTED]) from None
     try:
         return GameMap.from_dict(parsed, source=source)
     except MapError as e:
-        raise BoardError(source, [str(e)]) from None
+        raise BoardError(source, map_problems(e, source)) from None
+
+
+#: Why a file nested deeper than Python's parsers go is refused.
+NESTED = "nested too deeply to be a board"
+
+
+def map_problems(error: MapError, source: str) -> list[str]:
+    """The problems a :class:`MapError` lists, each without the file's name (which the
+    :class:`BoardError` made of them names once)."""
+    lines = str(error).split("\n")
+    head = lines[0].removeprefix(f"{source}: ")
+    if len(lines) > 1 and head.endswith("problems:"):
+        return [line.strip().removeprefix(f"{source}: ") for line in lines[1:]]
+    return [head]
 
 
 def _hex(data: bytes, suffix: str, source: str) -> HexBoard:
@@ -108,8 +120,16 @@ def _hex(data: bytes, suffix: str, source: str) -> HexBoard:
         raise
     except tomllib.TOMLDecodeError as e:
         raise BoardError(source, [f"not valid TOML: {e}"]) from None
+    except RecursionError:
+        raise BoardError(source, [NESTED]) from None
     except Exception as e:  # polars' readers raise several kinds for a malformed file
         raise BoardError(source, [f"cannot read the hex table: {e}"]) from None
     if frame.height == 0:
         return HexBoard(default_kind=default_kind, source=source)
-    return HexBoard(frame, default_kind=default_kind, source=source)
+    try:
+        return HexBoard(frame, default_kind=default_kind, source=source)
+    except BoardError:
+        raise
+    except Exception as e:  # polars refuses a column it cannot take (a 128-bit number, say)
+        raise BoardError(source, [f"cannot read the hex table: {str(e).splitlines()[0]}"]) \
+            from None

@@ -39,11 +39,13 @@ from typing import Any, Literal
 
 import polars as pl
 
-from gmkit.core.boards import BoardError
+from gmkit.core.boards import BoardError, read_board_file
 from gmkit.core.names import NameIndex
 
 __all__ = ["GraphBoard", "GraphPlace", "load_package_board"]
 
+#: The largest drawing position a place may have, either way (finite, and far beyond a page).
+MAX_POSITION = 1e9
 _PLACE_KEYS = ("kind", "aliases", "pos", "adjacent", "name")
 
 
@@ -117,13 +119,20 @@ class GraphBoard:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise BoardError(source, [f"not valid TOML: {e}"]) from None
+        except RecursionError:
+            raise BoardError(source, ["nested too deeply to be a board"]) from None
         return cls.from_dict(data, source)
 
     @classmethod
     def from_file(cls, path: str | Path) -> GraphBoard:
         """The board in a TOML file; errors name the file."""
         path = Path(path)
-        return cls.from_toml(path.read_text(encoding="utf-8"), source=str(path))
+        data = read_board_file(path)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BoardError(str(path), [f"not UTF-8 text (byte {e.start})"]) from None
+        return cls.from_toml(text, source=str(path))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], source: str = "graph board") -> GraphBoard:
@@ -349,10 +358,12 @@ def _place_from(pid: str, entry: Mapping[str, Any]) -> tuple[GraphPlace, list[st
     point: tuple[float, float] | None = None
     if pos is not None:
         if (isinstance(pos, list) and len(pos) == 2
-                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pos)):
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                        and -MAX_POSITION <= v <= MAX_POSITION for v in pos)):
             point = (float(pos[0]), float(pos[1]))
         else:
-            errs.append(f"place {pid!r}: pos must be [x, y], got {pos!r}")
+            errs.append(f"place {pid!r}: pos must be [x, y], two numbers within "
+                        f"±{MAX_POSITION:g}, got {str(pos)[:60]}")
     adjacent = entry.get("adjacent", [])
     if not (isinstance(adjacent, list) and all(isinstance(a, str) for a in adjacent)):
         errs.append(f"place {pid!r}: adjacent must be a list of place names")

@@ -544,6 +544,11 @@ class HexBoard:
         return neighbour_pairs(self._frame.select("q", "r"))
 
 
+#: The farthest a listed hex may lie from the centre (q or r): a board of a few thousand hexes
+#: a side, well within the integers any sum or distance of hexes uses.
+MAX_HEX = 1_000_000
+
+
 def _check_hexes(df: pl.DataFrame, source: str) -> pl.DataFrame:
     problems = []
     for c in ("q", "r"):
@@ -556,6 +561,11 @@ def _check_hexes(df: pl.DataFrame, source: str) -> pl.DataFrame:
     nulls = df.filter(pl.col("q").is_null() | pl.col("r").is_null())
     if nulls.height:
         problems.append(f"{nulls.height} row(s) without q or r")
+    far = df.filter((pl.col("q").abs() > MAX_HEX) | (pl.col("r").abs() > MAX_HEX))
+    if far.height:
+        problems.append(f"{far.height} hex(es) farther than {MAX_HEX} from the centre, such as "
+                        f"{far['q'][0]},{far['r'][0]}")
+        raise BoardError(source, problems)  # no sum of coordinates so large is taken
     if "s" in df.columns:
         bad = df.filter(pl.col("q") + pl.col("r") + pl.col("s") != 0)
         if bad.height:

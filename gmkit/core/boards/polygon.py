@@ -67,6 +67,34 @@ class MapError(ValueError):
     wrong with it.
     """
 
+#: The largest coordinate a map may have, east, west, north or south (far beyond any drawing,
+#: and small enough that no area or length computed from it overflows).
+MAX_COORDINATE = 1e9
+
+
+def _coordinate_problem(geometry: Mapping[str, Any]) -> str | None:
+    """What is wrong with a Polygon's or MultiPolygon's coordinates before shapely reads them:
+    the nesting its type has, each position two or three finite numbers within
+    :data:`MAX_COORDINATE`; None when they are fine."""
+    depth = 3 if geometry.get("type") == "Polygon" else 4
+    stack: list[tuple[Any, int]] = [(geometry.get("coordinates"), 1)]
+    while stack:
+        item, level = stack.pop()
+        if not isinstance(item, (list, tuple)):
+            return f"coordinates must be nested lists ({depth} deep for a {geometry.get('type')})"
+        if level < depth:
+            stack.extend((child, level + 1) for child in item)
+            continue
+        if len(item) not in (2, 3):
+            return f"a position must be 2 or 3 numbers, not {str(item)[:40]}"
+        for v in item:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not \
+                    -MAX_COORDINATE <= v <= MAX_COORDINATE:
+                return (f"coordinate {str(v)[:30]} is not a number within "
+                        f"±{MAX_COORDINATE:g}")
+    return None
+
+
 @dataclass(frozen=True)
 class Region:
     """One region of a map: a land province or a sea.
@@ -188,10 +216,14 @@ class PolygonBoard:
         (unreadable file, invalid JSON, bad feature) raises :class:`MapError`
         naming the file and the feature.
         """
+        from gmkit.core.boards import BoardError, read_board_file
+
         source = str(path)
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_board_file(path).decode("utf-8")
+        except BoardError as exc:
+            raise MapError(str(exc)) from None
+        except UnicodeDecodeError as exc:
             raise MapError(f"{source}: cannot read map file: {exc}") from exc
         try:
             data = json.loads(text)
@@ -199,6 +231,10 @@ class PolygonBoard:
             raise MapError(
                 f"{source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
             ) from exc
+        except RecursionError:
+            raise MapError(f"{source}: nested too deeply to be a map") from None
+        except ValueError as exc:  # a number of more digits than Python reads
+            raise MapError(f"{source}: invalid JSON: {exc}") from None
         if isinstance(data, dict) and "name" not in data:
             data = {**data, "name": Path(path).stem}
         return cls.from_dict(data, source=source)
@@ -226,17 +262,26 @@ class PolygonBoard:
         regions: list[Region] = []
         explicit: dict[str, list[str]] = {}
         seen: dict[str, int] = {}
+        problems: list[str] = []  # every feature's problem, each named, the file once
         for index, feature in enumerate(features):
-            region, adjacent = cls._parse_feature(feature, index, source)
+            try:
+                region, adjacent = cls._parse_feature(feature, index, source)
+            except MapError as exc:
+                problems.append(str(exc).removeprefix(f"{source}: "))
+                continue
             if region.name in seen:
-                raise MapError(
-                    f"{source}: feature {index} ({region.name!r}): duplicate name, "
-                    f"already used by feature {seen[region.name]}"
-                )
+                problems.append(f"feature {index} ({region.name!r}): duplicate name, "
+                                f"already used by feature {seen[region.name]}")
+                continue
             seen[region.name] = index
             regions.append(region)
             if adjacent is not None:
                 explicit[region.name] = adjacent
+        if len(problems) == 1:
+            raise MapError(f"{source}: {problems[0]}")
+        if problems:
+            raise MapError(f"{source}: {len(problems)} problems:\n"
+                           + "\n".join(f"  {p}" for p in problems))
         if not regions:
             raise MapError(f"{source}: the FeatureCollection has no features")
         return cls(name, regions, source=source, explicit_adjacency=explicit)
@@ -269,6 +314,9 @@ class PolygonBoard:
                 f"{where}: geometry must be a Polygon or MultiPolygon, "
                 f"got {geometry.get('type')!r}"
             )
+        bad = _coordinate_problem(geometry)
+        if bad:
+            raise MapError(f"{where}: {bad}")
         try:
             geom = shape(geometry)
         except Exception as exc:  # shapely raises a variety of errors

@@ -348,7 +348,7 @@ class Accounts:
         base = re.sub(r"[^\w.-]", "", author.name).lstrip(".-")[:48] or "player"
         pid = base
         taken = {p.casefold() for p in self.players}
-        if pid.casefold() in taken or player_id_problem(pid) is not None:
+        if pid.casefold() in taken | {"gm"} or player_id_problem(pid) is not None:
             pid = f"{base}-{author.id[-4:]}"
         self.players.add(pid)
         self.by_id[author.id] = pid

@@ -149,8 +149,11 @@ def close_due(t: Table, now: datetime, rules: Params) -> list[Event]:
         for name, value in changes:
             t.rule_changes.append({"proposal": prop["id"], "rule_name": name, "value": value,
                                    "from_phase": from_phase})
+        refused = [found for found in (_refused(rules, n, v) for n, v in changes) if found]
         what = ("; " + ", ".join(f"{n} = {v}" for n, v in changes)
                 + " from now on") if changes else "; it is a note in the ledger"
+        if refused:  # a value its rule does not take is never enacted: say which and why
+            what += " (not enacted: " + "; ".join(refused) + ")"
         events.append(Event("proposal", rule, f"Proposal {prop['id']} takes effect ({yes} for, "
                             f"{no} against){what}.", prop["author"],
                             data={"proposal": prop["id"], "changes": len(changes)}))
@@ -186,6 +189,13 @@ def enacted_changes(before: State, after: State, ruleset: Ruleset[Any]) -> list[
             continue
         out.append(RuleChange(name, value, f"proposal {r['proposal']} accepted", at_once=True))
     return out
+
+
+def _refused(rules: Params, name: str, value: str) -> str | None:
+    """Why a rule of the table does not take the value a proposal sets (None when it does, or
+    when the line names no rule: a note in the ledger)."""
+    param = rules.table.get(name)
+    return None if param is None else param.problem(_rule_value(value))
 
 
 def _rule_value(text: str) -> Any:

@@ -52,7 +52,7 @@ def _lighter(colour: str, keep: float = 0.45) -> str:
 
 
 PARAMS = (
-    Param("min_players", 3, "2.1", "fewest players (1.2, 2.1)"),
+    Param("min_players", 3, "2.1", "fewest players (1.2, 2.1)", low=1, high=10),
     Param("assignment", "importance", "2.1",
           "which empires are played: the first ones in 2.1's order of importance (importance), "
           "or any the GM chooses (free)", choices=("importance", "free")),
@@ -60,15 +60,19 @@ PARAMS = (
           "with no Chichimec player: no hordes at all (absent), or the GM rolls 7.0's die and "
           "the hordes stand in the desert and where they took cities (gm)",
           choices=("absent", "gm")),
-    Param("peace_turns", 4, "3.2", "turns of peace for a city to yield a new army"),
-    Param("captive_turns", 4, "3.5.2", "turns captives may be held before they are lost"),
+    Param("peace_turns", 4, "3.2", "turns of peace for a city to yield a new army",
+          low=0, high=100),
+    Param("captive_turns", 4, "3.5.2", "turns captives may be held before they are lost",
+          low=0, high=100),
     Param("void_report", "told", "3.5.3",
           "a sacrifice left with fewer captives than ordered when the sacrifices come: told to "
           "its player with its line, the reason and the rule (told), or passed over in silence "
           "(legacy_silent, gmkit's first reading)", choices=("told", "legacy_silent")),
-    Param("hordes_per_city", 2, "7.3.1", "Chichimec armies drawn by each city they take"),
-    Param("victory_centres", 41, "1.4", "cities to hold for victory (with the rival's centres)"),
-    Param("spanish_year", 1519, "1.3", "the year the Spanish land"),
+    Param("hordes_per_city", 2, "7.3.1", "Chichimec armies drawn by each city they take",
+          low=0, high=100),
+    Param("victory_centres", 41, "1.4", "cities to hold for victory (with the rival's centres)",
+          low=1, high=1000),
+    Param("spanish_year", 1519, "1.3", "the year the Spanish land", low=1450, high=10000),
     Param("spanish_season", "Spring", "1.3",
           "the last season played: the Spanish land when it ends with no winner (Spring, "
           "literally 'by Spring of 1519'); Winter ends the game before Spring is played, Fall "

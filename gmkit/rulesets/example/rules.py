@@ -32,11 +32,13 @@ CAMP = "Camp"
 HILL = "hill"
 
 PARAMS = (
-    Param("max_players", 4, DIGGERS, "at most four diggers"),
-    Param("hill_gold", 10, DIGGERS, "gold in each hill at the start"),
-    Param("dig_die", 6, DIGGING, "faces of the die a dig rolls for the gold found"),
-    Param("gold_to_win", 12, VICTORY, "gold that wins the game at once"),
-    Param("last_turn", 10, VICTORY, "the turn after which the richest digger wins"),
+    Param("max_players", 4, DIGGERS, "at most four diggers", low=1, high=4),
+    Param("hill_gold", 10, DIGGERS, "gold in each hill at the start", low=0, high=1000000),
+    Param("dig_die", 6, DIGGING, "faces of the die a dig rolls for the gold found",
+          low=1, high=100),
+    Param("gold_to_win", 12, VICTORY, "gold that wins the game at once", low=1, high=1000000),
+    Param("last_turn", 10, VICTORY, "the turn after which the richest digger wins",
+          low=1, high=1000),
     Param("crowded_hill", "roll", CROWDING,
           "who stays on a crowded hill: a die among everyone there (roll, the literal reading), "
           "or the digger who held the hill keeps it and the die decides among newcomers only "

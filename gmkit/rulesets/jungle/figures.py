@@ -40,7 +40,8 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.orders import IllegalOrderError, OrderError, OrderSyntaxError, extract_lines
+from gmkit.core.orders import (IllegalOrderError, LimitError, OrderError, OrderSyntaxError,
+                               extract_lines)
 from gmkit.core.names import NameIndex
 from gmkit.core.params import Params
 from gmkit.core.tables import State
@@ -54,7 +55,10 @@ UNIT_FIELDS = {"health": "health", "level": "level", "strength": "melee_strength
                "melee strength": "melee_strength"}
 EMPIRE_FIELDS = {"gold": "gold", "expenses": "expenses"}
 COMPLETION_KINDS = ("tech", "building", "wonder", "unit", "policy")
-NUMBER = r"-?\d+(?:\.\d+)?"
+NUMBER = r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?"
+#: The largest figure gmkit reads (a gold, a citizen count, a coordinate...): a line with a
+#: number beyond it is refused, so no later sum overflows.
+FIGURE_LIMIT = 10**9
 
 _FIGURES = re.compile(r"^(?P<kind>city|unit|empire)\s*(?P<name>[^:]*?)\s*:\s*(?P<rest>.*)$", re.I)
 _CONQUEST = re.compile(
@@ -103,7 +107,7 @@ def _fields(text: str, known: dict[str, str], what: str) -> dict[str, float]:
             raise OrderSyntaxError(f"no {what} figure '{name}' (known: {', '.join(known)})")
         if known[name] in out:
             raise OrderSyntaxError(f"{name} given twice")
-        out[known[name]] = float(m["v"])
+        out[known[name]] = _bounded(m["v"], name)
     if not out:
         raise OrderSyntaxError(f"no figures after the colon (known: {', '.join(known)})")
     return out
@@ -139,6 +143,20 @@ def _new_unit(kind: str, rest: str | None) -> Row:
     return out
 
 
+def _bounded(text: str, name: str) -> float:
+    """A figure's number, refused (the whole post with it) beyond :data:`FIGURE_LIMIT`."""
+    value = float(text)
+    if abs(value) > FIGURE_LIMIT:
+        raise LimitError(f"{name} {text[:30]}{'…' if len(text) > 30 else ''} is beyond the "
+                         f"{FIGURE_LIMIT} a figure may be")
+    return value
+
+
+def _int(text: str | None, name: str) -> int | None:
+    """A whole number of a figure line (None when absent), within :data:`FIGURE_LIMIT`."""
+    return None if not text else int(_bounded(text, name))
+
+
 def _whole(value: float, name: str) -> int:
     if value != int(value):
         raise OrderSyntaxError(f"{name} must be a whole number, not {value}")
@@ -160,7 +178,7 @@ def parse_figures(text: str) -> Figures:
                 aztec = (m["aztec"] or "").lower()
                 rows["conquests"].append({
                     "line": line.number, "kind": m["kind"].lower(), "city": m["city"].strip(),
-                    "unit": m["unit"].strip(), "citizens": int(m["n"]),
+                    "unit": m["unit"].strip(), "citizens": _int(m["n"], "citizens"),
                     "aztec": "founded" if "found" in aztec else "previously" if aztec else None})
                 continue
             m = _UNIT_EVENT.match(body)
@@ -177,8 +195,8 @@ def parse_figures(text: str) -> Figures:
                 rows["joins"].append({
                     "line": line.number, "house": m["house"].strip(), "name": m["name"].strip(),
                     "city": m["city"].strip() if m["city"] else None,
-                    "q": int(m["q"]) if m["q"] else None, "r": int(m["r"]) if m["r"] else None,
-                    "gold": int(m["gold"]) if m["gold"] else 0})
+                    "q": _int(m["q"], "q"), "r": _int(m["r"], "r"),
+                    "gold": _int(m["gold"], "gold") or 0})
                 continue
             m = _GAINS.match(body)
             if m:
@@ -193,7 +211,7 @@ def parse_figures(text: str) -> Figures:
                 rows["completions"].append({
                     "line": line.number, "kind": m["kind"].lower(), "item": m["item"].strip(),
                     "city": m["city"].strip() if m["city"] else None,
-                    "era": int(m["era"]) if m["era"] else None, "gameturn": int(m["gt"]),
+                    "era": _int(m["era"], "era"), "gameturn": _int(m["gt"], "gameturn"),
                     **_new_unit(m["kind"].lower(), m["rest"])})
                 continue
             m = _FIGURES.match(body)

@@ -51,7 +51,7 @@ def sacrifice_value(god: str, victim: dict[str, int], factor: int, rules: Params
     if god == "Tlaloc":
         inside = int(rules.tlaloc_base) * factor - victim["xp"]
         return math.isqrt(inside) if inside > 0 else 0
-    return math.isqrt(victim[GIFT[god]] * factor)
+    return math.isqrt(max(0, victim[GIFT[god]] * factor))  # a gift below nothing gives nothing
 
 
 def sacrifice(state: State, a: A.Sacrifice, dice: Dice, rules: Params) -> Result:

@@ -134,7 +134,8 @@ class Reader:
 
 def _hex(m: re.Match[str]) -> dict[str, Any]:
     q, r = m.groupdict().get("q"), m.groupdict().get("r")
-    return {"q": int(q) if q is not None else None, "r": int(r) if r is not None else None}
+    return {"q": _int(q, "hexes") if q is not None else None,
+            "r": _int(r, "hexes") if r is not None else None}
 
 
 def _attack(rd: Reader, m: re.Match[str], c: dict[str, Any]) -> A.Action:
@@ -181,7 +182,7 @@ def _give(rd: Reader, m: re.Match[str], c: dict[str, Any]) -> A.Action:
     what = m["what"].strip()
     am = re.match(r"^(?P<n>\d+)\s+(?P<t>fame|food|gold)$", what, re.I)
     if am:
-        return A.Give(thing=am["t"].lower(), amount=int(am["n"]), to=to, **c)
+        return A.Give(thing=am["t"].lower(), amount=_int(am["n"], am["t"].lower()), to=to, **c)
     cm = re.match(r"^(?:the\s+)?captaincy\s+(?:of\s+)?(?P<u>.+)$", what, re.I)
     if cm:
         return A.Give(thing="captaincy", subject=rd.unit(cm["u"]), to=to, **c)
@@ -198,7 +199,7 @@ def _give(rd: Reader, m: re.Match[str], c: dict[str, Any]) -> A.Action:
 
 
 def _int(text: str, what: str) -> int:
-    if len(text) > 9:
+    if len(text.lstrip("-")) > 9:
         raise OrderSyntaxError(f"{text[:12]}… is more {what} than anyone has")
     return int(text)
 

@@ -26,7 +26,8 @@ from typing import Any, Union
 
 import polars as pl
 
-from gmkit.core.orders import IllegalOrderError, OrderError, OrderSyntaxError, ParseResult, PostLine
+from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
+                               PostLine, size_problems)
 from gmkit.core.names import NameIndex
 from gmkit.core.params import Params
 from gmkit.core.tables import State
@@ -37,9 +38,10 @@ from gmkit.rulesets.jungle.proposals import LINE, RuleProposal, parse_line
 from gmkit.rulesets.jungle.state import FIGURE_SCHEMAS, house_of_player
 from gmkit.rulesets.jungle.world import CIV
 
-HEADING = re.compile(r"^\s*(?:\[/?b\]|<\/?b>|\s)*(?P<h>morning|first actions?|afternoon|"
-                     r"second actions?)\s*:?\s*(?:\[/?b\]|<\/?b>|\s)*$", re.I)
-NAME = re.compile(r"^\s*(?:\[[^\]]*\]|<[^>]*>|\s)*(?P<n>[^:\[\]<>]+?)\s*:")
+# possessive runs (``*+``) and a name read up to its colon: linear on any line
+HEADING = re.compile(r"^(?:\[/?b\]|</?b>|\s)*+(?P<h>morning|first actions?|afternoon|"
+                     r"second actions?)(?:\s*+:)?(?:\[/?b\]|</?b>|\s)*+$", re.I)
+NAME = re.compile(r"^(?:\[[^\]]*+\]|<[^>]*+>|\s)*+(?P<n>[^:\[\]<>]++):")
 
 
 @dataclass(frozen=True)
@@ -60,9 +62,15 @@ JungleOrder = Union[A.Action, RuleProposal, FigureLine]
 TAGS = re.compile(r"\[/?[a-z]+(?:=[^\]]*)?\]|<[^>]+>", re.I)
 
 
+def _lines(post: str) -> list[str]:
+    """The physical lines of a post as every other reader numbers them: ``\\r\\n``, ``\\r``
+    or ``\\n`` ends one (not the other separators ``str.splitlines`` knows)."""
+    return post.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def _slots(post: str) -> list[int]:
     """The round (1 or 2) each physical line of a post belongs to; 0 for a heading."""
-    lines = post.splitlines()
+    lines = _lines(post)
     headed = any(HEADING.match(x) for x in lines)
     out: list[int] = []
     slot = 1
@@ -90,7 +98,7 @@ def _slots(post: str) -> list[int]:
 def parse_house(post: str, state: State, house: str, rules: Params) -> ParseResult[JungleOrder]:
     """A house's post for both rounds into actions and per-line errors (line numbers are the
     post's own)."""
-    lines = post.splitlines()
+    lines = _lines(post)
     slots = _slots(post)
     out: ParseResult[JungleOrder] = ParseResult()
     empty: list[OrderError] = []
@@ -148,7 +156,11 @@ def parse_civ(post: str) -> ParseResult[JungleOrder]:
 
 
 def parse(post: str, player: str, state: State, rules: Params) -> ParseResult[JungleOrder]:
-    """A post of a house's player or of the GM's desk."""
+    """A post of a house's player or of the GM's desk (refused whole beyond the size
+    limits)."""
+    too_big = size_problems(post)
+    if too_big:
+        return ParseResult(errors=list(too_big))
     if player == CIV:
         return parse_civ(post)
     return parse_house(post, state, house_of_player(state, player), rules)

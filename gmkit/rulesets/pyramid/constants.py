@@ -8,7 +8,7 @@ justifies each.
 
 from __future__ import annotations
 
-from gmkit.core.params import Param, Params
+from gmkit.core.params import Param, Params, words_of
 
 SERFS = "RESOURCES: Serfs"
 PRIESTS = "RESOURCES: Priests"
@@ -50,25 +50,30 @@ COLOUR_HEX = {"Red": "#c0392b", "Blue": "#2e86c1", "Gold": "#d4ac0d", "Green": "
               "Purple": "#8e44ad", "Teal": "#117a65", "Orange": "#e67e22", "White": "#fdfefe"}
 
 PARAMS = (
-    Param("max_players", 8, START, "at most eight players (the board has start areas for 2 to 8)"),
+    Param("max_players", 8, START, "at most eight players (the board has start areas for 2 to 8)",
+          low=1, high=8),
     # -- serfs and land
-    Param("serf_food", 4, SERFS, "food a first unit of serfs on a food land produces each round"),
-    Param("serf_stone", 2, SERFS, "stone a first unit of serfs on a stone land produces"),
+    Param("serf_food", 4, SERFS, "food a first unit of serfs on a food land produces each round",
+          low=0, high=1000),
+    Param("serf_stone", 2, SERFS, "stone a first unit of serfs on a stone land produces",
+          low=0, high=1000),
     Param("second_serf_divisor", 2, SERFS,
           "a second unit on the same land produces 1/divisor of the first (half); further "
-          "units produce nothing"),
+          "units produce nothing", low=1, high=1000),
     Param("harvest_feeds", "this_round", FOOD,
           "whether this round's harvest feeds this round's population: produced 'at the end of "
           "every round' and eaten 'at the end of the round', harvest first (this_round), or "
           "stored and eaten at the end of the next round (next_round)",
           choices=("this_round", "next_round")),
-    Param("population_per_food", 2, FOOD, "population one food keeps from vanishing"),
+    Param("population_per_food", 2, FOOD, "population one food keeps from vanishing",
+          low=1, high=1000),
     Param("births_per_food", 1, FOOD,
           "new population one excess food becomes: one (1, the plain conversion), or two (2, "
           "the same rate at which food keeps population)", choices=(1, 2)),
     Param("starve_default", "troops,priests,serfs", FOOD,
           "which kinds vanish first when food runs short and the player has not said "
-          "('starve: ...'); within a kind, idle units go first"),
+          "('starve: ...'); within a kind, idle units go first",
+          check=words_of(POPULATION, several=True)),
     Param("assignments", "together", SERFS,
           "a post's serf and priest assignments: checked against the allocation once all of "
           "its lines apply, every line that cannot fit refused at validation and told to its "
@@ -89,15 +94,20 @@ PARAMS = (
           "some for the GM alone and some not at all (legacy_skipped)",
           choices=("told", "legacy_skipped")),
     Param("births_default", "serfs", FOOD,
-          "what excess food becomes when the player has not said ('excess food: ...')"),
+          "what excess food becomes when the player has not said ('excess food: ...')",
+          check=words_of(POPULATION)),
     # -- nobles and glory
     Param("land_per_noble", 4, LAND,
-          "a player holding more than this many lands per living noble gains a new noble"),
-    Param("new_nobles_per_round", 1, LAND, "nobles gained in one round at most (a single one)"),
+          "a player holding more than this many lands per living noble gains a new noble",
+          low=1, high=1000),
+    Param("new_nobles_per_round", 1, LAND, "nobles gained in one round at most (a single one)",
+          low=0, high=100),
     Param("glory_per_attempt", 1, NOBLES,
-          "glory a noble gains in a round it leads troops or pyramids to attempt to take land"),
+          "glory a noble gains in a round it leads troops or pyramids to attempt to take land",
+          low=0, high=1000),
     Param("defeat_glory_divisor", 2, NOBLES,
-          "a victor gains the defeated noble's glory divided by this, rounded down"),
+          "a victor gains the defeated noble's glory divided by this, rounded down",
+          low=1, high=1000),
     Param("dead_unspent", "kept", CONSTRUCTION,
           "DEAD not spent on a pyramid: kept until spent (kept), or lost at the end of the round "
           "they were taken (lost)", choices=("kept", "lost")),
@@ -119,43 +129,58 @@ PARAMS = (
           "a pyramid may move without troops, led by a noble or through friendly land ('TROOPS "
           "and/or PYRAMIDS': alone), or only together with at least one unit of troops "
           "(with_troops)", choices=("alone", "with_troops")),
-    Param("led_range", 1, MOVEMENT, "spaces a noble leads troops and pyramids each round"),
+    Param("led_range", 1, MOVEMENT, "spaces a noble leads troops and pyramids each round",
+          low=0, high=20),
     Param("controlled_range", 2, MOVEMENT,
-          "spaces a noble (or a force without one) moves when every space is already controlled"),
+          "spaces a noble (or a force without one) moves when every space is already controlled",
+          low=0, high=20),
     Param("scout_extra", 1, MOVEMENT,
           "additional spaces a staffed scout pyramid moves, led by a noble with at most "
-          "scout_troops units of troops and no larger pyramid"),
-    Param("scout_troops", 1, MOVEMENT, "units of troops a scout pyramid carries on its extra space"),
+          "scout_troops units of troops and no larger pyramid", low=0, high=20),
+    Param("scout_troops", 1, MOVEMENT, "units of troops a scout pyramid carries on its extra space",
+          low=0, high=1000000),
     # -- pyramids
-    Param("scout_stone", 1, CONSTRUCTION, "stone of a scout pyramid (and priests to staff it)"),
-    Param("scout_glory", 1, CONSTRUCTION, "glory of DEAD a scout pyramid needs"),
-    Param("battle_stone", 2, CONSTRUCTION, "stone of a battle pyramid (and priests to staff it)"),
-    Param("battle_glory", 2, CONSTRUCTION, "glory of DEAD a battle pyramid needs"),
-    Param("war_stone", 5, CONSTRUCTION, "stone of a war pyramid (and priests to staff it)"),
-    Param("war_glory", 4, CONSTRUCTION, "glory of DEAD a war pyramid needs"),
-    Param("doom_stone", 10, CONSTRUCTION, "stone of a doom pyramid (and priests to staff it)"),
-    Param("doom_glory", 8, CONSTRUCTION, "glory of DEAD a doom pyramid needs"),
+    Param("scout_stone", 1, CONSTRUCTION, "stone of a scout pyramid (and priests to staff it)",
+          low=0, high=1000000),
+    Param("scout_glory", 1, CONSTRUCTION, "glory of DEAD a scout pyramid needs",
+          low=0, high=1000000),
+    Param("battle_stone", 2, CONSTRUCTION, "stone of a battle pyramid (and priests to staff it)",
+          low=0, high=1000000),
+    Param("battle_glory", 2, CONSTRUCTION, "glory of DEAD a battle pyramid needs",
+          low=0, high=1000000),
+    Param("war_stone", 5, CONSTRUCTION, "stone of a war pyramid (and priests to staff it)",
+          low=0, high=1000000),
+    Param("war_glory", 4, CONSTRUCTION, "glory of DEAD a war pyramid needs", low=0, high=1000000),
+    Param("doom_stone", 10, CONSTRUCTION, "stone of a doom pyramid (and priests to staff it)",
+          low=0, high=1000000),
+    Param("doom_glory", 8, CONSTRUCTION, "glory of DEAD a doom pyramid needs",
+          low=0, high=1000000),
     Param("legendary_stone", 20, CONSTRUCTION,
-          "stone of a legendary pyramid (and priests to staff it)"),
-    Param("legendary_glory", 12, CONSTRUCTION, "glory of DEAD a legendary pyramid needs"),
+          "stone of a legendary pyramid (and priests to staff it)", low=0, high=1000000),
+    Param("legendary_glory", 12, CONSTRUCTION, "glory of DEAD a legendary pyramid needs",
+          low=0, high=1000000),
     Param("claim_unordered", "destroy", STAFFING,
           "an unstaffed pyramid on taken land that the victor did not order claimed: destroyed "
           "(destroy), or claimed anyway (claim)", choices=("destroy", "claim")),
     # -- start and victory (not in the text)
-    Param("start_serfs", 3, START, "serfs each player starts with"),
-    Param("start_priests", 1, START, "priests each player starts with"),
-    Param("start_troops", 2, START, "troops each player starts with, with its noble at home"),
-    Param("start_food", 0, START, "food each player starts with"),
-    Param("start_stone", 1, START, "stone each player starts with"),
+    Param("start_serfs", 3, START, "serfs each player starts with", low=0, high=1000),
+    Param("start_priests", 1, START, "priests each player starts with", low=0, high=1000),
+    Param("start_troops", 2, START, "troops each player starts with, with its noble at home",
+          low=0, high=1000),
+    Param("start_food", 0, START, "food each player starts with", low=0, high=1000000),
+    Param("start_stone", 1, START, "stone each player starts with", low=0, high=1000000),
     Param("start_lands", 2, START,
-          "lands of its start area a player holds (home first; the board's areas have 2)"),
+          "lands of its start area a player holds (home first; the board's areas have 2)",
+          low=1, high=100),
     Param("victory", "rounds", VICTORY,
           "how the game ends: after victory_rounds rounds, ranked by pyramid power, then land, "
           "then glory (rounds); when one player alone has a living noble (last_noble); or when "
           "a player holds victory_land_share percent of the land (land_share)",
           choices=("rounds", "last_noble", "land_share")),
-    Param("victory_rounds", 12, VICTORY, "rounds the GM sets for a game ended by rounds"),
-    Param("victory_land_share", 50, VICTORY, "percent of all land that wins (land_share)"),
+    Param("victory_rounds", 12, VICTORY, "rounds the GM sets for a game ended by rounds",
+          low=1, high=1000),
+    Param("victory_land_share", 50, VICTORY, "percent of all land that wins (land_share)",
+          low=1, high=100),
 )
 
 

@@ -174,6 +174,10 @@ _CLAIM_TAIL = re.compile(r"\s*[,;]?\s*(?:and\s+)?claim(?:ing)?(?:\s+(?:the\s+|al
                          r"(?:unstaffed\s+)?pyramids?)?$", re.I)
 _PYRAMID = re.compile(rf"^(?:the\s+|a\s+|an\s+|my\s+)?(?:(?P<size>{_SIZE_RX})\s+)?pyramid"
                       r"(?:\s+(?:no\.?\s*|#)?(?P<num>\d+))?$", re.I)
+#: What _LEAD and _MOVE need to match at all ("to" or "into" before a destination, and "from"
+#: before it for a move): tested first, so a line that cannot match is never backtracked over.
+_TO = re.compile(r"(?:to|into)\s+.", re.I)
+_FROM_TO = re.compile(r"\sfrom\s(?:(?!\sfrom\s).)*?(?:to|into)\s+.", re.I)
 _TROOPS = re.compile(r"^(?P<n>\d+)\s+" + _UNITS + r"(?:troops?|soldiers?)$", re.I)
 
 EXAMPLES = ("'4 serfs to Redsand', '5 priests to the war pyramid', "
@@ -309,12 +313,14 @@ def parse_line(line: PostLine, names: Names) -> Order | None:
     claim = False
     if cm := _CLAIM_TAIL.search(text):
         claim, text = True, text[: cm.start()]
+    if not _TO.search(text):
+        raise OrderSyntaxError(f"not an order: '{text}' (try {EXAMPLES})")
     if m := _LEAD.match(text):
         noble = _noble(m.group("noble") or m.group("named"), names)
         troops, pyramids = _forces(m.group("what"))
         origin = names.spaces.resolve(m.group("origin")) if m.group("origin") else None
         return Lead(noble, troops, pyramids, _path(m.group("path"), names), claim, origin, n)
-    if m := _MOVE.match(text):
+    if _FROM_TO.search(text) and (m := _MOVE.match(text)):
         troops, pyramids = _forces(m.group("what"))
         return Move(names.spaces.resolve(m.group("origin")), troops, pyramids,
                     _path(m.group("path"), names), n)
