@@ -125,24 +125,25 @@ def test_a_post_file_that_is_a_device_or_a_pipe_is_refused(game: Path, tmp_path:
     assert f"{path}: the post is not a regular file" in line
 
 
-def test_an_imported_discord_message_beyond_the_line_limit_is_refused_and_said(
+def test_an_imported_discord_message_beyond_the_line_limit_refuses_the_import(
         tmp_path: Path) -> None:
-    """``gmkit import``: a message with a line of more than MAX_LINE_CHARS characters is not
-    received, and the import says so; the other messages are received."""
+    """``gmkit import``: a message with a line of more than MAX_LINE_CHARS characters is named
+    (file, message, line) and the import stores nothing, as any error of an import does."""
     import json
 
-    from gmkit.rulesets.aeternus import Aeternus
+    from gmkit.game import ImportRefused
     from tests.aeternus.test_discord import _export, _message
 
-    players = Aeternus().example_players(None)
-    game = Game.new(tmp_path / "a", "aeternus", players)
+    game = Game.new(tmp_path / "a", "aeternus", [{"id": "Amber", "discord": "1001"},
+                                                 {"id": "Birch", "discord": "1002"}])
     raw = _export("game-actions", "2026-01-01T12:00:00+00:00", [
-        _message("10", "2026-01-01T10:00:00+00:00", "Amber", "Forage"),
-        _message("11", "2026-01-01T10:05:00+00:00", "Birch", "Scout " + "x" * MAX_LINE_CHARS),
+        _message("10", "2026-01-01T10:00:00+00:00", "amber", "Forage"),
+        _message("11", "2026-01-01T10:05:00+00:00", "birch", "Scout " + "x" * MAX_LINE_CHARS),
     ])
     path = tmp_path / "actions.json"
     path.write_text(json.dumps(raw), "utf-8")
-    problems = Aeternus().import_posts(game, [path])
-    assert any("Birch's post is refused, nothing was stored" in p and "line 1:" in p
-               for p in problems), problems
-    assert Game.open(game.root).store.pending_posts(1)["player"].to_list() == ["Amber"]
+    with pytest.raises(ImportRefused) as refused:
+        game.import_posts([path])
+    assert any("#game-actions message 11" in p and "line 1" in p and str(path) in p
+               for p in refused.value.problems), refused.value.problems
+    assert Game.open(game.root).store.pending_posts(1).is_empty()

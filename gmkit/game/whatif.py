@@ -32,6 +32,7 @@ from gmkit.core.beacon import Beacon
 from gmkit.core.orders import _STATE_TOKEN  # the tags that shape a post (bold, quotes)
 from gmkit.core.names import visible
 from gmkit.core.params import Params, apply_rule_changes
+from gmkit.core.ruleset import recorded_version
 from gmkit.core.files import atomic_write, parquet_bytes
 from gmkit.core.store import GameStore, TurnData
 from gmkit.core.files import StoreError
@@ -288,9 +289,13 @@ def _recorded_rules(game: Game, manifest: Mapping[str, Any]) -> dict[str, Any]:
     return dict(rules) if isinstance(rules, dict) else dict(game.config.get("rules", {}))
 
 
-def _params(game: Game, rules: Mapping[str, Any], turn: int) -> Params:
+def _params(game: Game, rules: Mapping[str, Any], turn: int,
+            manifest: Mapping[str, Any]) -> Params:
+    """The rules a turn is resolved again with: ``rules`` under the ruleset version the turn
+    was resolved with where this gmkit keeps it (else today's)."""
     try:
-        return game.ruleset.rules(dict(rules))
+        kept = game.ruleset.rules_of_version(recorded_version(manifest), dict(rules))
+        return kept if kept is not None else game.ruleset.rules(dict(rules))
     except ValueError as e:
         raise GameError(f"turn {turn}: {e}") from None
 
@@ -334,7 +339,8 @@ def what_if(game: Game, turn: int, changes: Changes, *, later: bool = True) -> W
     recorded, seed, beacon, manifest = _inputs(game, turn)
     before = game.state(turn - 1)
     rule_changes = [{"kind": "rules", "name": n, "value": v} for n, v in changes.rules.items()]
-    rules = _params(game, apply_rule_changes(_recorded_rules(game, manifest), rule_changes), turn)
+    rules = _params(game, apply_rule_changes(_recorded_rules(game, manifest), rule_changes), turn,
+                    manifest)
     posts = changed_posts(game, recorded.orders, before, changes)
     entered = {**recorded.entered, **changes.dice}
     session = game._session(before, posts, seed, turn, entered, rules, beacon,
@@ -372,7 +378,7 @@ def _first_later(game: Game, turn: int, prev: State, state: State,
             return None, replayed  # back on the recorded course: nothing after differs
         recorded, seed, beacon, manifest = _inputs(game, t)
         rules = _params(game, apply_rule_changes(_recorded_rules(game, manifest), rule_changes),
-                        t)
+                        t, manifest)
         replayed += 1
         try:
             again = game.resolve_again(state, recorded.orders, seed, t, recorded.entered, rules,
