@@ -133,7 +133,8 @@ def test(python: Path, extra: list[str]) -> int:
         print("+", " ".join(types), flush=True)
         if subprocess.run(types, cwd=ROOT).returncode:
             return 1
-    cmd = [str(python), "-m", "pytest", "-n", "2", "-q", *extra]
+    # loadgroup: the tests sharing a browser's server (xdist_group) stay on one worker
+    cmd = [str(python), "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-q", *extra]
     print("+", " ".join(cmd), flush=True)
     return subprocess.run(cmd, cwd=ROOT).returncode
 

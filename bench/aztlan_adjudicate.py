@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.orders import ParseResult
 from gmkit.rulesets.aztlan import orders as az
 from gmkit.rulesets.aztlan.adjudicate import adjudicate
@@ -73,11 +73,11 @@ def median_time(fn: Callable[[], object], repeat: int) -> float:
 # ---------------------------------------------------------------------------
 
 
-def _is_city(game_map: GameMap, sector: str) -> bool:
+def _is_city(game_map: PolygonBoard, sector: str) -> bool:
     return game_map.regions[sector].props.get("city") is True
 
 
-def _territories(game_map: GameMap, rng: random.Random) -> dict[str, str]:
+def _territories(game_map: PolygonBoard, rng: random.Random) -> dict[str, str]:
     """Every land sector but the desert shared among the empires, each a contiguous
     area grown from its home centres (a random breadth-first fill)."""
     owner: dict[str, str] = {}
@@ -98,7 +98,7 @@ def _territories(game_map: GameMap, rng: random.Random) -> dict[str, str]:
     return owner
 
 
-def build_position(game_map: GameMap, rng: random.Random) -> az.Position:
+def build_position(game_map: PolygonBoard, rng: random.Random) -> az.Position:
     """``ARMIES`` armies on the board: stacks of 1-3 of the nine settled empires in
     their areas, the Chichimec horde in the desert and a few independent garrisons;
     the rest of the sectors empty."""
@@ -146,7 +146,7 @@ class _Plan:
 class _Orders:
     """Random legal-looking orders for every force of a position, as text."""
 
-    def __init__(self, position: az.Position, game_map: GameMap, rng: random.Random) -> None:
+    def __init__(self, position: az.Position, game_map: PolygonBoard, rng: random.Random) -> None:
         self.pos = position
         self.map = game_map
         self.rng = rng
@@ -330,7 +330,7 @@ class Turn:
     rejected: list[str]
 
 
-def build_turn(game_map: GameMap, seed: int = SEED) -> Turn:
+def build_turn(game_map: PolygonBoard, seed: int = SEED) -> Turn:
     """The position and random legal orders, from ``seed``; lines that
     :func:`orders.parse` or :func:`orders.validate` reject are dropped until none is."""
     rng = random.Random(seed)

@@ -5,7 +5,7 @@
     python bench/notebook_clicks.py --json    # one JSON object per line: name, value, unit, target, ok
 
 The notebook (``notebooks/turn.py``) runs as an app (``marimo run``) on a working copy of each
-bundled sample; headless Chromium clicks Next step, Step back and Enter die, and Write the
+bundled sample (all five); headless Chromium clicks Next step, Step back and Enter die, and Write the
 summaries after committing the turn. Each figure is the time from the click to its result on
 screen (the step's heading, the die's outcome, the written files), the median of repeated clicks.
 Targets: a click's result under 0.4 s, the summaries under 2 s. Without Chromium and its driver
@@ -124,14 +124,18 @@ def _free_port() -> int:
 class NotebookApp:
     """The turn notebook served by ``marimo run`` on a game folder, opened in a browser."""
 
-    def __init__(self, game: Path, driver: Any):
-        self.game, self.driver = game, driver
-        self.port = _free_port()
+    def __init__(self, game: Path | None, driver: Any, args: list[str] | None = None,
+                 port: int | None = None):
+        """``game``: the folder to open (``--game``); else ``args``, the notebook's own
+        arguments (``--sample NAME --work DIR``); ``port``: that of a server stopped before
+        (a page left open on it reconnects), else a free one."""
+        self.game, self.driver, self.args = game, driver, args
+        self.port = port or _free_port()
         marimo = str(Path(sys.executable).with_name("marimo"))
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.server = subprocess.Popen(
             [marimo, "run", str(NOTEBOOK), "--headless", "--port", str(self.port),
-             "--no-token", "--", "--game", str(game)],
+             "--no-token", "--", *(["--game", str(game)] if game is not None else args or [])],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def open(self, expect: str = "Resolution", timeout: float = 90) -> None:
@@ -260,7 +264,8 @@ def bench_sample(sample: str, tmp: Path, driver: Any) -> list[dict]:
         draw = app.driver.execute_script(
             _DEEP + "const s = window.__deep('select').find(s => Array.from(s.options)"
             ".some(o => o.text.includes(':'))); return s ? Array.from(s.options)"
-            ".map(o => o.text).filter(t => t.includes(':')) : [];")
+            ".map(o => o.text).filter(t => t.includes(':') && t.includes('#')) : [];")
+        # a die (its id ends in #N: 1 and 2 fit any die), not a choice or a uniform draw
         if draw:
             app.choose(draw[0])
             for i in range(REPEAT):
@@ -289,7 +294,8 @@ def bench_notebook_clicks() -> list[dict]:
     rows: list[dict] = []
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            for sample in ("cien", "aztlan"):
+            for sample in sorted(p.name.removeprefix("sample-")
+                                 for p in (ROOT / "data").glob("sample-*")):
                 rows += bench_sample(sample, Path(tmp), driver)
     finally:
         driver.quit()

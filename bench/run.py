@@ -31,8 +31,10 @@ from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
 from bench.dice_check_page import bench_dice_check_page  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
+from bench.map_labels import bench_map_labels  # noqa: E402
 from bench.notebook_clicks import bench_notebook_clicks  # noqa: E402
 from bench.parse_limits import bench_parse_limits  # noqa: E402
+from bench.history_settle import bench_history_settle  # noqa: E402
 from bench.aeternus_world import bench_world as bench_aeternus_world  # noqa: E402
 from bench.jungle_scale import bench_big_session as bench_jungle_big_session  # noqa: E402
 from bench.jungle_scale import bench_verify as bench_jungle_verify  # noqa: E402
@@ -41,7 +43,7 @@ from bench.pyramid_round import bench_pyramid_round  # noqa: E402
 from bench.sweep import bench_sweep  # noqa: E402
 from bench.whatif import bench_whatif  # noqa: E402
 from gmkit.core.boards.resources import load_package_map  # noqa: E402
-from gmkit.core.maps import GameMap  # noqa: E402
+from gmkit.core.boards.polygon import PolygonBoard  # noqa: E402
 from gmkit.game import Game  # noqa: E402
 from gmkit.sweeps.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
 
@@ -51,12 +53,12 @@ TEN = [{"id": c, "name": f"Player {c}", "state": s, "government": g} for c, s, g
 ]]
 
 
-def cien_board() -> GameMap:
+def cien_board() -> PolygonBoard:
     """The Crown of Cien's board, as the ruleset ships it (package data)."""
     return load_package_map("gmkit.rulesets.cien.board", "cien.geojson")
 
 
-def ten_players(game_map: GameMap) -> list[dict]:
+def ten_players(game_map: PolygonBoard) -> list[dict]:
     """Ten players on spread-out states of the map."""
     named = [p["state"] for p in TEN]
     others = [n for n in game_map.land() if n not in named and n != "Cien"]
@@ -146,9 +148,16 @@ def bench_map() -> list[dict]:
     game_map = cien_board()
     fills = {n: "#c0392b" if i % 3 == 0 else "#27ae60" for i, n in enumerate(game_map.land())}
     labels = {n: f"{n}\n{i}" for i, n in enumerate(game_map.land())}
-    fresh = median_time(lambda: cien_board().to_svg(
-        fills, labels=labels), 5)
-    warm = median_time(lambda: game_map.to_svg(fills, labels=labels), 9)
+    from gmkit.core.drawing.polygon_svg import KIND_FILLS, PolygonLayout, polygon_svg, region_labels
+    from gmkit.core.drawing.scene import Scene
+
+    def scene(board: PolygonBoard) -> Scene:
+        return Scene(fills=dict(fills), kind_fills=KIND_FILLS,
+                     labels=region_labels(board, labels))
+
+    layout = PolygonLayout(game_map, 900)
+    fresh = median_time(lambda: (lambda b: polygon_svg(b, scene(b)))(cien_board()), 5)
+    warm = median_time(lambda: polygon_svg(game_map, scene(game_map), layout=layout), 9)
     return [{"name": "cien_map_svg_s", "value": round(warm, 4), "unit": "s", "target": "< 0.3",
              "ok": warm < 0.3},
             {"name": "cien_map_load_and_svg_s", "value": round(fresh, 4), "unit": "s",
@@ -206,8 +215,9 @@ def main() -> int:
     results: list[dict] = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for fn in (bench_map, bench_hex_draw, bench_beacon, bench_turn, bench_verify,
-                   bench_dice_check_page, bench_notebook, bench_notebook_clicks, bench_adjudicate,
+        for fn in (bench_map, bench_hex_draw, bench_map_labels, bench_beacon, bench_turn,
+                   bench_verify, bench_dice_check_page, bench_notebook,
+                   bench_notebook_clicks, bench_history_settle, bench_adjudicate,
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
                    bench_jungle_big_session, bench_jungle_verify, bench_aeternus_world,
                    bench_aeternus_batch, bench_aeternus_import, bench_sweep, bench_whatif,
@@ -216,8 +226,9 @@ def main() -> int:
                 continue
             # each benchmark's folders apart from the others'
             own = Path(tempfile.mkdtemp(prefix=f"{fn.__name__}-", dir=tmp))
-            results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_beacon,
-                                          bench_notebook_clicks, bench_sweep,
+            results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_map_labels,
+                                          bench_beacon, bench_notebook_clicks,
+                                          bench_history_settle, bench_sweep,
                                           bench_aeternus_world, bench_aeternus_batch)
                            else fn(own))
     for r in results:

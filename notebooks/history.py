@@ -146,10 +146,16 @@ def _(game, mo):
 
 @app.cell
 def _(game, history, map_turn, mo):
+    from gmkit.publish.mapfile import default_name, map_png
+
     mo.vstack([
         mo.md("## The map"),
         map_turn,
         mo.Html(history.map_at(game, map_turn.value)),
+        # the public map of that turn as the 1200-pixel PNG a forum shows
+        mo.download(data=lambda: map_png(game, map_turn.value),
+                    filename=default_name(map_turn.value), mimetype="image/png",
+                    label="Download the map for the forum (PNG)"),
     ])
     return
 
@@ -205,21 +211,21 @@ def _(GameError, game, whatif_dice, whatif_post, whatif_posts, whatif_rule, what
 
 
 @app.cell
-def _(game, mo, whatif, whatif_dice, whatif_post, whatif_problem, whatif_result, whatif_rule,
-      whatif_text, whatif_turn, whatif_withdrawn):
+def _(game, history, mo, whatif, whatif_dice, whatif_post, whatif_problem, whatif_result,
+      whatif_rule, whatif_text, whatif_turn, whatif_withdrawn):
     from html import escape as _escape
 
     def _differences(diff):
         if diff.failed is not None:
             return mo.plain_text(f"It could not be resolved on the changed state: {diff.failed}")
-        _parts = {f"table {_name}": mo.ui.table(whatif.field_changes(_rows), selection=None,
-                                                page_size=8)
+        _parts = {f"table {_name}": mo.ui.table(history.readable(whatif.field_changes(_rows)),
+                                                selection=None, page_size=8)
                   for _name, _rows in diff.tables.items()}
         for _label, _events in (("events added", diff.events_added),
                                 ("events removed", diff.events_removed)):
             if not _events.is_empty():
-                _parts[_label] = mo.ui.table(_events.select("kind", "player", "text"),
-                                             selection=None, page_size=8)
+                _parts[_label] = mo.ui.table(history.readable(
+                    _events.select("kind", "player", "text")), selection=None, page_size=8)
         _was, _now = diff.outcome
         _outcome = mo.md(f"**Outcome**: {_escape(_was or 'the game goes on')}" +
                          ("" if _was == _now else f" \u2192 {_escape(_now or 'the game goes on')}"))
@@ -282,7 +288,7 @@ def _(charts, colours, game, history, kinds, mo, view, who):
         mo.md("## What happened"),
         mo.hstack([who, kinds], justify="start"),
         charts.timeline_chart(events, colours=colours),
-        mo.ui.table(events, selection=None, page_size=10),
+        mo.ui.table(history.readable(events), selection=None, page_size=10),  # yes/no, \u2014
     ])
     return
 

@@ -25,7 +25,8 @@ def _(mo):
     The turn in four phases, one tab each: take the players' **orders**, look at the **odds**
     and post the dice **commitment**, **resolve** the turn step by step, then **commit** it,
     reveal the seed and **publish** the summaries. The line above the tabs says where the turn
-    stands. (`-- --sample aztlan` opens the AZTLAN sample, `-- --game PATH` another folder.)
+    stands. (`-- --sample aztlan` opens the AZTLAN sample, `-- --game PATH` another folder;
+    `-- --work DIR` keeps the sample's working copy in DIR instead of `out/turn-notebook`.)
     """)
     return
 
@@ -33,19 +34,27 @@ def _(mo):
 @app.cell
 def _(Desk, DeskError, Path, mo, sample_working_copy):
     # The game folder: --game PATH, else the working copy of a bundled sample (--sample NAME,
-    # cien by default), made once, then reused.
+    # cien by default), made once, then reused: every browser tab (each a session of the one
+    # notebook server) plays on the same copy, whose lock serializes the writes.
     _arg = mo.cli_args().get("game")
     _sample = mo.cli_args().get("sample")
+    _work = mo.cli_args().get("work")
     desk, open_error = None, None
     try:
         if _arg not in (None, "", True):
             desk = Desk.open(Path(str(_arg)))
         else:
+            _name = str(_sample) if _sample not in (None, "", True) else "cien"
             desk = Desk.open(sample_working_copy(
-                Path(__file__).resolve().parent.parent,
-                sample=str(_sample) if _sample not in (None, "", True) else "cien"))
+                Path(__file__).resolve().parent.parent, sample=_name,
+                into=Path(str(_work)) / f"sample-{_name}" if _work not in (None, "", True)
+                else None))
     except DeskError as _e:
         open_error = str(_e)
+    except Exception as _e:  # noqa: BLE001 - shown in the page, never only in the terminal
+        open_error = (f"{type(_e).__name__}: {_e}. Reload the page; if it says this again, "
+                      "open the game folder with -- --game PATH, or delete the sample's "
+                      "working copy (out/turn-notebook) to make it anew.")
     if desk is not None:
         desk.warm_up()  # the summaries' libraries load meanwhile
     return desk, open_error
@@ -78,21 +87,25 @@ def _(mo):
 def _(DeskError, callout_html, mo, set_said):
     def act(section, fn, *ticks):
         """A button handler: run fn (it returns what to tell the GM), keep what it said (a
-        DeskError in red) for the section's message, then bump the ticks of what changed."""
+        DeskError in red) for the section's message, then bump the ticks of what changed.
+
+        A refused action changed nothing (a DeskError leaves the game folder as it was), so
+        its ticks stay: the GM's choices and typing stay in their fields to be corrected."""
         def handler(_value):
             try:
-                said = ("success", fn())
+                said, changed = ("success", fn()), True
             except DeskError as e:
-                said = ("danger", str(e))
+                said, changed = ("danger", str(e)), False
             set_said(lambda old: {**old, section: said})
-            for tick in ticks:
+            for tick in ticks if changed else ():
                 tick(lambda t: t + 1)
         return handler
 
     def said_html(said, section):
         """The message of a section's last action, to show beside its buttons."""
         kind, text = said.get(section, ("", ""))
-        return mo.Html(f"<div class='gmkit-said' data-section='{section}'>"
+        return mo.Html(f"<div class='gmkit-said' data-section='{section}' "
+                       "style='max-width:100%;overflow-wrap:anywhere'>"
                        f"{callout_html(text, kind) if text else ''}</div>")
     return act, said_html
 
@@ -138,7 +151,19 @@ def _(mo):
 
 
 @app.cell
-def _(desk, frame_html, get_posts_tick, get_turn_tick, map_zoom, mo, phase, zoomable_map):
+def _(mo):
+    def map_download(game, turn):
+        """A button giving the public map after ``turn`` as the forum's 1200-pixel PNG."""
+        from gmkit.publish.mapfile import default_name, map_png
+
+        return mo.download(data=lambda: map_png(game, turn), filename=default_name(turn),
+                           mimetype="image/png", label="Download the map for the forum (PNG)")
+    return (map_download,)
+
+
+@app.cell
+def _(map_download, desk, frame_html, get_posts_tick, get_turn_tick, map_zoom, mo, phase,
+      zoomable_map):
     mo.stop(desk is None or phase.value != "The game")
     get_turn_tick(), get_posts_tick()
     _ov = desk.overview()
@@ -149,6 +174,7 @@ def _(desk, frame_html, get_posts_tick, get_turn_tick, map_zoom, mo, phase, zoom
         mo.Html(frame_html(_ov.standings, caption="Standings (GM view)")),
         map_zoom,
         mo.Html(zoomable_map(_map, map_zoom.value) if _map else ""),
+        map_download(desk.game, _ov.latest_turn) if _map else mo.md(""),
         # Rulesets that draw orders (AZTLAN's arrows) show those received so far.
         mo.Html(desk.orders_svg() or ""),
     ])
@@ -215,14 +241,24 @@ def _(desk, get_posts_tick, mo):
     withdraw_choice = mo.ui.dropdown(
         {f"#{s} {p}": s for s, p in posts.select("seq", "player").iter_rows()},
         label="Post to withdraw")
-    return posts, withdraw_choice
+    # recorded with the post set aside, as `gmkit withdraw --why` records it
+    withdraw_reason = mo.ui.text(placeholder="why: e.g. posted under the wrong player",
+                                 label="Reason", full_width=True)
+    return posts, withdraw_choice, withdraw_reason
 
 
 @app.cell
-def _(act, desk, mo, set_posts_tick, set_steps_tick, withdraw_choice):
+def _(DeskError, act, desk, mo, set_posts_tick, set_steps_tick, withdraw_choice,
+      withdraw_reason):
     def _withdraw():
-        desk.withdraw(withdraw_choice.value)
-        return f"post #{withdraw_choice.value} withdrawn"
+        if withdraw_choice.value is None:
+            raise DeskError("choose the post to withdraw")
+        _why = withdraw_reason.value.strip()
+        if not _why:
+            raise DeskError(f"say why post #{withdraw_choice.value} is withdrawn (the reason "
+                            "is kept with it); nothing was withdrawn")
+        desk.withdraw(withdraw_choice.value, _why)
+        return f"post #{withdraw_choice.value} withdrawn: {_why}"
 
     withdraw_button = mo.ui.button(
         label="Withdraw", kind="warn",
@@ -232,13 +268,14 @@ def _(act, desk, mo, set_posts_tick, set_steps_tick, withdraw_choice):
 
 @app.cell
 def _(desk, frame_html, get_said, mo, phase, posts, said_html, withdraw_button,
-      withdraw_choice):
+      withdraw_choice, withdraw_reason):
     mo.stop(desk is None or phase.value != "Orders")
     mo.vstack([
         mo.md(f"### Posts for turn {desk.turn}"),
         mo.Html(frame_html(posts, empty="no post yet")),
-        mo.hstack([withdraw_choice, withdraw_button, said_html(get_said(), "withdraw")],
-                  justify="start", align="start"),
+        mo.hstack([withdraw_choice, withdraw_reason, withdraw_button], justify="start",
+                  align="end"),
+        said_html(get_said(), "withdraw"),
         mo.Html(frame_html(desk.problems(), caption="Rejected lines and problems of the posts "
                            "that count", empty="none")),
         # Rulesets that draw orders (AZTLAN's arrows) show them on the map before resolving.
@@ -424,6 +461,7 @@ def _(act, desk, mo, set_dice_tick, set_posts_tick, set_published, set_steps_tic
 
     def _commit():
         turn = desk.commit()
+        set_published(None)  # the summaries shown were of an earlier turn
         return f"turn {turn} committed; next: Reveal the seed, then Write the summaries"
 
     def _reveal():
@@ -435,7 +473,7 @@ def _(act, desk, mo, set_dice_tick, set_posts_tick, set_published, set_steps_tic
         return text
 
     def _publish():
-        published = desk.publish_reports()
+        published = desk.publish_new()  # the turn committed here, or nothing new to write
         set_published(published)
         return published.summary()
 
@@ -459,8 +497,10 @@ def _(commit_button, desk, get_said, get_steps_tick, get_turn_tick, mo, phase, p
     _state = (f"Turn {_latest} is committed (its seed {'revealed' if _revealed else 'not revealed yet'}); "
               f"turn {desk.turn}: {desk.position} of {desk.step_count} steps run.")
     mo.vstack([mo.md(f"### 4. Commit, reveal, publish\n\n{_state}"),
-               mo.hstack([commit_button, reveal_button, publish_button,
-                          said_html(get_said(), "publish")], justify="start", align="start"),
+               # the buttons keep their row; what the last one said shows below, full width
+               mo.hstack([commit_button, reveal_button, publish_button], justify="start",
+                         wrap=True),
+               said_html(get_said(), "publish"),
                mo.Html(desk.turn_so_far().to_html(maps_as_images=True)) if desk.position else
                mo.md("_Run the steps (the Resolution tab) to see the whole turn here before "
                      "committing it._")])

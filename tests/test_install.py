@@ -28,14 +28,14 @@ from gmkit.rulesets import find_ruleset, registered
 from gmkit.rulesets.cien import Cien
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED = [name for name in registered() if find_ruleset(name).default_map]
+SHIPPED = [name for name in registered() if find_ruleset(name).packaged_board]
 
 
 def _member(name: str) -> str:
     """Where ruleset ``name``'s default board sits inside the wheel."""
     rs = find_ruleset(name)
-    assert rs.default_map
-    return f"{ruleset_package(rs).replace('.', '/')}/{rs.default_map}"
+    assert rs.packaged_board
+    return f"{ruleset_package(rs).replace('.', '/')}/{rs.packaged_board}"
 
 
 def _clean_env() -> dict[str, str]:
@@ -74,7 +74,7 @@ def test_a_ruleset_without_a_board_has_none() -> None:
     game without a board unless the GM gives one)."""
 
     class Boardless(Cien):
-        default_map = None
+        packaged_board = None
 
     assert board_bytes(Boardless) is None and default_board_map(Boardless) is None
     with board_file(Boardless) as path:
@@ -86,7 +86,7 @@ def test_a_missing_packaged_board_is_named() -> None:
     (a build without the package data) is an error naming the package and the file."""
 
     class Lost(Cien):
-        default_map = "board/nowhere.geojson"
+        packaged_board = "board/nowhere.geojson"
 
     assert ruleset_package(Cien) == "gmkit.rulesets.cien"
     assert ruleset_package(Lost) == __package__

@@ -22,7 +22,7 @@ from shapely.geometry import Point, shape
 
 from gmkit.cli import main
 from gmkit.core.geoexport import FrameError, frame_of, to_rfc7946
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,7 +137,7 @@ def test_gmkit_map_writes_rfc7946_geojson_in_longitude_and_latitude(cien_game: P
     data = json.loads(out.read_text(encoding="utf-8"))
     regions = read_as_gis(data)
     game = Game.open(cien_game)
-    assert set(regions) == set(game.map.regions)
+    assert set(regions) == set(game.board.regions)
     assert all(g.is_valid and right_hand_rule(g) for g in regions.values())
     west, south, east, north = data["bbox"]
     assert (west, south) == (0.0, 0.0) and 0 < east < 40 and 0 < north < 40
@@ -154,7 +154,7 @@ def test_cien_exported_borders_are_the_borders_gmkit_stores(cien_game: Path,
     out = tmp_path / "cien.geojson"
     assert CliRunner().invoke(main, ["map", str(cien_game), "--out", str(out)]).exit_code == 0
     regions = read_as_gis(json.loads(out.read_text(encoding="utf-8")))
-    game_map = Game.open(cien_game).map
+    game_map = Game.open(cien_game).board
     assert overlaps_and_gaps(regions) == (0, 0)
     assert unshared_vertices(regions) == []
     assert borders(regions) == {n: set(a) for n, a in game_map.adjacency.items()}
@@ -179,7 +179,7 @@ def test_the_chichimec_desert_shares_its_borders_vertex_for_vertex() -> None:
     sides, every border gmkit stores is found, and a border found beyond them only closes a
     gap of the stored map (two regions less than 50 m apart there)."""
     data = aztlan_with_its_frame()
-    stored = GameMap.from_dict(json.loads(AZTLAN_BOARD.read_text(encoding="utf-8")))
+    stored = PolygonBoard.from_dict(json.loads(AZTLAN_BOARD.read_text(encoding="utf-8")))
     before = {n: r.geometry for n, r in stored.regions.items()}
     assert overlaps_and_gaps(before) != (0, 0), "the stored board has slivers and gaps"
     regions = read_as_gis(to_rfc7946(data, adjacency=stored.adjacency))

@@ -72,8 +72,9 @@ def test_a_withdrawn_post_is_no_longer_offered(panel) -> None:
     offered = [seq for _, seq in panel["seq"].options]
     assert 37 in offered and ">37<" in panel["posts"].value
     panel["seq"].value = 37
+    panel["why"].value = "posted twice"
     panel["withdraw"].click()
-    assert panel.message == ("success", "post #37 withdrawn")
+    assert panel.message == ("success", "post #37 withdrawn: posted twice")
     assert "post #37 withdrawn" in panel["said_withdraw"].value
     assert 37 not in [seq for _, seq in panel["seq"].options]
     assert ">37<" not in panel["posts"].value
@@ -130,3 +131,58 @@ def test_the_panel_has_the_notebooks_tabs_and_guards_the_dice(panel) -> None:
     panel["set_deadline"].click()
     assert panel.message[0] == "success" and "2030-01-01T18:00:00" in panel["said_guard"].value
     assert "Order deadline: 2030-01-01T18:00:00" in panel["guard"].value
+
+
+def test_a_withdrawal_without_its_reason_is_refused_and_the_post_stays(panel) -> None:
+    """A withdrawal asks for its reason, as ``gmkit withdraw --why`` does: none given, nothing
+    is withdrawn; given, it is kept with the post set aside."""
+    panel["seq"].value = 37
+    panel["withdraw"].click()
+    assert panel.message[0] == "danger" and "say why post #37" in panel.message[1]
+    assert 37 in [seq for _, seq in panel["seq"].options]
+    panel["seq"].value = 37
+    panel["why"].value = "filed under the wrong player"
+    panel["withdraw"].click()
+    kept = panel.desk.root / "pending" / "withdrawn" / "00037.json"
+    assert "filed under the wrong player" in kept.read_text("utf-8")
+
+
+def test_write_the_summaries_before_committing_writes_nothing_old(panel, tmp_path) -> None:
+    """Before a commit, Write the summaries says there is nothing new to write (it used to
+    write the previous turn's); after Commit it writes the turn just committed, and the
+    summaries shown before a commit are cleared by it."""
+    panel["publish"].click()
+    assert panel.message[0] == "danger" and "nothing new to write" in panel.message[1]
+    assert not (tmp_path / "reports").exists() and panel["published"].value == ""
+    panel["run_all"].click()
+    panel["commit"].click()
+    panel["publish"].click()
+    assert panel.message[0] == "success" and "summaries of turn 7" in panel.message[1]
+    written = sorted(p.name for p in (tmp_path / "reports").iterdir() if p.is_file())
+    assert written[0].startswith("turn-0007")  # (each player's report is in players/)
+    panel["publish"].click()
+    assert "nothing new to write" in panel.message[1]
+
+
+def test_the_tab_labels_take_the_width_they_need(panel) -> None:
+    """The panel's tab labels are not cut ("Commit and publish" in full): the panel carries
+    the style that lets each tab take its label's width."""
+    from gmkit.desk.panel import TAB_STYLE, TABS
+
+    assert "gmkit-panel" in panel.widget._dom_classes
+    assert list(panel.widget.titles) == list(TABS)
+    first = panel.widget.children[0]
+    assert any(getattr(c, "value", "") == TAB_STYLE for c in first.children)
+    assert "max-width: none" in TAB_STYLE and "flex: 0 0 auto" in TAB_STYLE
+
+
+def test_notebook_checkpoints_are_ignored_by_git() -> None:
+    """Jupyter's .ipynb_checkpoints folders (beside any notebook) are never committed."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    got = subprocess.run(["git", "check-ignore", "-q",
+                          "notebooks/.ipynb_checkpoints/turn-checkpoint.ipynb"], cwd=ROOT)
+    assert got.returncode == 0

@@ -16,8 +16,10 @@ from bench.notebook_clicks import NotebookApp, browser, missing_browser
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(missing_browser() is not None,
-                                reason=str(missing_browser()))
+pytestmark = [pytest.mark.skipif(missing_browser() is not None,
+                                 reason=str(missing_browser())),
+              # one notebook server for the module: kept on one worker (``--dist loadgroup``)
+              pytest.mark.xdist_group("turn-notebook-browser")]
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +85,8 @@ def test_a_withdrawn_post_leaves_the_table_and_the_choice(app):
     app.tab("Orders", "Posts for turn 7")
     first = app.options("#")[0]  # e.g. "#37 Red"
     app.choose(first)
-    app.click("Withdraw", f"post {first.split()[0]} withdrawn")
+    app.fill("why: e.g. posted under the wrong player", "a duplicate")
+    app.click("Withdraw", f"post {first.split()[0]} withdrawn: a duplicate")
     text, where = _said(app, "withdraw")
     assert "withdrawn" in text
     app.wait_for("Rejected lines")

@@ -16,7 +16,7 @@ import click
 import polars as pl
 
 from gmkit.core.dice import DiceError, parse_entered
-from gmkit.core.maps import MapError
+from gmkit.core.boards.polygon import MapError
 from gmkit.core.orders import OrderError
 from gmkit.core.params import ParamError
 from gmkit.core.files import StoreError

@@ -55,7 +55,10 @@ def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
               help="Who the map is for: the public (default), the GM, or one player.")
 @click.option("--out", type=click.Path(path_type=Path),
               help="The file, .png, .svg or .geojson (default: map-turn-NNNN.png here).")
-def map_command(game: Path, turn: int | None, view: str, out: Path | None) -> None:
+@click.option("--width", type=int, default=1200, show_default=True,
+              help="The PNG's width in pixels (forums show 1200 well).")
+def map_command(game: Path, turn: int | None, view: str, out: Path | None,
+                width: int) -> None:
     """Write a turn's map as a PNG or SVG file to attach to a forum post ('gmkit report
     --format bbcode --map-file NAME' says to attach it), or as GeoJSON in longitude and
     latitude for GIS tools and web maps."""
@@ -64,7 +67,7 @@ def map_command(game: Path, turn: int | None, view: str, out: Path | None) -> No
     g = Game.open(game)
     viewer = str(viewer_for(g, view))
     t = g.latest_turn if turn is None else turn
-    path = write_map(g, out or Path(default_name(t)), t, viewer)
+    path = write_map(g, out or Path(default_name(t)), t, viewer, width)
     if path.suffix.lower() == ".geojson":
         click.echo(f"wrote {path} (the map after turn {t}, {viewer} view, in longitude and "
                    "latitude, RFC 7946)")

@@ -16,9 +16,8 @@ import polars as pl
 
 from gmkit.core.boards import Board, BoardKind
 from gmkit.core.dice import Dice
-from gmkit.core.drawing.scene import ArrowKind, Scene
+from gmkit.core.drawing.scene import Arrow, Scene
 from gmkit.core.envelope import Orders
-from gmkit.core.maps import Arrow, GameMap, Stack
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.players import PlayerInfo
 from gmkit.core.params import Param, Params, apply_rule_changes
@@ -66,22 +65,6 @@ class RuleChange:
     at_once: bool = False
 
 
-@dataclass(frozen=True)
-class MapStyle:
-    """How to draw a map for one state: fills, labels, a legend, and marks on top of the
-    regions: army stacks and arrows (see :meth:`gmkit.core.maps.GameMap.to_svg`)."""
-
-    fills: Mapping[str, str]
-    labels: Mapping[str, str]
-    legend: Sequence[tuple[str, str]] = ()
-    stacks: Sequence[Stack] = ()
-    arrows: Sequence[Arrow] = ()
-    #: Groups of regions outlined with a heavy line (an empire's borders).
-    outlines: Sequence[Sequence[str]] = ()
-    #: The kinds of arrow the ruleset draws (its orders' looks; the core declares none).
-    arrow_kinds: Sequence[ArrowKind] = ()
-
-
 #: The type of one order of a ruleset (``Ruleset[CienOrder]``).
 O = TypeVar("O")
 
@@ -90,11 +73,12 @@ class Ruleset(ABC, Generic[O]):
     """One game's rules: set-up, orders, resolution steps, outcome and views, typed by the
     ruleset's order type ``O``.
 
-    The board: a ruleset plays on a polygon map by default (``board_kind = "polygon"``, the
-    ``default_map`` it ships, drawn with :meth:`map_style`). A ruleset on another kind of board
-    sets ``board_kind`` (``"graph"`` or ``"hex"``), names the board file it ships in
-    ``packaged_board`` (copied into each game folder, so a turn's manifest records it), returns
-    the board from :meth:`board` and draws a state with :meth:`scene`.
+    The board: a ruleset plays on a board of ``board_kind`` (``"polygon"``, ``"graph"`` or
+    ``"hex"``): the one it ships, named by ``packaged_board`` (copied into each game folder, so
+    a turn's manifest records it), or the GM's own (``gmkit new --map``); a board with no file
+    (an unbounded hex grid) comes from :meth:`board`. Every ruleset says what to draw on the
+    game's board for a state with one :class:`~gmkit.core.drawing.scene.Scene`
+    (:meth:`scene`), its players' colours from one palette (:meth:`player_colours`).
     """
 
     name: ClassVar[str]
@@ -102,11 +86,11 @@ class Ruleset(ABC, Generic[O]):
     aliases: ClassVar[tuple[str, ...]] = ()
     params: ClassVar[tuple[Param, ...]] = ()
     schemas: ClassVar[Mapping[str, Schema]] = {}
-    default_map: ClassVar[str | None] = None
     #: The kind of board the game is played on: "polygon", "graph" or "hex".
     board_kind: ClassVar[BoardKind] = "polygon"
-    #: A board the ruleset ships that is not a polygon map (a graph board's TOML), as a resource
-    #: path relative to its package like ``default_map``; a new game keeps a copy of it.
+    #: The board the ruleset ships (a polygon map's GeoJSON, a graph board's TOML...), as a
+    #: resource path relative to its package (``"board/cien.geojson"``); a new game keeps a
+    #: copy of it.
     packaged_board: ClassVar[str | None] = None
     #: Whether the GM posts inputs of their own each turn (the figures of a companion game, say),
     #: as the poster :data:`GM_POSTER`: read by :meth:`parse_post` and :meth:`validate` like a
@@ -131,7 +115,7 @@ class Ruleset(ABC, Generic[O]):
               rules: Params) -> State:
         """The state of turn 0 on ``board``, the game's board of :attr:`board_kind` (the GM's
         own or the one the ruleset ships; a polygon board is a
-        :class:`~gmkit.core.maps.GameMap`, see :func:`~gmkit.core.maps.polygon_map`). What of
+        :class:`~gmkit.core.boards.polygon.PolygonBoard`, see :func:`~gmkit.core.boards.polygon.polygon_board`). What of
         the board the rules need later belongs in the state, so a GM's own board plays as
         well as the shipped one."""
 
@@ -189,28 +173,31 @@ class Ruleset(ABC, Generic[O]):
         let a player know of their own (their treasury, their hidden units...)."""
         return self.view(state, Viewer.public())
 
-    def map_style(self, state: State, rules: Params) -> MapStyle:
-        """Fills and labels to draw the map for ``state``."""
-        return MapStyle({}, {})
-
     def board(self) -> Board[Any] | None:
-        """The board the game is played on when it is not the game's polygon map (a
-        :class:`~gmkit.core.boards.graph.GraphBoard` or
-        :class:`~gmkit.core.boards.hexgrid.HexBoard`); None for a polygon game."""
+        """The board of a game whose folder holds no board file (an unbounded
+        :class:`~gmkit.core.boards.hexgrid.HexBoard`); None by default (the game's board is
+        its copy of :attr:`packaged_board` or of the GM's own)."""
         return None
 
     def scene(self, state: State, rules: Params) -> Scene | None:
-        """What to draw on :meth:`board` for ``state``; None (the default) draws the polygon
-        map with :meth:`map_style` instead."""
+        """What to draw on the game's board for ``state``: fills, labels, pieces, outlines,
+        the legend (each colour, symbol and terrain shown) and the kinds of arrows
+        :meth:`order_arrows` gives; None for a ruleset that draws no map."""
         return None
 
     # -- presentation: what the workflow shows, without knowing the ruleset's columns --------------
     #: Whom the standings rank: "player", "house", "character" or "faction".
     standings_subject: ClassVar[str] = "player"
 
+    def place_properties(self, state: State) -> dict[str, dict[str, Any]]:
+        """What the state says of each place beyond what the map shows (a province's output,
+        its holder), for the map's GeoJSON export; none by default."""
+        return {}
+
     def player_colours(self, state: State, rules: Params) -> dict[str, str]:
-        """Each player's colour (CSS), for charts and maps; by default the map legend's."""
-        return dict(self.map_style(state, rules).legend)
+        """Each player's colour (CSS), for charts and maps: the one palette the scene's fills,
+        pieces and legend take theirs from. None by default."""
+        return {}
 
     def headline(self) -> Headline | None:
         """The standings column a turn's summary charts (None: no chart)."""
@@ -279,6 +266,13 @@ class Ruleset(ABC, Generic[O]):
                       ) -> list[str]:
         """Every problem of a player list before set-up, each naming the player and the field
         (e.g. ``player 2 'Alice': state 'Coyon' is no state of the map``); none by default."""
+        return []
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """Every reason the rules cannot be played on ``board`` (the board a new game is made
+        with: the one the ruleset ships, or the GM's own), each naming the place or area at
+        fault; none by default. :meth:`Game.new <gmkit.game.Game.new>` refuses a board with
+        any."""
         return []
 
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:

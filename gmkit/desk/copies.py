@@ -4,8 +4,10 @@ is."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 
@@ -58,22 +60,31 @@ def working_copy(source: str | Path, into: str | Path, *, fresh: bool = False) -
     if not (source / "game.toml").is_file():
         raise DeskError(f"{source}: not a game folder (no game.toml)")
     if into.exists():
-        if not fresh:
-            if not (into / "game.toml").is_file():
-                raise DeskError(f"{into}: exists and is not a game folder")
+        marked = (into / COPY_MARKER).is_file()
+        if not fresh and (into / "game.toml").is_file():
             return into
-        if not (into / COPY_MARKER).is_file():
-            raise DeskError(f"{into}: not a working copy made by the desk; not replacing it")
-        shutil.rmtree(into)
-    into.parent.mkdir(parents=True, exist_ok=True)
-    staging = into.parent / f".{into.name}.copying-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    shutil.copytree(source, staging, ignore=shutil.ignore_patterns(".lock", COPY_MARKER))
-    (staging / COPY_MARKER).write_text(f"a working copy of {source.name}\n", "utf-8")
+        if not marked:
+            raise DeskError(f"{into}: exists and is not a working copy made by the desk "
+                            "(no game.toml, or not marked as a copy); not replacing it: "
+                            "move it away, or open another folder")
+        shutil.rmtree(into, ignore_errors=True)  # a copy to make again (fresh, or broken)
     try:
-        os.rename(staging, into)
-    except OSError:
-        shutil.rmtree(staging, ignore_errors=True)
-        if not (into / "game.toml").is_file():
-            raise
+        into.parent.mkdir(parents=True, exist_ok=True)
+        # a staging folder of its own per call: the sessions of one notebook server share
+        # one process, and two of them may make the copy at once
+        staging = Path(tempfile.mkdtemp(prefix=f".{into.name}.copying-", dir=into.parent))
+        try:
+            shutil.copytree(source, staging / "game",
+                            ignore=shutil.ignore_patterns(".lock", COPY_MARKER))
+            (staging / "game" / COPY_MARKER).write_text(
+                f"a working copy of {source.name}\n", "utf-8")
+            with contextlib.suppress(OSError):  # another session made it meanwhile
+                os.rename(staging / "game", into)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    except OSError as e:
+        raise DeskError(f"the working copy {into} could not be made: {e}") from None
+    if not (into / "game.toml").is_file():
+        raise DeskError(f"the working copy {into} could not be made; delete the folder "
+                        "and open the notebook again")
     return into

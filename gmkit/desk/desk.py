@@ -36,7 +36,7 @@ import polars as pl
 
 from gmkit.core.dice import Dice, DiceError, Roll
 from gmkit.core.envelope import Orders
-from gmkit.core.maps import Arrow
+from gmkit.core.drawing.scene import Arrow
 from gmkit.core.steps import Event, StepRecord
 from gmkit.core.files import StoreError
 from gmkit.core.tables import SchemaError, State
@@ -68,10 +68,12 @@ class Desk(DeskPosts, DeskDice):
         self.game = game
         self.session: TurnSession | None = None
         self._views: dict[int, tuple[StepRecord, StepView]] = {}
-        self._shadow: tuple[Any, Any, list[Roll]] | None = None
+        self._shadow: tuple[Any, Any, list[Roll], int] | None = None
         self._svg: dict[tuple[Any, ...], tuple[State, str]] = {}  # oldest first
         #: The summaries written last by :meth:`publish_reports`.
         self.published: Published | None = None
+        #: The turn committed last at this desk (None before its first commit).
+        self.committed_turn: int | None = None
 
     working_copy = staticmethod(working_copy)
 
@@ -133,7 +135,7 @@ class Desk(DeskPosts, DeskDice):
                 .when(pl.col("player").is_in(list(to_move))).then(pl.lit("waiting"))
                 .otherwise(pl.lit("\u2014")).alias("orders"))
             holdings = game.ruleset.holdings(state)
-            if holdings is not None:
+            if holdings is not None and not _repeats_a_column(standings, holdings):
                 standings = standings.join(holdings, on="player", how="left")
         return Overview(game.title, game.ruleset.title, game.latest_turn, game.next_turn,
                         standings, tuple(p for p in to_move if p in sent),
@@ -145,9 +147,9 @@ class Desk(DeskPosts, DeskDice):
         """The map drawn for ``state`` (the latest committed state by default) as SVG: the
         ruleset's fills, labels, stacks and arrows, then ``arrows``."""
         state = self.game.state() if state is None else state
-        game_map = self.game.map
-        marked = tuple(sorted(n for n in highlight if game_map is not None and
-                              n in game_map.regions))
+        board = self.game.board
+        marked = tuple(sorted(n for n in highlight if board is not None and
+                              board.contains(n)))
         key = (tuple(id(df) for df in state.tables.values()), title, marked, tuple(arrows))
         cached = self._svg.get(key)
         if cached is not None:
@@ -180,7 +182,7 @@ class Desk(DeskPosts, DeskDice):
 
     def _orders_svg(self, state: State, orders: Orders[Any], events: Sequence[Event],
                     title: str) -> str | None:
-        if self.game.map is None and self.game.ruleset.scene(state, self.game.rules) is None:
+        if self.game.board is None or self.game.ruleset.scene(state, self.game.rules) is None:
             return None  # nothing to draw the orders on
         arrows = self.game.ruleset.order_arrows(state, orders, events, self.game.rules)
         return self.map_svg(state, title=title, arrows=arrows) if arrows else None
@@ -224,7 +226,9 @@ class Desk(DeskPosts, DeskDice):
 
     @property
     def step_count(self) -> int:
-        return len(self.game.ruleset.steps(self.game.rules))
+        """How many units the turn has: see :meth:`unit_count` (a per-actor step counts each
+        action, so the position never passes the count)."""
+        return self.unit_count()
 
     def _replay(self, steps: int) -> None:
         driver = self._ensure().driver
@@ -261,8 +265,8 @@ class Desk(DeskPosts, DeskDice):
         so_far = [e for r in driver.records[:index + 1] for e in r.events]
         orders_svg = self._orders_svg(driver.start, driver.orders, so_far,
                                       f"Orders of turn {self.turn}, as decided after step "
-                                      f"{index + 1} of {len(driver.steps)}")
-        view = StepView(index + 1, len(driver.steps), record.step.name, record.title,
+                                      f"{index + 1} of {self.step_count}")
+        view = StepView(index + 1, self.step_count, record.step.name, record.title,
                         record.step.rule, events, _dice_frame(record.rolls), changes, svg, nxt,
                         orders_svg)
         self._views[index] = (record, view)
@@ -352,12 +356,14 @@ class Desk(DeskPosts, DeskDice):
                 with contextlib.suppress(Exception):
                     self.game.store.clear_posts(session.turn)
                 self._committed(session.turn)
+                self.committed_turn = session.turn
                 raise DeskError(f"turn {session.turn} was committed, but setting its posts "
                                 f"aside failed: {e}") from e
             raise DeskError(f"turn {session.turn} was not committed: {e}. Nothing was written: "
                             f"turn {before} is still the last committed turn and the pending "
                             "posts and entered dice are kept.") from e
         self._committed(data.turn)
+        self.committed_turn = data.turn
         return data.turn
 
     def _latest_or(self, default: int) -> int:
@@ -424,6 +430,24 @@ class Desk(DeskPosts, DeskDice):
                                    out.resolve(), written.players)
         return self.published
 
+    def publish_new(self, out_dir: str | Path | None = None) -> Published:
+        """Write the summaries of the turn committed last at this desk (what the notebooks'
+        Write the summaries does); a :class:`DeskError` says there is nothing new to write when
+        no turn was committed here, or when that turn's summaries, as written, are current."""
+        turn = self.committed_turn
+        latest = self.game.latest_turn
+        if turn is None or turn != latest:
+            raise DeskError(f"nothing new to write: no turn was committed here since the game "
+                            f"was opened (turn {latest} is the last committed). Commit turn "
+                            f"{self.turn} first; an earlier turn's summaries: gmkit report GAME "
+                            f"--turn {latest}")
+        revealed = self.game.store.seed_path(turn, revealed=True).exists()
+        if self.published is not None and self.published.turn == turn and \
+                self.published.revealed == revealed:
+            raise DeskError(f"nothing new to write: the summaries of turn {turn} are already in "
+                            f"{self.published.folder}")
+        return self.publish_reports(out_dir, turn=turn)
+
     def warm_up(self) -> threading.Thread:
         """Load what writing the summaries needs (the page template, the chart converter)
         in a background thread, so that the GM's first Write the summaries does not wait for
@@ -438,3 +462,13 @@ class Desk(DeskPosts, DeskDice):
         thread.start()
         return thread
 
+
+def _repeats_a_column(standings: pl.DataFrame, holdings: pl.DataFrame) -> bool:
+    """Whether a ruleset's holdings only repeat a column the standings show already."""
+    joined = standings.select("player").join(holdings, on="player", how="left")
+    if "holdings" not in joined.columns:
+        return False
+    shown = joined["holdings"].cast(pl.String).fill_null("").to_list()
+    return any(standings[c].cast(pl.String).fill_null("").to_list() == shown
+               for c in standings.columns if c not in ("player", "holdings")
+               and standings[c].dtype in (pl.String, pl.Categorical))

@@ -122,6 +122,18 @@ class DeskDice(DeskPart):
         if self._shadow is not None and self._shadow[0] is driver.orders \
                 and self._shadow[1] == key:
             return self._shadow[2]
+        self._shadow_run()
+        assert self._shadow is not None
+        return self._shadow[2]
+
+    def _shadow_run(self) -> None:
+        """Resolve the whole turn on the side with the current orders and entered dice; keep
+        its draws and how many units it ran."""
+        driver = self._ensure().driver
+        key = tuple(sorted((k, repr(v)) for k, v in driver.dice.entered.items()))
+        if driver.done:  # the turn itself has run whole: the same draws, no second run
+            self._shadow = (driver.orders, key, driver.rolls, len(driver.records))
+            return
         shadow = Driver(driver.steps, driver.start, driver.orders,
                         Dice(driver.dice.seed, driver.dice.turn, entered=dict(driver.dice.entered)),
                         driver.rules, driver.rules_at)
@@ -129,9 +141,22 @@ class DeskDice(DeskPart):
             shadow.run_all()
         except DiceError:
             pass
-        rolls = shadow.rolls
-        self._shadow = (driver.orders, key, rolls)
-        return rolls
+        self._shadow = (driver.orders, key, shadow.rolls, len(shadow.records))
+
+    def unit_count(self) -> int:
+        """How many units the GM steps through this turn as the orders and dice stand now:
+        each step, and for a step taken in turns the fixing of its order and each actor's
+        action (what :meth:`step` runs one at a time). Before the first step it starts the
+        turn; a game that is over counts its steps."""
+        session = self._live_session()
+        if session is None:
+            try:
+                session = self._ensure()
+            except DeskError:
+                return len(self.game.ruleset.steps(self.game.rules))
+        self._all_rolls()
+        assert self._shadow is not None
+        return max(self._shadow[3], len(session.driver.records))
 
     def draws(self) -> pl.DataFrame:
         """Every draw the turn makes (as resolved now): step, draw id, purpose, die, result,

@@ -24,6 +24,11 @@ SECTIONS = {"store": "orders", "withdraw": "withdraw", "next": "resolve", "back"
             "set_deadline": "guard", "seal": "guard", "enter_beacon": "guard"}
 #: The panel's tabs, as the turn notebook's: the turn's phases of work, in order.
 TABS = ("The game", "Orders", "Odds and commitment", "Resolution", "Commit and publish")
+#: Lets each tab's label take the width it needs (JupyterLab's tab bar cuts them at ~140 px).
+TAB_STYLE = ("<style>.gmkit-panel > .lm-TabBar .lm-TabBar-tab, .gmkit-panel > .p-TabBar "
+             ".p-TabBar-tab, .gmkit-panel .widget-tab-bar .lm-TabBar-tab {flex: 0 0 auto "
+             "!important; min-width: max-content !important; max-width: none !important}"
+             "</style>")
 
 
 class DeskPanel:
@@ -58,6 +63,9 @@ class DeskPanel:
         # every change, so a withdrawn post is no longer offered
         w["seq"] = W.Dropdown(options=[], value=None, description="Post")
         w["withdraw"] = W.Button(description="Withdraw post", button_style="warning")
+        # why, recorded with the post set aside (as gmkit withdraw --why)
+        w["why"] = W.Text(description="Reason", placeholder="why: e.g. posted under the "
+                          "wrong player", layout=W.Layout(width="40%"))
         w["odds"] = W.HTML()
         # what guards the dice: the order deadline, the seal, the beacon (as gmkit deadline,
         # seal and beacon do)
@@ -106,10 +114,11 @@ class DeskPanel:
             return W.VBox([W.HTML(f"<h3>{html.escape(title)}</h3>"), *children])
 
         pages = [
-            section("The turn", w["overview"], w["map"]),
+            section("The turn", W.HTML(TAB_STYLE), w["overview"], w["map"]),
             section("Orders", W.HBox([w["player"], w["secret"]]), w["text"], w["preview"],
                     W.HBox([w["store"], w["said_orders"]]), w["posts"],
-                    W.HBox([w["seq"], w["withdraw"], w["said_withdraw"]]), w["orders_map"]),
+                    W.HBox([w["seq"], w["why"], w["withdraw"]]), w["said_withdraw"],
+                    w["orders_map"]),
             W.VBox([section("Odds before rolling", w["odds"]),
                     section("What guards the dice", w["guard"],
                             W.HBox([w["deadline"], w["set_deadline"], w["seal"]]),
@@ -129,6 +138,7 @@ class DeskPanel:
         ]
         #: The panel: one tab per phase of the GM's work (:data:`TABS`), as in the notebook.
         self.widget = W.Tab(children=pages, titles=TABS)
+        self.widget.add_class("gmkit-panel")
         self.refresh()
 
     # the widgets, for code that drives the panel
@@ -218,8 +228,13 @@ class DeskPanel:
         seq = self._w["seq"].value
         if seq is None:
             raise DeskError("choose the post to withdraw")
-        self.desk.withdraw(seq)
-        return f"post #{seq} withdrawn"
+        why = self._w["why"].value.strip()
+        if not why:
+            raise DeskError(f"say why post #{seq} is withdrawn (the reason is kept with it); "
+                            "nothing was withdrawn")
+        self.desk.withdraw(seq, why)
+        self._w["why"].value = ""
+        return f"post #{seq} withdrawn: {why}"
 
     def _next(self) -> str:
         return self.desk.step().heading()
@@ -247,8 +262,10 @@ class DeskPanel:
         return f"die {self._w['draw'].value.strip()} back to the seeded roll"
 
     def _commit(self) -> str:
-        return f"turn {self.desk.commit()} committed; next: Reveal the seed, then Write the " \
-            "summaries"
+        turn = self.desk.commit()
+        for name in ("published", "bb_public", "bb_gm"):  # those of an earlier turn
+            self._w[name].value = ""
+        return f"turn {turn} committed; next: Reveal the seed, then Write the summaries"
 
     def _reveal(self) -> str:
         text = f"seed revealed: {self.desk.reveal()}"
@@ -260,7 +277,7 @@ class DeskPanel:
         return text
 
     def _publish(self) -> str:
-        pub = self.desk.publish_reports(self.out_dir)
+        pub = self.desk.publish_new(self.out_dir)  # the turn committed here, or nothing new
         self._show_published(pub)
         return pub.summary()
 

@@ -18,7 +18,7 @@ class DeskPart:
 
     game: Game
     session: TurnSession | None
-    _shadow: tuple[Any, Any, list[Roll]] | None
+    _shadow: tuple[Any, Any, list[Roll], int] | None
 
     if TYPE_CHECKING:
         @property

@@ -133,9 +133,9 @@ class DeskPosts(DeskPart):
             pl.col("seq").is_in(list(counted)).alias("counts"),
             "received", "text")
 
-    def withdraw(self, seq: int) -> None:
-        """Set a pending post aside (kept in ``pending/withdrawn``); a turn being resolved
-        drops its orders at once."""
+    def withdraw(self, seq: int, reason: str = "") -> None:
+        """Set a pending post aside (kept in ``pending/withdrawn`` with ``reason``, why the GM
+        withdraws it); a turn being resolved drops its orders at once."""
         try:
             seq = int(seq)
         except (TypeError, ValueError):
@@ -144,7 +144,7 @@ class DeskPosts(DeskPart):
             known = ", ".join(f"#{s}" for s in self._pending()["seq"].to_list()) or "none"
             raise DeskError(f"no pending post #{seq} for turn {self.turn} (pending: {known})")
         try:
-            self.game.store.withdraw_post(seq)
+            self.game.store.withdraw_post(seq, str(reason or "").strip())
         except (StoreError, OSError) as e:
             raise DeskError(f"post #{seq} was not withdrawn: {e}") from None
         self._orders_changed()

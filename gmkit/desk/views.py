@@ -30,8 +30,24 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+#: Cells up to this many characters keep to one line; longer ones wrap, at a readable width.
+_ONE_LINE = 40
+
+
+def _td(value: Any) -> str:
+    text = _cell(value)
+    wrap = "white-space:nowrap" if len(text) <= _ONE_LINE and "\n" not in text else \
+        "min-width:18em;max-width:48em"
+    return (f"<td style='padding:2px 8px;vertical-align:top;{wrap}'>"
+            f"{html.escape(text).replace(chr(10), '<br>')}</td>")
+
+
 def frame_html(df: pl.DataFrame | None, *, empty: str = "none", caption: str | None = None) -> str:
-    """A small frame as an escaped HTML table (no scripts, no styles beyond inline ones)."""
+    """A small frame as an escaped HTML table (no scripts, no styles beyond inline ones).
+
+    Short cells keep to one line and long ones wrap at a readable width; a table wider than
+    the page scrolls sideways rather than squeezing its rows to a few words a line. Booleans
+    read yes/no and missing values a dash."""
     cap = f"<caption style='text-align:left;font-weight:bold'>{html.escape(caption)}</caption>" \
         if caption else ""
     if df is None or df.is_empty():
@@ -39,13 +55,11 @@ def frame_html(df: pl.DataFrame | None, *, empty: str = "none", caption: str | N
             f"<i>{html.escape(empty)}</i></p>"
     head = "".join(f"<th style='text-align:left;padding:2px 8px'>{html.escape(c)}</th>"
                    for c in df.columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td style='padding:2px 8px;vertical-align:top'>"
-                         f"{html.escape(_cell(v)).replace(chr(10), '<br>')}</td>" for v in row)
-        + "</tr>" for row in df.iter_rows())
-    return (f"<table style='border-collapse:collapse;margin:4px 0'>{cap}<thead>"
+    body = "".join("<tr>" + "".join(_td(v) for v in row) + "</tr>" for row in df.iter_rows())
+    return (f"<div class='gmkit-table' style='overflow-x:auto;max-width:100%'>"
+            f"<table style='border-collapse:collapse;margin:4px 0'>{cap}<thead>"
             f"<tr style='border-bottom:1px solid #999'>{head}</tr></thead><tbody>{body}"
-            f"</tbody></table>")
+            f"</tbody></table></div>")
 
 
 _CALLOUT_COLOURS = {"danger": ("#fdecea", "#b3261e"), "warn": ("#fff8e1", "#8a6d00"),
@@ -240,20 +254,21 @@ class StepView:
         """The step as HTML; its maps inline SVG, or pictures with ``maps_as_images`` (see
         :func:`svg_image`)."""
         parts = [f"<h4 style='margin:4px 0'>{html.escape(self.heading())}</h4>",
-                 f"<p><i>Rule: {html.escape(self.rule)}</i></p>",
-                 frame_html(self.events, caption="Events", empty="no event"),
-                 frame_html(self.dice, caption="Dice", empty="no die rolled")]
+                 f"<p><i>Rule: {html.escape(self.rule)}</i></p>"]
+        # the maps first, side by side, so the GM sees the board before the tables
+        maps = [m for m in (self.orders_svg, self.map_svg) if m] if with_map else []
+        if maps:
+            parts.append("<div class='gmkit-step-maps' style='display:flex;flex-wrap:wrap;"
+                         "gap:8px'>" + "".join(
+                             f"<div style='flex:1 1 420px;max-width:640px'>"
+                             f"{_map_html(m, maps_as_images)}</div>" for m in maps) + "</div>")
+        parts += [frame_html(self.events, caption="Events", empty="no event"),
+                  frame_html(self.dice, caption="Dice", empty="no die rolled")]
         if self.changes:
             parts += [frame_html(frame, caption=f"Changes to {table}")
                       for table, frame in self.changes.items()]
         else:
             parts.append("<p><b>Changes</b>: <i>no table changed</i></p>")
-        if with_map and self.orders_svg:
-            parts.append("<div style='max-width:900px'>"
-                         f"{_map_html(self.orders_svg, maps_as_images)}</div>")
-        if with_map and self.map_svg:
-            parts.append("<div style='max-width:900px'>"
-                         f"{_map_html(self.map_svg, maps_as_images)}</div>")
         parts.append(f"<p>Next: {html.escape(self.next_title)}</p>" if self.next_title
                      else "<p>Every step has run: the turn can be committed.</p>")
         return "".join(parts)

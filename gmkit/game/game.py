@@ -31,7 +31,6 @@ from gmkit.core.boards.files import load_board
 from gmkit.core.dice import Dice
 import gmkit.core.drawing.scene as sc
 from gmkit.core.drawing.board_svg import scene_svg
-from gmkit.core.maps import Arrow, GameMap
 from gmkit.core.players import PlayerInfo
 from gmkit.core.ruleset import Ruleset, find_ruleset, recorded_version
 from gmkit.core.steps import Driver, RulesAt
@@ -85,7 +84,6 @@ class Game(ComingTurn, GuardedDice):
         self._latest: tuple[tuple[Any, ...], TurnData] | None = None
         self._recent: dict[tuple[Any, ...], TurnData] = {}
         self._lock = threading.Lock()
-        self._map: GameMap | None = None
         self._board: Board[Any] | None = None
         #: How a turn's secret seed is made (a playout derives it from its master seed).
         self.seed_maker: Callable[[int], str] = lambda turn: gdice.new_seed()
@@ -94,26 +92,15 @@ class Game(ComingTurn, GuardedDice):
         self.dice_setting = fairdice.dice_setting(self.config)
 
     @property
-    def map(self) -> GameMap | None:
-        """The game's map (loaded on first use; None for a game without one)."""
-        if self._map is None:
-            path = self.root / "map.geojson"
-            self._map = GameMap.from_geojson(path) if path.exists() else None
-        return self._map
-
-    @property
     def board(self) -> Board[Any] | None:
         """The board the game is played on, of its ruleset's kind: the folder's own copy
         (``map.geojson``, ``board.toml``...), else the board the ruleset gives
         (:meth:`~gmkit.core.ruleset.Ruleset.board`, an unbounded hex grid say); loaded on first
         use."""
         if self._board is None:
-            if self.ruleset.board_kind == "polygon":
-                self._board = self.map
-            else:
-                path = self.board_path
-                self._board = load_board(self.ruleset.board_kind, path) if path is not None \
-                    else self.ruleset.board()
+            path = self.board_path
+            self._board = load_board(self.ruleset.board_kind, path) if path is not None \
+                else self.ruleset.board()
         return self._board
 
     @property
@@ -175,6 +162,11 @@ class Game(ComingTurn, GuardedDice):
             board, board_bytes, copy_name = starting_board(rs, map_path)
         except BoardError as e:
             raise GameError(str(e)) from None
+        unplayable = rs.check_board(board)
+        if unplayable:
+            where = str(map_path) if map_path else "the shipped board"
+            raise GameError(f"{where}: {rs.title} cannot be played on this board: "
+                            + "; ".join(unplayable))
         # the board is kept in the folder (map.geojson, or board.toml...), recorded by each turn
         map_bytes = board_bytes if copy_name == MAP_FILE else None
         files: dict[str, bytes] = {}
@@ -521,37 +513,22 @@ class Game(ComingTurn, GuardedDice):
     # -- recorded changes --------------------------------------------------------------------------
     # -- maps ------------------------------------------------------------------------------------
     def map_svg(self, state: State, *, title: str | None = None,
-                arrows: Sequence[Arrow] = (), highlight: Iterable[str] = ()) -> str | None:
-        """The map drawn for ``state`` as SVG (None for a game without a map): the ruleset's
-        fills, labels, legend, outlines, stacks and arrows, then ``arrows``; ``highlight``
-        regions get a thicker outline.
-
-        A ruleset whose :meth:`~gmkit.core.ruleset.Ruleset.scene` returns a scene has it drawn
-        on its :meth:`~gmkit.core.ruleset.Ruleset.board` by the renderer of the board's kind
-        (``arrows`` added, of the kinds the scene declares; ``highlight`` is for polygon maps
-        only)."""
+                arrows: Sequence[sc.Arrow] = (), highlight: Iterable[str] = ()) -> str | None:
+        """The map drawn for ``state`` as SVG (None for a game whose ruleset draws no map):
+        the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.scene` drawn on the game's
+        :attr:`board` by the renderer of the board's kind, with ``arrows`` added (of the kinds
+        the scene declares); ``highlight`` places get a thicker outline on a polygon map."""
         scene = self.ruleset.scene(state, self.rules)
-        if scene is not None:
-            return self._scene_svg(scene, title, arrows)
-        if self.map is None:
+        if scene is None:
             return None
-        style = self.ruleset.map_style(state, self.rules)
-        return self.map.to_svg(style.fills, labels=style.labels, title=title,
-                               arrow_kinds=style.arrow_kinds,
-                               legend=style.legend, stacks=style.stacks, outlines=style.outlines,
-                               arrows=[*style.arrows, *arrows], highlight=highlight)
-
-    def _scene_svg(self, scene: sc.Scene, title: str | None, arrows: Sequence[Arrow]) -> str:
         board = self.board
         if board is None:
-            raise GameError(f"ruleset '{self.ruleset.name}' draws a scene but names no board "
-                            "to draw it on (Ruleset.board)")
-        more = tuple(sc.Arrow(a.src, a.dst, a.colour, a.kind, tuple(a.via), a.onto, a.ok,
-                              a.title) for a in arrows)
-        if title is not None or more:
+            raise GameError(f"ruleset '{self.ruleset.name}' draws a scene but the game has no "
+                            "board to draw it on")
+        if title is not None or arrows:
             scene = dataclasses.replace(scene, title=scene.title if title is None else title,
-                                        arrows=(*scene.arrows, *more))
-        return scene_svg(board, scene)
+                                        arrows=(*scene.arrows, *arrows))
+        return scene_svg(board, scene, highlight=highlight)
 
 
 def _stamp(folder: Path) -> tuple[Any, ...]:

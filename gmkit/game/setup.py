@@ -62,10 +62,11 @@ def starting_board(ruleset: Ruleset[Any], board_file_path: str | Path | None = N
         board = load_board(ruleset.board_kind, path)
         name = MAP_FILE if ruleset.board_kind == "polygon" else board_copy_name(ruleset, path.name)
         return board, path.read_bytes(), name
-    if ruleset.board_kind == "polygon" or not ruleset.packaged_board:
+    if not ruleset.packaged_board:
+        return None, None, None
+    if ruleset.board_kind == "polygon":
         with board_file(ruleset) as found:
-            if found is None:
-                return None, None, None
+            assert found is not None
             return load_board("polygon", found), found.read_bytes(), MAP_FILE
     data = package_resource(ruleset_package(ruleset), ruleset.packaged_board).read_bytes()
     source = f"{ruleset_package(ruleset).replace('.', '/')}/{ruleset.packaged_board}"

@@ -32,6 +32,23 @@ NO_PLAYER_COLOUR = "#9e9e9e"
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#eeca3b", "#b279a2",
            "#ff9da6", "#9d755d", "#bab0ac")
 
+#: Dash patterns, one per player in turn: a line equal to another's (Gold's under Red's) shows
+#: through the other's gaps instead of hiding under it.
+DASHES = ([1, 0], [7, 3], [2, 3], [10, 3, 2, 3], [4, 4], [12, 4], [1, 5], [6, 2, 1, 2])
+
+
+def _legend(**kw: Any) -> alt.Legend:
+    """A legend that shows each player's name whole (no "Hot Cou")."""
+    return alt.Legend(labelLimit=0, **kw)
+
+
+def _dash(order: list[str]) -> alt.StrokeDash:
+    """A dash pattern per player (no legend of its own: the colour's names them)."""
+    return alt.StrokeDash("player:N", sort=order, legend=None,
+                          scale=alt.Scale(domain=order, range=[DASHES[i % len(DASHES)]
+                                                               for i in range(len(order))]))
+
+
 def metric_label(metric: str, labels: Mapping[str, str] | None = None) -> str:
     """A metric's name in words: as the ruleset's ``labels`` give it (Cien's ``provinces``
     reads "provinces held"), else ``spent_conquest`` reads "spent on conquest" and
@@ -88,10 +105,11 @@ def series_chart(series: pl.DataFrame, metric: str, *,
         x=alt.X("turn:Q", title="turn", axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("value:Q", title=label),
         color=alt.Color("player:N", scale=_colour_scale(order, colours), sort=order,
-                        legend=alt.Legend(title="player")),
+                        legend=_legend(title="player")),
         detail="player:N",
     )
     lines = base.mark_line(strokeWidth=2).encode(
+        strokeDash=_dash(order),
         opacity=alt.when(pick).then(alt.value(1.0)).otherwise(alt.value(0.15)),
         strokeWidth=alt.when(hover).then(alt.value(4)).otherwise(alt.value(2)),
     ).add_params(pick).properties(name="series_lines")
@@ -118,7 +136,7 @@ def subject_chart(series: pl.DataFrame, metric: str, *,
         x=alt.X("turn:Q", title="turn", axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("value:Q", title=label),
         color=alt.Color("player:N", scale=_colour_scale(order, colours), sort=order,
-                        legend=alt.Legend(title="player")),
+                        legend=_legend(title="player")),
         detail="entity:N",
     )
     lines = base.mark_line(strokeWidth=1.5).encode(
@@ -147,7 +165,9 @@ def metrics_chart(series: pl.DataFrame, *, colours: Mapping[str, str] | None = N
     chart = alt.Chart().mark_line(point=True).encode(
         x=alt.X("turn:Q", title="turn", axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("value:Q", title=None),
-        color=alt.Color("player:N", scale=_colour_scale(order, colours), sort=order),
+        color=alt.Color("player:N", scale=_colour_scale(order, colours), sort=order,
+                        legend=_legend()),
+        strokeDash=_dash(order),
         opacity=alt.when(pick).then(alt.value(1.0)).otherwise(alt.value(0.15)),
         tooltip=[alt.Tooltip("player:N"), alt.Tooltip("turn:Q"),
                  alt.Tooltip("label:N", title="metric"), alt.Tooltip("value:Q")],
@@ -176,7 +196,7 @@ def timeline_chart(timeline: pl.DataFrame, *, colours: Mapping[str, str] | None 
         xOffset=alt.XOffset("n:O", sort="ascending"),
         y=alt.Y("kind:N", title=None, sort=kinds),
         color=alt.Color("player:N", scale=_colour_scale(order, colours), sort=order,
-                        legend=alt.Legend(title="player")),
+                        legend=_legend(title="player")),
         tooltip=[alt.Tooltip("turn:O"), alt.Tooltip("kind:N"), alt.Tooltip("player:N"),
                  alt.Tooltip("region:N"), alt.Tooltip("text:N")],
     ).properties(width=width, height=26 * max(len(kinds), 2))

@@ -42,6 +42,7 @@ __all__ = [
     "player_colours",
     "player_series",
     "players",
+    "readable",
     "states",
     "subject_series",
     "timeline",
@@ -59,6 +60,17 @@ DICE_SCHEMA = {"player": pl.String, "rolls": pl.Int64, "entered": pl.Int64, "dic
                "total_minus_expected": pl.Float64, "mean_face": pl.Float64,
                "expected_face": pl.Float64, "luck": pl.Float64}
 
+
+
+def readable(frame: pl.DataFrame) -> pl.DataFrame:
+    """A frame as a reader's table shows it: true/false as "yes"/"no" and a missing value as a
+    dash (never ``False`` or ``null``)."""
+    return frame.with_columns(
+        *(pl.when(pl.col(c)).then(pl.lit("yes")).when(pl.col(c).not_()).then(pl.lit("no"))
+          .otherwise(pl.lit(NO_PLAYER)).alias(c)
+          for c, dtype in frame.schema.items() if dtype == pl.Boolean),
+        *(pl.col(c).fill_null(NO_PLAYER) for c, dtype in frame.schema.items()
+          if dtype == pl.String))
 
 
 def _viewer(view: str | Viewer) -> Viewer:

@@ -7,24 +7,24 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.rulesets.aztlan.adjudicate import Adjudication, adjudicate
 from gmkit.rulesets.aztlan.orders import NEUTRAL, Order, Position
 from gmkit.rulesets.aztlan.board.geography import load_map
 
 
 @pytest.fixture(scope="module")
-def board() -> GameMap:
+def board() -> PolygonBoard:
     return load_map()
 
 
-def adjacent(board: GameMap, *pairs: tuple[str, str]) -> None:
+def adjacent(board: PolygonBoard, *pairs: tuple[str, str]) -> None:
     """Fail the scenario unless every pair borders on this board."""
     for a, b in pairs:
         assert b in board.land_neighbours(a), f"{a} and {b} are not adjacent"
 
 
-def run(board: GameMap, armies: Mapping[str, tuple[str, int]],
+def run(board: PolygonBoard, armies: Mapping[str, tuple[str, int]],
         orders: Mapping[str, Sequence[Order]],
         cities: Mapping[str, str | None] | None = None) -> Adjudication:
     """Adjudicate on the real board; each city is its garrison's (or independent)."""

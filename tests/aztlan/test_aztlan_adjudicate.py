@@ -8,7 +8,7 @@ import functools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.rulesets.aztlan.adjudicate import Adjudication, Capture, Code
 from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
@@ -46,7 +46,7 @@ def code(adj: Adjudication, sector: str) -> Code:
 # ---------------------------------------------------------------------------
 
 
-def test_5_6_1_example_1(board: GameMap) -> None:
+def test_5_6_1_example_1(board: PolygonBoard) -> None:
     """A, a single unit, attacks B, a single unit which is Holding; no support for
     either side: A is eliminated, B is unchanged."""
     adjacent(board, (TEX, TEN))
@@ -62,7 +62,7 @@ def test_5_6_1_example_1(board: GameMap) -> None:
     assert adj.cities[TEN] == TL
 
 
-def test_5_6_1_example_2(board: GameMap) -> None:
+def test_5_6_1_example_2(board: PolygonBoard) -> None:
     """A, a double unit, attacks B, a single Holding unit, no other supports: A takes
     the sector and becomes a single unit; B is wiped out."""
     adjacent(board, (TEX, TEN))
@@ -76,7 +76,7 @@ def test_5_6_1_example_2(board: GameMap) -> None:
     assert adj.cities[TEN] == AZ
 
 
-def test_5_6_1_example_3(board: GameMap) -> None:
+def test_5_6_1_example_3(board: PolygonBoard) -> None:
     """A, a single, supported by B, a single, attacks C, a single Holding unit: A and C
     are wiped out; B takes A's place and occupies the conquered sector."""
     adjacent(board, (TEX, TEN), (TTL, TEN), (TTL, TEX))
@@ -92,7 +92,7 @@ def test_5_6_1_example_3(board: GameMap) -> None:
     assert adj.cities[TEN] == AZ
 
 
-def test_5_6_1_example_4(board: GameMap) -> None:
+def test_5_6_1_example_4(board: PolygonBoard) -> None:
     """Same, but B suffers a Cut Support: A is eliminated while B and C are unchanged."""
     adjacent(board, (TEX, TEN), (TTL, TEN), (TTL, TEX), ("Tula", TTL))
     adj = run(board, {TEX: (AZ, 1), TTL: (AZ, 1), TEN: (TL, 1), "Tula": (CH, 1)},
@@ -106,7 +106,7 @@ def test_5_6_1_example_4(board: GameMap) -> None:
     assert adj.lost == {AZ: 1}
 
 
-def test_5_6_1_example_4_supporter_dislodged_from_elsewhere(board: GameMap) -> None:
+def test_5_6_1_example_4_supporter_dislodged_from_elsewhere(board: PolygonBoard) -> None:
     """Same, but B is dislodged from elsewhere: A is eliminated, C unchanged, and B,
     beaten while Supporting (so Standing), retreats to its ordered sector."""
     adjacent(board, (TTL, "Tula"), (TTL, "Tacuba"))
@@ -124,7 +124,7 @@ def test_5_6_1_example_4_supporter_dislodged_from_elsewhere(board: GameMap) -> N
     assert adj.cities[TTL] == CH
 
 
-def test_5_6_1_example_5(board: GameMap) -> None:
+def test_5_6_1_example_5(board: PolygonBoard) -> None:
     """A, a single, supported by B, a single, attacks C, a single Holding unit supported
     by D: A is eliminated while B, C and D are unhurt."""
     adjacent(board, (TEX, TEN), (TTL, TEN), (TTL, TEX), (TLP, TEN))
@@ -145,14 +145,14 @@ def test_5_6_1_example_5(board: GameMap) -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_hold_attack_below_1_to_1_is_annihilated(board: GameMap) -> None:
+def test_hold_attack_below_1_to_1_is_annihilated(board: PolygonBoard) -> None:
     adj = run(board, {TEX: (AZ, 1), TEN: (TL, 2)}, {AZ: [attack(TEX, TEN)], TL: [Hold(TEN, 2)]})
     assert code(adj, TEX) is Code.ANNIHILATED
     assert adj.armies == {TEN: (TL, 2)}
     assert adj.lost == {AZ: 1}
 
 
-def test_hold_3_to_1_captures(board: GameMap) -> None:
+def test_hold_3_to_1_captures(board: PolygonBoard) -> None:
     adj = run(board, {TEX: (AZ, 3), TEN: (TL, 1)}, {AZ: [attack(TEX, TEN, 3)], TL: [Hold(TEN, 1)]})
     assert code(adj, TEX) is Code.SUCCEEDS
     assert code(adj, TEN) is Code.CAPTURED
@@ -161,7 +161,7 @@ def test_hold_3_to_1_captures(board: GameMap) -> None:
     assert adj.lost == {TL: 1}
 
 
-def test_hold_3_to_1_with_supports_captures_and_supporters_stay(board: GameMap) -> None:
+def test_hold_3_to_1_with_supports_captures_and_supporters_stay(board: PolygonBoard) -> None:
     adjacent(board, (TTL, TEN), (TTL, TEX))
     adj = run(board, {TEX: (AZ, 1), TTL: (AZ, 2), TEN: (TL, 1)},
               {AZ: [attack(TEX, TEN), supports(TTL, (TEX, "attack", TEN), count=2)],
@@ -172,7 +172,7 @@ def test_hold_3_to_1_with_supports_captures_and_supporters_stay(board: GameMap) 
     assert adj.captures == (Capture(AZ, 1, TEN, TL, TEN),)
 
 
-def test_hold_mutual_slaughter_falls_on_attacker_then_supporters(board: GameMap) -> None:
+def test_hold_mutual_slaughter_falls_on_attacker_then_supporters(board: PolygonBoard) -> None:
     """Weight 3 against 2 Holding armies: 1.5 to 1, two attacking armies die for the
     two holders, the attacking single first, then one of the supporting double; the
     supporter's last army moves in."""
@@ -186,7 +186,7 @@ def test_hold_mutual_slaughter_falls_on_attacker_then_supporters(board: GameMap)
     assert adj.lost == {AZ: 2, TL: 2}
 
 
-def test_hold_mutual_slaughter_survivors_occupy(board: GameMap) -> None:
+def test_hold_mutual_slaughter_survivors_occupy(board: PolygonBoard) -> None:
     adj = run(board, {TEX: (AZ, 3), TEN: (TL, 2)}, {AZ: [attack(TEX, TEN, 3)], TL: [Hold(TEN, 2)]})
     assert code(adj, TEX) is Code.SUCCEEDS
     assert adj.result(TEX).reason == ("takes Tenochtitlan with weight 3 against 2, losing 2 "
@@ -200,7 +200,7 @@ def test_hold_mutual_slaughter_survivors_occupy(board: GameMap) -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_datc_6a_basic_attack_bounces_on_equal_weight(board: GameMap) -> None:
+def test_datc_6a_basic_attack_bounces_on_equal_weight(board: PolygonBoard) -> None:
     adj = run(board, {TEX: (AZ, 2), TEN: (TL, 2)}, {AZ: [attack(TEX, TEN, 2)]})
     assert code(adj, TEX) is Code.BOUNCED
     assert adj.result(TEX).reason == ("bounced: the Tlaxcalan double army in Tenochtitlan had "
@@ -211,7 +211,7 @@ def test_datc_6a_basic_attack_bounces_on_equal_weight(board: GameMap) -> None:
     assert adj.peace_reset == frozenset({TEN})
 
 
-def test_datc_6a_stand_beaten_retreats_to_ordered_sector(board: GameMap) -> None:
+def test_datc_6a_stand_beaten_retreats_to_ordered_sector(board: PolygonBoard) -> None:
     adjacent(board, (TEN, "Tacuba"), (TEN, "Coyoacan"))
     adj = run(board, {TEX: (AZ, 2), TEN: (TL, 1)},
               {AZ: [attack(TEX, TEN, 2)], TL: [Stand(TEN, 1, ("Coyoacan",))]},
@@ -223,7 +223,7 @@ def test_datc_6a_stand_beaten_retreats_to_ordered_sector(board: GameMap) -> None
     assert adj.lost == {}
 
 
-def test_datc_6a_stand_retreats_away_from_the_attacker(board: GameMap) -> None:
+def test_datc_6a_stand_retreats_away_from_the_attacker(board: PolygonBoard) -> None:
     """No retreat ordered (5.7.2): of its two friendly cities, the one more nearly opposite the
     attack (here also the farther from the attacking sector)."""
     adjacent(board, (TEN, "Tacuba"), (TEN, TLP))
@@ -236,7 +236,7 @@ def test_datc_6a_stand_retreats_away_from_the_attacker(board: GameMap) -> None:
     assert adj.armies == {TEN: (AZ, 2), "Tacuba": (TL, 1)}
 
 
-def test_5_7_1_retreat_into_an_allys_sector_only_as_a_gift(board: GameMap) -> None:
+def test_5_7_1_retreat_into_an_allys_sector_only_as_a_gift(board: PolygonBoard) -> None:
     """5.7.1: a beaten army may retreat into a sector its ally holds only by giving him the
     army; the gift is part of the retreat order, and the army is the ally's from then on."""
     adjacent(board, (TEX, TEN), (TEN, "Tacuba"))
@@ -253,7 +253,7 @@ def test_5_7_1_retreat_into_an_allys_sector_only_as_a_gift(board: GameMap) -> No
     assert adj.result(TEN).to != "Tacuba" and adj.armies["Tacuba"] == (CH, 1)
 
 
-def test_datc_6a_stand_without_retreat_is_captured(board: GameMap) -> None:
+def test_datc_6a_stand_without_retreat_is_captured(board: PolygonBoard) -> None:
     """Every neighbour of Tenochtitlan is a city; none is the Tlaxcalans'."""
     assert all(board.regions[s].props.get("city") for s in board.land_neighbours(TEN))
     adj = run(board, {TEX: (AZ, 2), TEN: (TL, 1)}, {AZ: [attack(TEX, TEN, 2)]})
@@ -263,7 +263,7 @@ def test_datc_6a_stand_without_retreat_is_captured(board: GameMap) -> None:
     assert adj.lost == {TL: 1}
 
 
-def test_datc_6a_retreat_needs_room_for_the_force(board: GameMap) -> None:
+def test_datc_6a_retreat_needs_room_for_the_force(board: PolygonBoard) -> None:
     """Three Tlaxcalan armies in their only free neighbour leave no room (4.1)."""
     adj = run(board, {TEX: (AZ, 3), TEN: (TL, 2), "Tacuba": (TL, 2)}, {AZ: [attack(TEX, TEN, 3)]})
     assert code(adj, TEN) is Code.CAPTURED
@@ -271,7 +271,7 @@ def test_datc_6a_retreat_needs_room_for_the_force(board: GameMap) -> None:
     assert adj.captures == (Capture(AZ, 2, TEN, TL, TEN),)
 
 
-def test_2_2_neutral_garrison_disbands_when_it_could_retreat(board: GameMap) -> None:
+def test_2_2_neutral_garrison_disbands_when_it_could_retreat(board: PolygonBoard) -> None:
     adjacent(board, (TEN, TTL), (TTL, "14"))
     assert not board.regions["14"].props.get("city")
     adj = run(board, {TEN: (AZ, 2), TTL: (NEUTRAL, 1)},
@@ -284,14 +284,14 @@ def test_2_2_neutral_garrison_disbands_when_it_could_retreat(board: GameMap) -> 
     assert adj.lost == {NEUTRAL: 1}
 
 
-def test_2_2_neutral_garrison_captured_when_it_cannot_retreat(board: GameMap) -> None:
+def test_2_2_neutral_garrison_captured_when_it_cannot_retreat(board: PolygonBoard) -> None:
     adj = run(board, {TEN: (AZ, 2), TTL: (NEUTRAL, 1), "14": (CH, 1)}, {AZ: [attack(TEN, TTL, 2)]})
     assert code(adj, TTL) is Code.CAPTURED
     assert adj.armies == {TTL: (AZ, 2), "14": (CH, 1)}
     assert adj.captures == (Capture(AZ, 1, TTL, NEUTRAL, TTL),)
 
 
-def test_2_4_empty_hostile_city_is_taken_by_attack(board: GameMap) -> None:
+def test_2_4_empty_hostile_city_is_taken_by_attack(board: PolygonBoard) -> None:
     adj = run(board, {TEX: (AZ, 1)}, {AZ: [attack(TEX, TEN)]}, cities={TEN: TL})
     assert code(adj, TEX) is Code.SUCCEEDS
     assert adj.armies == {TEN: (AZ, 1)}
@@ -299,7 +299,7 @@ def test_2_4_empty_hostile_city_is_taken_by_attack(board: GameMap) -> None:
     assert adj.peace_reset == frozenset({TEN})
 
 
-def test_datc_6e_head_to_head_greater_weight_wins(board: GameMap) -> None:
+def test_datc_6e_head_to_head_greater_weight_wins(board: PolygonBoard) -> None:
     """The weights meet; the beaten force's home is gone, so it retreats."""
     adjacent(board, (TEX, TLA), (TLA, "Cholula"))
     adj = run(board, {TEX: (AZ, 2), TLA: (TL, 1)},
@@ -311,7 +311,7 @@ def test_datc_6e_head_to_head_greater_weight_wins(board: GameMap) -> None:
     assert adj.peace_reset == frozenset({TEX, TLA})
 
 
-def test_datc_6e_head_to_head_equal_weight_both_bounce(board: GameMap) -> None:
+def test_datc_6e_head_to_head_equal_weight_both_bounce(board: PolygonBoard) -> None:
     adj = run(board, {TEX: (AZ, 1), TLA: (TL, 1)},
               {AZ: [attack(TEX, TLA)], TL: [attack(TLA, TEX)]})
     assert code(adj, TEX) is Code.BOUNCED
@@ -319,7 +319,7 @@ def test_datc_6e_head_to_head_equal_weight_both_bounce(board: GameMap) -> None:
     assert adj.armies == {TEX: (AZ, 1), TLA: (TL, 1)}
 
 
-def test_datc_6a_two_attackers_of_equal_weight_stand_off(board: GameMap) -> None:
+def test_datc_6a_two_attackers_of_equal_weight_stand_off(board: PolygonBoard) -> None:
     adjacent(board, (TEX, TLP), ("Chalco", TLP))
     adj = run(board, {TEX: (AZ, 1), "Chalco": (CH, 1)},
               {AZ: [attack(TEX, TLP)], CH: [attack("Chalco", TLP)]}, cities={TLP: TL})
@@ -331,7 +331,7 @@ def test_datc_6a_two_attackers_of_equal_weight_stand_off(board: GameMap) -> None
     assert adj.cities[TLP] == TL
 
 
-def test_void_attack_on_a_sector_not_adjacent_stands(board: GameMap) -> None:
+def test_void_attack_on_a_sector_not_adjacent_stands(board: PolygonBoard) -> None:
     assert TLA not in board.land_neighbours(TEN)
     adj = run(board, {TEN: (AZ, 1), TLA: (TL, 1)}, {AZ: [attack(TEN, TLA)]})
     assert code(adj, TEN) is Code.VOID
@@ -339,7 +339,7 @@ def test_void_attack_on_a_sector_not_adjacent_stands(board: GameMap) -> None:
     assert adj.peace_reset == frozenset()
 
 
-def test_void_order_for_armies_the_player_does_not_have(board: GameMap) -> None:
+def test_void_order_for_armies_the_player_does_not_have(board: PolygonBoard) -> None:
     adj = run(board, {TEX: (AZ, 1), TEN: (TL, 1)}, {AZ: [attack(TEX, TEN, 2)]})
     assert [r.code for r in adj.results] == [Code.VOID, Code.SUCCEEDS, Code.SUCCEEDS]
     assert adj.results[0].reason == "void: no double army of the Aztecs left to order in Texcoco"
@@ -347,7 +347,7 @@ def test_void_order_for_armies_the_player_does_not_have(board: GameMap) -> None:
     assert adj.peace_reset == frozenset()
 
 
-def test_5_8_move_army_moves_to_an_own_city(board: GameMap) -> None:
+def test_5_8_move_army_moves_to_an_own_city(board: PolygonBoard) -> None:
     adjacent(board, (TEN, "Tacuba"))
     adj = run(board, {TEN: (AZ, 1)}, {AZ: [Move(TEN, 1, ("Tacuba",))]},
               cities={"Tacuba": AZ})
@@ -361,7 +361,7 @@ def test_5_8_move_army_moves_to_an_own_city(board: GameMap) -> None:
 # 5.4, 5.5, 5.5.1: Support and Cut Support
 # ---------------------------------------------------------------------------
 
-def _support_scene(board: GameMap) -> dict[str, tuple[str, int]]:
+def _support_scene(board: PolygonBoard) -> dict[str, tuple[str, int]]:
     """Aztecs in Ten attack the Chalcan single in Tlapacoya, supported from Tex."""
     adjacent(board, (TEN, TLP), (TEX, TLP), (TLA, TEX), (ZEM, TLA), (TLP, "Chalco"))
     return {TEN: (AZ, 1), TEX: (AZ, 1), TLP: (CH, 1)}
@@ -371,7 +371,7 @@ def _support_orders() -> list[Order]:
     return [attack(TEN, TLP), supports(TEX, (TEN, "attack", TLP))]
 
 
-def test_5_5_1_one_to_one_attack_on_supporter_neither_dislodges_nor_cuts(board: GameMap) -> None:
+def test_5_5_1_one_to_one_attack_on_supporter_neither_dislodges_nor_cuts(board: PolygonBoard) -> None:
     armies = {**_support_scene(board), TLA: (TL, 1)}
     adj = run(board, armies, {AZ: _support_orders(), TL: [attack(TLA, TEX)]},
               cities={"Chalco": CH})
@@ -385,7 +385,7 @@ def test_5_5_1_one_to_one_attack_on_supporter_neither_dislodges_nor_cuts(board: 
     assert adj.peace_reset == frozenset({TLP, TEX})
 
 
-def test_datc_6d_support_cut_by_attack_from_elsewhere(board: GameMap) -> None:
+def test_datc_6d_support_cut_by_attack_from_elsewhere(board: PolygonBoard) -> None:
     """A 2:1 attack dislodges the supporter: its support is cut (5.5.1), the supported
     attack bounces, and the supporter retreats into its own Tenochtitlan."""
     armies = {**_support_scene(board), TLA: (TL, 2)}
@@ -397,7 +397,7 @@ def test_datc_6d_support_cut_by_attack_from_elsewhere(board: GameMap) -> None:
     assert adj.cities[TEX] == TL
 
 
-def test_datc_6d_support_cut_by_cut_support_order(board: GameMap) -> None:
+def test_datc_6d_support_cut_by_cut_support_order(board: PolygonBoard) -> None:
     armies = {**_support_scene(board), TLA: (TL, 1)}
     adj = run(board, armies, {AZ: _support_orders(), TL: [CutSupport(TLA, 1, TEX)]})
     assert code(adj, TLA) is Code.SUCCEEDS
@@ -411,7 +411,7 @@ def test_datc_6d_support_cut_by_cut_support_order(board: GameMap) -> None:
     assert adj.peace_reset == frozenset({TLP})
 
 
-def test_5_4_cut_support_fails_when_the_cutter_is_dislodged(board: GameMap) -> None:
+def test_5_4_cut_support_fails_when_the_cutter_is_dislodged(board: PolygonBoard) -> None:
     adjacent(board, (TLA, "Cholula"))
     armies = {**_support_scene(board), TLA: (TL, 1), ZEM: (CH, 2)}
     adj = run(board, armies, {AZ: _support_orders(),
@@ -427,7 +427,7 @@ def test_5_4_cut_support_fails_when_the_cutter_is_dislodged(board: GameMap) -> N
                           "Chalco": (CH, 1)}
 
 
-def test_5_4_cut_support_against_a_non_supporter_is_a_stand(board: GameMap) -> None:
+def test_5_4_cut_support_against_a_non_supporter_is_a_stand(board: PolygonBoard) -> None:
     adj = run(board, {TLA: (TL, 1), TEX: (AZ, 1)},
               {TL: [CutSupport(TLA, 1, TEX)], AZ: [Hold(TEX, 1)]})
     assert code(adj, TLA) is Code.VOID
@@ -439,7 +439,7 @@ def test_5_4_cut_support_against_a_non_supporter_is_a_stand(board: GameMap) -> N
     assert adj.peace_reset == frozenset()
 
 
-def test_5_4_cut_support_against_a_cut_support_is_meaningless(board: GameMap) -> None:
+def test_5_4_cut_support_against_a_cut_support_is_meaningless(board: PolygonBoard) -> None:
     adj = run(board, {TLA: (TL, 1), TEX: (AZ, 1)},
               {TL: [CutSupport(TLA, 1, TEX)], AZ: [CutSupport(TEX, 1, TLA)]})
     assert code(adj, TLA) is Code.VOID
@@ -449,7 +449,7 @@ def test_5_4_cut_support_against_a_cut_support_is_meaningless(board: GameMap) ->
     assert adj.armies == {TLA: (TL, 1), TEX: (AZ, 1)}
 
 
-def test_5_4_cut_supporter_under_attack_stands(board: GameMap) -> None:
+def test_5_4_cut_supporter_under_attack_stands(board: PolygonBoard) -> None:
     """A cutter that is attacked is treated as Standing: beaten, it retreats."""
     adj = run(board, {TLA: (TL, 1), TEX: (AZ, 2)},
               {TL: [CutSupport(TLA, 1, TEX, retreat=("Cholula",))], AZ: [attack(TEX, TLA, 2)]},
@@ -458,7 +458,7 @@ def test_5_4_cut_supporter_under_attack_stands(board: GameMap) -> None:
     assert adj.armies == {TLA: (AZ, 2), "Cholula": (TL, 1)}
 
 
-def test_5_5_support_contingencies_in_priority_order(board: GameMap) -> None:
+def test_5_5_support_contingencies_in_priority_order(board: PolygonBoard) -> None:
     """Texcoco supports Zempoala, then Tenochtitlan, then Tlapacoya; Zempoala is not
     attacked, the other two are: the support goes to Tenochtitlan, which holds, while
     Tlapacoya falls."""
@@ -478,7 +478,7 @@ def test_5_5_support_contingencies_in_priority_order(board: GameMap) -> None:
                           "Coyoacan": (CH, 2)}
 
 
-def test_5_5_attack_contingency_applies_only_to_that_attack(board: GameMap) -> None:
+def test_5_5_attack_contingency_applies_only_to_that_attack(board: PolygonBoard) -> None:
     """The supported army attacks elsewhere: the first contingency does not happen,
     the second (support its attack, whatever it is) does."""
     adjacent(board, (TEN, TEX), (TTL, TEX), (TTL, TEN))
@@ -489,13 +489,13 @@ def test_5_5_attack_contingency_applies_only_to_that_attack(board: GameMap) -> N
     assert adj.armies == {TEX: (AZ, 1), TTL: (AZ, 1)}
 
 
-def test_5_5_support_with_no_contingency_happening_is_void(board: GameMap) -> None:
+def test_5_5_support_with_no_contingency_happening_is_void(board: PolygonBoard) -> None:
     adj = run(board, {TEN: (AZ, 1), TTL: (AZ, 1)}, {AZ: [supports(TTL, (TEN, "hold", None))]})
     assert code(adj, TTL) is Code.VOID
     assert adj.armies == {TEN: (AZ, 1), TTL: (AZ, 1)}
 
 
-def test_2_3_players_may_support_neutral_garrisons(board: GameMap) -> None:
+def test_2_3_players_may_support_neutral_garrisons(board: PolygonBoard) -> None:
     adj = run(board, {TEN: (AZ, 2), TTL: (NEUTRAL, 1), "Tula": (CH, 1)},
               {AZ: [attack(TEN, TTL, 2)], CH: [supports("Tula", (TTL, "stand", None))]})
     assert code(adj, TEN) is Code.BOUNCED
@@ -508,7 +508,7 @@ def test_2_3_players_may_support_neutral_garrisons(board: GameMap) -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_circular_cut_supports_backup_rule(board: GameMap) -> None:
+def test_circular_cut_supports_backup_rule(board: PolygonBoard) -> None:
     """Toltoltepec supports Tenochtitlan's attack on Texcoco, whose army cuts that
     support.  If the cut counts, the attack (1 against 1) fails and the cutter stays,
     so the cut counts; if the support counts, the cutter is dislodged and its cut
@@ -524,7 +524,7 @@ def test_circular_cut_supports_backup_rule(board: GameMap) -> None:
     assert adj.captures == (Capture(AZ, 1, TEX, TL, TEX),)
 
 
-def test_circular_cut_supports_three_players(board: GameMap) -> None:
+def test_circular_cut_supports_three_players(board: PolygonBoard) -> None:
     """Two such cycles chained: each side's cutter sits in the sector the other's
     support helps attack.  The backup rule keeps both supports; both attacks win."""
     adjacent(board, (TEN, TEX), (TTL, TEX), (TLA, ZEM), ("15", ZEM), ("15", TLA))
@@ -553,7 +553,7 @@ PLAYERS = (AZ, TL, CH, NEUTRAL)
 
 
 @functools.lru_cache(maxsize=1)
-def _board() -> GameMap:
+def _board() -> PolygonBoard:
     return load_map()
 
 
@@ -609,7 +609,7 @@ def test_any_orders_resolve_and_every_army_is_accounted_for(
     assert len(adj.results) == len(armies)
 
 
-def test_paradox_cut_support_cycle_without_solution_backup_rule(board: GameMap) -> None:
+def test_paradox_cut_support_cycle_without_solution_backup_rule(board: PolygonBoard) -> None:
     """Toltoltepec supports Texcoco's defence and is cut from Tenochtitlan; Tenochtitlan
     falls only with the support from Tlapacoya, which Texcoco cuts; Texcoco falls only
     if Toltoltepec's support is cut.  Each answer contradicts itself (no consistent

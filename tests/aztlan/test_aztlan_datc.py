@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.rulesets.aztlan.adjudicate import GODS, Adjudication, Capture, Code
 from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
@@ -65,7 +65,7 @@ def code(adj: Adjudication, sector: str) -> Code:
     return adj.result(sector).code
 
 
-def problems(board: GameMap, position: Position, **posts: str) -> dict[str, list[str]]:
+def problems(board: PolygonBoard, position: Position, **posts: str) -> dict[str, list[str]]:
     """Every player's orders read with :func:`parse` and judged by :func:`validate`."""
     parsed = {}
     for player, post in posts.items():
@@ -80,7 +80,7 @@ def problems(board: GameMap, position: Position, **posts: str) -> dict[str, list
 # ---------------------------------------------------------------------------
 
 
-def test_6a1_attack_move_or_cut_to_a_sector_not_adjacent_is_void(board: GameMap) -> None:
+def test_6a1_attack_move_or_cut_to_a_sector_not_adjacent_is_void(board: PolygonBoard) -> None:
     """DATC 6.A.1 moving to an area that is not a neighbour: an Attack (5.3), a Cut
     Support (5.4) or a Move step (5.8) into a sector not adjacent is void; the army
     stands, nothing is attacked and no peace is broken."""
@@ -104,7 +104,7 @@ def test_6a1_attack_move_or_cut_to_a_sector_not_adjacent_is_void(board: GameMap)
     assert any("Tlaxcala is not adjacent to Tenochtitlan" in p for p in found[AZ])
 
 
-def test_6a4_attack_or_move_to_own_sector_is_void(board: GameMap) -> None:
+def test_6a4_attack_or_move_to_own_sector_is_void(board: PolygonBoard) -> None:
     """DATC 6.A.4 move to own sector: an Attack on the army's own sector is not an attack
     on an adjacent sector (5.3), a Move that ends where it began passes its sector twice
     (5.8); both are void and the armies stand."""
@@ -122,7 +122,7 @@ def test_6a4_attack_or_move_to_own_sector_is_void(board: GameMap) -> None:
 
 
 def test_6a5_support_of_an_attack_on_own_sector_is_void_and_the_army_falls(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """DATC 6.A.5 move to own sector with convoy (the part without fleets): the Aztec
     attack of Tenochtitlan on itself is void, so the support of Toltoltepec finds no
     attack to support (5.5); the Tlaxcalan attack, supported, takes Tenochtitlan (5.3)
@@ -143,7 +143,7 @@ def test_6a5_support_of_an_attack_on_own_sector_is_void_and_the_army_falls(
     assert adj.lost == {}
 
 
-def test_6a6_ordering_an_army_of_another_player_is_void(board: GameMap) -> None:
+def test_6a6_ordering_an_army_of_another_player_is_void(board: PolygonBoard) -> None:
     """DATC 6.A.6 ordering a unit of another country: the Tlaxcalans order the Aztec army
     in Tenochtitlan; the order is void, the army obeys its own player's orders (here it
     stands, 5.7) and nothing is attacked.  Validation names the owner."""
@@ -162,7 +162,7 @@ def test_6a6_ordering_an_army_of_another_player_is_void(board: GameMap) -> None:
         found[TL])
 
 
-def test_6a8_support_of_ones_own_sector_is_void(board: GameMap) -> None:
+def test_6a8_support_of_ones_own_sector_is_void(board: PolygonBoard) -> None:
     """DATC 6.A.8 support to hold yourself is not possible: of the Tlaxcalan double in
     Texcoco one army stands and one supports Texcoco standing; a support is given from a
     neighbouring sector only (5.5), so it is void.  The supporter still stands there
@@ -185,7 +185,7 @@ def test_6a8_support_of_ones_own_sector_is_void(board: GameMap) -> None:
 
 
 def test_6a10_support_into_a_sector_the_supporter_does_not_border_is_void(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """DATC 6.A.10 support on unreachable destination not possible: Tacuba borders the
     attacking army in Toltoltepec but not Texcoco, so it cannot support the attack on it
     (5.5); the attack bounces 1 against 1 (5.7)."""
@@ -202,7 +202,7 @@ def test_6a10_support_into_a_sector_the_supporter_does_not_border_is_void(
     assert any("Texcoco is not adjacent to Tacuba" in p for p in found[AZ])
 
 
-def test_6a12_three_attacks_of_equal_weight_all_bounce(board: GameMap) -> None:
+def test_6a12_three_attacks_of_equal_weight_all_bounce(board: PolygonBoard) -> None:
     """DATC 6.A.12 bounce of three units: three players attack the independent garrison
     of Xaltocan with double armies; each beats its defence (2 against 1) but none beats
     the others (5.3), so none enters and the garrison stays.  The failed attacks still
@@ -232,7 +232,7 @@ def _circle() -> dict[str, list[Order]]:
     return {AZ: [attack(TEN, TEX)], TL: [attack(TEX, TLP)], CH: [attack(TLP, TEN)]}
 
 
-def test_6c1_three_attacks_in_a_circle_all_succeed(board: GameMap) -> None:
+def test_6c1_three_attacks_in_a_circle_all_succeed(board: PolygonBoard) -> None:
     """DATC 6.C.1 three army circular movement: attacking forces do not defend the
     sectors they leave (5.7), so each attack of weight 1 meets no defence and all three
     take their targets; each city changes hands (4.2)."""
@@ -247,7 +247,7 @@ def test_6c1_three_attacks_in_a_circle_all_succeed(board: GameMap) -> None:
     assert adj.lost == {}
 
 
-def test_6c1_one_players_circle_is_made_by_moves(board: GameMap) -> None:
+def test_6c1_one_players_circle_is_made_by_moves(board: PolygonBoard) -> None:
     """DATC 6.C.1 for one player: an Attack on one's own armies is void (5.3), so the
     Aztecs turn their three stacks round with Moves through their own cities (5.8);
     chains of moves into sectors being vacated succeed."""
@@ -259,7 +259,7 @@ def test_6c1_one_players_circle_is_made_by_moves(board: GameMap) -> None:
     assert adj.peace_reset == frozenset()
 
 
-def test_6c2_three_attacks_in_a_circle_with_support(board: GameMap) -> None:
+def test_6c2_three_attacks_in_a_circle_with_support(board: PolygonBoard) -> None:
     """DATC 6.C.2 three army circular movement with support: a support given to one of
     the attacks (5.5) changes nothing; all three succeed."""
     adjacent(board, (TTL, TEX), (TTL, TEN))
@@ -272,7 +272,7 @@ def test_6c2_three_attacks_in_a_circle_with_support(board: GameMap) -> None:
     assert adj.armies == {TEX: (AZ, 1), TLP: (TL, 1), TEN: (CH, 1), TTL: (AZ, 1)}
 
 
-def test_6c3_disrupted_circle_the_bounced_attacker_loses_its_home(board: GameMap) -> None:
+def test_6c3_disrupted_circle_the_bounced_attacker_loses_its_home(board: PolygonBoard) -> None:
     """DATC 6.C.3 a disrupted three army circular movement.  In Diplomacy every unit keeps
     its place.  In AZTLAN attacks are aimed where the armies start and attacking forces
     do not defend the sector they leave (5.7, the adjudicator's ruling): the Aztec attack
@@ -295,7 +295,7 @@ def test_6c3_disrupted_circle_the_bounced_attacker_loses_its_home(board: GameMap
     assert adj.cities[TEX] == TL  # empty, still the Tlaxcalans' city (4.2)
 
 
-def test_6c3_disrupted_circle_of_moves(board: GameMap) -> None:
+def test_6c3_disrupted_circle_of_moves(board: PolygonBoard) -> None:
     """DATC 6.C.3 for a circle of Moves: the Tlaxcalans take Texcoco, whose Aztec army
     counts as Standing there and retreats to its ordered Toltoltepec (5.7).  Texcoco is
     now a Tlaxcalan city, so the move into it bounces (2.4, 4.2); the move from
@@ -314,7 +314,7 @@ def test_6c3_disrupted_circle_of_moves(board: GameMap) -> None:
     assert adj.cities[TEX] == TL
 
 
-def test_6c_four_attacks_in_a_circle_all_succeed(board: GameMap) -> None:
+def test_6c_four_attacks_in_a_circle_all_succeed(board: PolygonBoard) -> None:
     """DATC 6.C.1 with four forces: Tenochtitlan, Texcoco, Huexotzingo and Tlapacoya of
     four players attack round the circle; all succeed (5.3, 5.7)."""
     adjacent(board, (TEN, TEX), (TEX, HUE), (HUE, TLP), (TLP, TEN))
@@ -325,7 +325,7 @@ def test_6c_four_attacks_in_a_circle_all_succeed(board: GameMap) -> None:
     assert adj.armies == {TEX: (AZ, 1), HUE: (TL, 2), TLP: (CH, 1), TEN: (TA, 3)}
 
 
-def test_6c6_two_moves_swap_sectors(board: GameMap) -> None:
+def test_6c6_two_moves_swap_sectors(board: PolygonBoard) -> None:
     """DATC 6.C.6 two armies swap (without convoys): two Attacks into each other's
     sectors are a head-to-head battle (6.E), but two hostile Moves into each other's
     vacated sectors share no sector, so their scouts never meet (5.8.1): both go."""
@@ -337,7 +337,7 @@ def test_6c6_two_moves_swap_sectors(board: GameMap) -> None:
     assert adj.armies == {"7": (AZ, 2), "14": (TL, 1)}
 
 
-def test_6c7_disrupted_swap_nobody_moves(board: GameMap) -> None:
+def test_6c7_disrupted_swap_nobody_moves(board: PolygonBoard) -> None:
     """DATC 6.C.7 disrupted unit swap: a Chalcan move into 14 meets the Tlaxcalan one
     there; neither is supported, so both stop before 14 (5.8.1).  The Tlaxcalans stay in
     7, and the Aztecs may not pass a sector another player holds (4.1): nobody moves."""
@@ -358,7 +358,7 @@ def test_6c7_disrupted_swap_nobody_moves(board: GameMap) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _supported_defence(board: GameMap) -> dict[str, tuple[str, int]]:
+def _supported_defence(board: PolygonBoard) -> dict[str, tuple[str, int]]:
     """The Aztecs in Tenochtitlan attack Texcoco with Toltoltepec's support; the
     Tlaxcalans in Zempoala may support Texcoco."""
     adjacent(board, (TEN, TEX), (TTL, TEX), (ZEM, TEX), (XAL, ZEM), (TEX, TLA))
@@ -368,7 +368,7 @@ def _supported_defence(board: GameMap) -> dict[str, tuple[str, int]]:
 @pytest.mark.parametrize(("defend", "action", "attacker"),
                          [(Stand, "stand", Code.BOUNCED), (Hold, "hold", Code.ANNIHILATED)])
 def test_6d1_supported_defence_prevents_dislodgement(
-        board: GameMap, defend: type[Stand | Hold], action: Action,
+        board: PolygonBoard, defend: type[Stand | Hold], action: Action,
         attacker: Code) -> None:
     """DATC 6.D.1 supported hold can prevent dislodgement: weight 2 against a defence of
     2 fails (5.3).  Against Standing armies the attack bounces (5.7); against Holding
@@ -390,7 +390,7 @@ def test_6d1_supported_defence_prevents_dislodgement(
 
 
 def test_6d2_a_cut_support_cuts_a_defensive_support_a_plain_attack_does_not(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """DATC 6.D.2 a move cuts support on hold.  In AZTLAN a 1 to 1 Attack on a supporter
     neither dislodges it nor cuts its support (5.5.1): Texcoco holds.  A Cut Support
     order does cut it (5.4): Texcoco falls to weight 2 against 1."""
@@ -413,7 +413,7 @@ def test_6d2_a_cut_support_cuts_a_defensive_support_a_plain_attack_does_not(
     assert adj.peace_reset == frozenset({TEX})  # a Cut Support is no Attack (3.2.2)
 
 
-def test_6d3_a_dislodged_supporter_gives_no_support(board: GameMap) -> None:
+def test_6d3_a_dislodged_supporter_gives_no_support(board: PolygonBoard) -> None:
     """DATC 6.D.3 a move cuts support on move: the Tlaxcalan double from Xaltocan
     dislodges the supporter in Toltoltepec, so its support is cut (5.5.1) and the attack
     on Texcoco bounces; the supporter, treated as Standing, retreats as ordered (5.7)."""
@@ -432,7 +432,7 @@ def test_6d3_a_dislodged_supporter_gives_no_support(board: GameMap) -> None:
     assert adj.cities[TTL] == TL
 
 
-def test_6d5_a_supporting_army_cannot_be_supported(board: GameMap) -> None:
+def test_6d5_a_supporting_army_cannot_be_supported(board: PolygonBoard) -> None:
     """DATC 6.D.4/6.D.5 support to hold on a unit supporting is allowed in Diplomacy; in
     AZTLAN "armies may not be ordered to Support another army that is also Supporting"
     (5.5).  Toltoltepec's support of Texcoco standing is not given, the Tlaxcalan double
@@ -450,7 +450,7 @@ def test_6d5_a_supporting_army_cannot_be_supported(board: GameMap) -> None:
     assert adj.armies == {TEN: (AZ, 1), TTL: (AZ, 2), TLP: (CH, 1), TEX: (TL, 2)}
 
 
-def test_6d6_a_cutter_under_attack_stands_and_may_be_supported(board: GameMap) -> None:
+def test_6d6_a_cutter_under_attack_stands_and_may_be_supported(board: PolygonBoard) -> None:
     """DATC 6.D.6 support to hold on a convoying unit allowed, adapted to the other order
     that is not a defence: a force ordered to Cut Support is treated as Standing when it
     comes under attack (5.4), and 5.5 forbids supporting only a Supporting army, so
@@ -467,7 +467,7 @@ def test_6d6_a_cutter_under_attack_stands_and_may_be_supported(board: GameMap) -
     assert adj.armies == {TEX: (AZ, 1), TTL: (AZ, 1), TLA: (TL, 1), ZEM: (TL, 1)}
 
 
-def test_6d6_validation_accepts_a_stand_support_of_a_cutter(board: GameMap) -> None:
+def test_6d6_validation_accepts_a_stand_support_of_a_cutter(board: PolygonBoard) -> None:
     """DATC 6.D.6 adapted, as orders: "A Ten S Tex St" while Texcoco cuts support is a
     legal order (5.4, 5.5), as the adjudicator reads it; a support of an army that is
     itself Supporting is still refused."""
@@ -481,7 +481,7 @@ def test_6d6_validation_accepts_a_stand_support_of_a_cutter(board: GameMap) -> N
     assert any("an army that supports cannot be supported (5.5)" in p for p in found[AZ])
 
 
-def test_6d7_a_stand_support_is_not_given_to_an_attacking_army(board: GameMap) -> None:
+def test_6d7_a_stand_support_is_not_given_to_an_attacking_army(board: PolygonBoard) -> None:
     """DATC 6.D.7 support to hold on moving unit not allowed: the Aztec army attacks out
     of Tenochtitlan, so it neither stands nor holds there and Toltoltepec's support does
     not apply (5.5).  It bounces on Tlapacoya; Tenochtitlan, undefended, falls to a
@@ -499,7 +499,7 @@ def test_6d7_a_stand_support_is_not_given_to_an_attacking_army(board: GameMap) -
 
 
 def test_6d7_a_moving_army_stands_where_it_starts_and_may_be_supported(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """DATC 6.D.7 turned round for the Move: a moving force counts as Standing in its own
     sector during combat (5.7, 5.8), so a stand support is given to it; the Tlaxcalan
     double bounces (2 against 2) and the Aztec army then moves to Tacuba."""
@@ -515,7 +515,7 @@ def test_6d7_a_moving_army_stands_where_it_starts_and_may_be_supported(
     assert adj.cities[TEN] == AZ
 
 
-def test_6d9_an_attack_support_is_not_given_to_a_holding_army(board: GameMap) -> None:
+def test_6d9_an_attack_support_is_not_given_to_a_holding_army(board: PolygonBoard) -> None:
     """DATC 6.D.9 support to move on holding unit not allowed: Toltoltepec supports
     Tenochtitlan attacking Texcoco, but Tenochtitlan holds (5.5); the support is void.
     The Tlaxcalans take Tenochtitlan at 2 to 1: mutual slaughter, the supporter from
@@ -533,7 +533,7 @@ def test_6d9_an_attack_support_is_not_given_to_a_holding_army(board: GameMap) ->
     assert adj.cities[TEN] == TL
 
 
-def test_6d10_an_attack_on_ones_own_army_is_void(board: GameMap) -> None:
+def test_6d10_an_attack_on_ones_own_army_is_void(board: PolygonBoard) -> None:
     """DATC 6.D.10 self dislodgment prohibited: an Attack is an assault on enemy-held
     territory (5.3); the Aztec attack on their own Tenochtitlan is void, and so the
     support of it finds nothing to support."""
@@ -550,7 +550,7 @@ def test_6d10_an_attack_on_ones_own_army_is_void(board: GameMap) -> None:
     assert adj.peace_reset == frozenset()
 
 
-def test_6d11_no_self_dislodgement_of_a_returning_army(board: GameMap) -> None:
+def test_6d11_no_self_dislodgement_of_a_returning_army(board: PolygonBoard) -> None:
     """DATC 6.D.11 no self dislodgment of returning unit: attacks are aimed where armies
     start; Tenochtitlan holds Aztec armies, so the Aztec attack on it is void (5.3) even
     though its own army attacks out; that army bounces and comes home unharmed."""
@@ -564,7 +564,7 @@ def test_6d11_no_self_dislodgement_of_a_returning_army(board: GameMap) -> None:
 
 
 def test_6d15_a_defender_cannot_cut_the_support_of_the_attack_on_itself(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """DATC 6.D.15 defender can not cut support for attack on itself.  The Tlaxcalan
     double in Texcoco cuts the support of the attack on it: if the cut counts, 2 against
     2 bounces and the cutter stays; if not, 3 against 2 dislodges the cutter, whose cut
@@ -584,7 +584,7 @@ def test_6d15_a_defender_cannot_cut_the_support_of_the_attack_on_itself(
     assert adj.armies == {TEX: (AZ, 2), TTL: (AZ, 1), TLA: (TL, 2)}
 
 
-def _dislodge_rule(board: GameMap, supporters: int) -> Adjudication:
+def _dislodge_rule(board: PolygonBoard, supporters: int) -> Adjudication:
     """DATC 6.D.17/6.D.18 on the board: the Aztecs in Toltoltepec support Xaltocan
     attacking Texcoco; the Tlaxcalans in Texcoco attack Toltoltepec, supported from
     Tacuba; the Chalcans in Zempoala attack Texcoco too."""
@@ -599,7 +599,7 @@ def _dislodge_rule(board: GameMap, supporters: int) -> Adjudication:
                cities={TLA: TL})
 
 
-def test_6d17_dislodgement_cuts_supports(board: GameMap) -> None:
+def test_6d17_dislodgement_cuts_supports(board: PolygonBoard) -> None:
     """DATC 6.D.17 dislodgement cuts supports: the Tlaxcalan attack dislodges the single
     Aztec supporter (2 against 1), so its support is cut (5.5.1); the Aztec attack on
     Texcoco then bounces on the equal Chalcan one, and Texcoco, left by its army, stays
@@ -616,7 +616,7 @@ def test_6d17_dislodgement_cuts_supports(board: GameMap) -> None:
     assert adj.cities[TEX] == TL
 
 
-def test_6d18_a_surviving_supporter_sustains_its_support(board: GameMap) -> None:
+def test_6d18_a_surviving_supporter_sustains_its_support(board: PolygonBoard) -> None:
     """DATC 6.D.18 a surviving unit will sustain support.  A supporter cannot be supported
     in AZTLAN (5.5); here it survives by its own weight: the double army in Toltoltepec
     is attacked 2 against 2, keeps its sector and its support (5.5.1), and the Aztec
@@ -635,7 +635,7 @@ def test_6d18_a_surviving_supporter_sustains_its_support(board: GameMap) -> None
     assert adj.cities[TEX] == AZ
 
 
-def test_6d20_a_player_cannot_cut_his_own_support(board: GameMap) -> None:
+def test_6d20_a_player_cannot_cut_his_own_support(board: PolygonBoard) -> None:
     """DATC 6.D.20 unit can not cut support of its own country: the Aztec Cut Support on
     their own supporter is void (5.4 cuts "an enemy unit"); the supported attack wins."""
     adjacent(board, (TAC, TTL))
@@ -653,7 +653,7 @@ def test_6d20_a_player_cannot_cut_his_own_support(board: GameMap) -> None:
                           TLA: (TL, 1)}
 
 
-def test_6d21_a_dislodged_cutter_cuts_nothing(board: GameMap) -> None:
+def test_6d21_a_dislodged_cutter_cuts_nothing(board: PolygonBoard) -> None:
     """DATC 6.D.21 dislodging does not cancel a support cut, in Diplomacy.  AZTLAN rules
     the other way: "a Cut Support will fail to cut support when the unit is attacked and
     dislodged by other forces" (5.4).  The Chalcans dislodge the Tlaxcalan cutter in
@@ -679,7 +679,7 @@ def test_6d21_a_dislodged_cutter_cuts_nothing(board: GameMap) -> None:
     assert code(adj, TEN) is Code.BOUNCED
 
 
-def test_6d33_unwanted_support_breaks_a_stand_off(board: GameMap) -> None:
+def test_6d33_unwanted_support_breaks_a_stand_off(board: PolygonBoard) -> None:
     """DATC 6.D.33 unwanted support allowed: the Aztec and Tlaxcalan attacks on the empty
     Chalcan Tlapacoya would stand off; the Tarascans support the Aztec one, which wins
     (5.3, 5.5); its empty home falls to a single Meztitlan army (5.7)."""
@@ -698,7 +698,7 @@ def test_6d33_unwanted_support_breaks_a_stand_off(board: GameMap) -> None:
     assert (adj.cities[TLP], adj.cities[TEN]) == (AZ, ME)
 
 
-def test_6d34_support_into_the_supporters_own_sector_is_void(board: GameMap) -> None:
+def test_6d34_support_into_the_supporters_own_sector_is_void(board: PolygonBoard) -> None:
     """DATC 6.D.34 support targeting own area not allowed: the Tlaxcalan army in Texcoco
     supports the Chalcan attack on Texcoco itself; a supporter must border the sector it
     supports into (5.5), so the support is void.  The Aztec weight 3 beats the Chalcan
@@ -722,7 +722,7 @@ def test_6d34_support_into_the_supporters_own_sector_is_void(board: GameMap) -> 
 
 
 def test_6e1_a_force_beaten_head_to_head_has_no_effect_on_the_winners_sector(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """DATC 6.E.1 dislodged unit has no effect on attacker's area: the Aztecs from
     Tenochtitlan beat the Tlaxcalan attack coming the other way (2 against 1) and take
     Texcoco.  The beaten Tlaxcalan army never reached Tenochtitlan, so it cannot stand
@@ -738,7 +738,7 @@ def test_6e1_a_force_beaten_head_to_head_has_no_effect_on_the_winners_sector(
     assert adj.cities[TEN] == CH
 
 
-def test_6e_head_to_head_equal_weights_bounce_then_a_cut_decides(board: GameMap) -> None:
+def test_6e_head_to_head_equal_weights_bounce_then_a_cut_decides(board: PolygonBoard) -> None:
     """DATC 6.E (head-to-head battle): two attacks into each other meet with their
     weights (the adjudicator's ruling); 2 against 2 bounces.  An Aztec Cut Support on the
     Tlaxcalan supporter (5.4) leaves 2 against 1: the Aztecs take Texcoco and the
@@ -763,7 +763,7 @@ def test_6e_head_to_head_equal_weights_bounce_then_a_cut_decides(board: GameMap)
                           TLA: (TL, 1)}
 
 
-def _head_to_head_with_third_parties(board: GameMap, chalcans: int) -> Adjudication:
+def _head_to_head_with_third_parties(board: PolygonBoard, chalcans: int) -> Adjudication:
     """The Aztec double in Tenochtitlan and the Tlaxcalan single in Texcoco attack each
     other; ``chalcans`` armies from Zempoala attack Texcoco; a Tarascan single from Tacuba
     attacks Tenochtitlan."""
@@ -774,7 +774,7 @@ def _head_to_head_with_third_parties(board: GameMap, chalcans: int) -> Adjudicat
                cities={TLA: TL})
 
 
-def test_6e4_a_loser_not_dislodged_still_has_effect(board: GameMap) -> None:
+def test_6e4_a_loser_not_dislodged_still_has_effect(board: PolygonBoard) -> None:
     """DATC 6.E.4 non-dislodged loser has still effect: the Aztecs beat the Tlaxcalans
     head to head but bounce on the equal Chalcan attack (5.3); the Tlaxcalans are not
     dislodged, and their attack on Tenochtitlan, though lost, stands off the Tarascan
@@ -786,7 +786,7 @@ def test_6e4_a_loser_not_dislodged_still_has_effect(board: GameMap) -> None:
     assert adj.armies == {TEN: (AZ, 2), TEX: (TL, 1), ZEM: (CH, 2), TAC: (TA, 1)}
 
 
-def test_6e5_a_loser_dislodged_by_another_army_still_has_effect(board: GameMap) -> None:
+def test_6e5_a_loser_dislodged_by_another_army_still_has_effect(board: PolygonBoard) -> None:
     """DATC 6.E.5 loser dislodged by another army has still effect: the Chalcan triple
     takes Texcoco; the Tlaxcalan force, beaten by the Chalcans and not by the Aztecs,
     still stands off the Tarascan attack on Tenochtitlan, whose Aztec army bounces home
@@ -801,7 +801,7 @@ def test_6e5_a_loser_dislodged_by_another_army_still_has_effect(board: GameMap) 
 
 
 def test_6e_beleaguered_garrison_attacked_from_two_sides_with_equal_weight_stays(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """DATC 6.E beleaguered garrison: two double armies attack the single Tlaxcalan army
     in Texcoco from two sides; each beats its defence but not the other (5.3), so the
     garrison stays.  Make one of them a triple and it wins."""
@@ -823,7 +823,7 @@ def test_6e_beleaguered_garrison_attacked_from_two_sides_with_equal_weight_stays
     assert adj.armies == {TEX: (AZ, 3), ZEM: (CH, 2), TLA: (TL, 1)}
 
 
-def test_6e13_three_way_beleaguered_holding_garrison(board: GameMap) -> None:
+def test_6e13_three_way_beleaguered_holding_garrison(board: PolygonBoard) -> None:
     """DATC 6.E.13 three way beleaguered garrison, with a Holding garrison: three double
     armies each beat the single Holding army (2 against 1) but tie with each other, so
     all bounce; none is annihilated, as none failed against the holders (5.6)."""
@@ -839,7 +839,7 @@ def test_6e13_three_way_beleaguered_holding_garrison(board: GameMap) -> None:
     assert adj.lost == {}
 
 
-def test_6e14_an_attack_that_is_void_still_defends(board: GameMap) -> None:
+def test_6e14_an_attack_that_is_void_still_defends(board: PolygonBoard) -> None:
     """DATC 6.E.14 illegal head to head battle can still defend: the Tlaxcalan attack
     from Texcoco on Chalco (not adjacent) is void, so the army stands (5.3) and bounces
     the Aztec attack 1 against 1."""
@@ -858,7 +858,7 @@ def test_6e14_an_attack_that_is_void_still_defends(board: GameMap) -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_5_9_a_triple_split_into_attack_support_and_move(board: GameMap) -> None:
+def test_5_9_a_triple_split_into_attack_support_and_move(board: PolygonBoard) -> None:
     """5.9: "1A Attacks, 1A Supports and 1A Moves": of the Aztec triple in Tenochtitlan
     one army attacks Texcoco, one supports that attack from home (weight 2 against 1)
     and one moves to Tacuba.  Only the supporter is left in Tenochtitlan."""
@@ -875,7 +875,7 @@ def test_5_9_a_triple_split_into_attack_support_and_move(board: GameMap) -> None
     assert adj.cities[TEX] == AZ
 
 
-def test_5_9_the_armies_left_behind_by_a_split_defend_their_sector(board: GameMap) -> None:
+def test_5_9_the_armies_left_behind_by_a_split_defend_their_sector(board: PolygonBoard) -> None:
     """5.7, 5.9: of the Aztec double in Tenochtitlan one army attacks out; the one that
     stays defends alone and the Tlaxcalan double takes Tenochtitlan (2 against 1).  The
     whole double, standing, holds it."""
@@ -894,7 +894,7 @@ def test_5_9_the_armies_left_behind_by_a_split_defend_their_sector(board: GameMa
     assert adj.armies == armies
 
 
-def test_5_3_one_force_per_player_per_attacked_sector(board: GameMap) -> None:
+def test_5_3_one_force_per_player_per_attacked_sector(board: PolygonBoard) -> None:
     """5.3: "in any given sector, one player may attack with only 1 force": the second
     Aztec attack on Texcoco, from Toltoltepec, is void and that army stands; the first,
     a single army alone, bounces on Texcoco's single (5.7)."""
@@ -909,7 +909,7 @@ def test_5_3_one_force_per_player_per_attacked_sector(board: GameMap) -> None:
 
 
 def test_4_1_three_armies_per_sector_stop_a_move_into_a_conquered_sector(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """4.1: at most three armies in a sector.  The Aztec triple takes Texcoco; the single
     army moving in after it would make four, so it stops before (here: stays home)."""
     adjacent(board, (TEN, TEX), (TTL, TEX), (TEX, TLA))
@@ -929,7 +929,7 @@ def test_4_1_three_armies_per_sector_stop_a_move_into_a_conquered_sector(
 # ---------------------------------------------------------------------------
 
 
-def test_3_5_3_a_magical_support_adds_weight_to_an_attack(board: GameMap) -> None:
+def test_3_5_3_a_magical_support_adds_weight_to_an_attack(board: PolygonBoard) -> None:
     """DATC 6.D (support of an attack) with the gods: 1 army + 1 magical support against
     a single Standing army is 2 against 1 (3.5.3, 5.3); the gods need no sector, so no
     supporting army need border Tlapacoya."""
@@ -945,7 +945,7 @@ def test_3_5_3_a_magical_support_adds_weight_to_an_attack(board: GameMap) -> Non
     assert adj.captures == (Capture(AZ, 1, TLP, CH, TLP),)
 
 
-def test_3_5_3_a_magical_support_adds_weight_to_a_defence(board: GameMap) -> None:
+def test_3_5_3_a_magical_support_adds_weight_to_a_defence(board: PolygonBoard) -> None:
     """DATC 6.D.1 with the gods: a magical support of Texcoco standing makes its defence
     2, and the Tlaxcalan double bounces (3.5.3, 5.7)."""
     adjacent(board, (TLA, TEX))
@@ -957,7 +957,7 @@ def test_3_5_3_a_magical_support_adds_weight_to_a_defence(board: GameMap) -> Non
     assert adj.armies == {TEX: (AZ, 1), TLA: (TL, 2)}
 
 
-def test_3_5_3_a_magical_support_is_never_cut(board: GameMap) -> None:
+def test_3_5_3_a_magical_support_is_never_cut(board: PolygonBoard) -> None:
     """DATC 6.D.2 with the gods: the Tlaxcalans cut the support of the army in
     Toltoltepec (5.4), but the gods have no army to cut: their two magical supports still
     count, and 1 + 2 against 2 takes Texcoco.  Without the gods the attack bounces."""
@@ -977,7 +977,7 @@ def test_3_5_3_a_magical_support_is_never_cut(board: GameMap) -> None:
     assert code(adj, TEN) is Code.BOUNCED
 
 
-def test_3_5_3_magical_contingencies_in_priority_order(board: GameMap) -> None:
+def test_3_5_3_magical_contingencies_in_priority_order(board: PolygonBoard) -> None:
     """5.5 for the gods: the magical support names Tenochtitlan attacking Tlaxcala (not
     ordered), then Texcoco standing, then Tlapacoya standing.  Both are attacked; the
     first that happens, Texcoco, gets it and holds; Tlapacoya falls."""
@@ -997,7 +997,7 @@ def test_3_5_3_magical_contingencies_in_priority_order(board: GameMap) -> None:
 
 
 def test_3_5_3_a_magically_supported_attack_that_fails_on_holders_is_annihilated(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """DATC 6.D.1 with Hold and the gods: 1 army + 1 magical support against a Holding
     double is 2 against 2; the attack fails and the attacking army is annihilated (5.6);
     the gods lose nothing (they still gave their support)."""
@@ -1012,7 +1012,7 @@ def test_3_5_3_a_magically_supported_attack_that_fails_on_holders_is_annihilated
     assert adj.lost == {AZ: 1}
 
 
-def test_3_5_3_magic_bounces_on_a_standing_double(board: GameMap) -> None:
+def test_3_5_3_magic_bounces_on_a_standing_double(board: PolygonBoard) -> None:
     """A magical support of an attack that bounces: 2 against a Standing double bounces
     (5.7); the attacking army goes home unhurt."""
     adjacent(board, (TEX, TLP))
@@ -1025,7 +1025,7 @@ def test_3_5_3_magic_bounces_on_a_standing_double(board: GameMap) -> None:
     assert adj.peace_reset == frozenset({TLP})
 
 
-def test_3_5_3_magical_supports_give_the_3_to_1_odds_of_a_capture(board: GameMap) -> None:
+def test_3_5_3_magical_supports_give_the_3_to_1_odds_of_a_capture(board: PolygonBoard) -> None:
     """3.5.1 with the gods: 1 army + 2 magical supports against 1 Holding army is 3 to 1:
     the holder is captured and the attacker takes the sector whole."""
     adjacent(board, (TEX, TLP))
@@ -1039,7 +1039,7 @@ def test_3_5_3_magical_supports_give_the_3_to_1_odds_of_a_capture(board: GameMap
     assert adj.lost == {CH: 1}
 
 
-def test_3_5_3_the_gods_never_fill_the_gap_of_a_slaughter(board: GameMap) -> None:
+def test_3_5_3_the_gods_never_fill_the_gap_of_a_slaughter(board: PolygonBoard) -> None:
     """5.6, 5.6.1 with the gods: 1 army + 1 magical support against 1 Holding army is
     2 to 1: mutual slaughter.  The attacking army dies with the holder, and no army of
     the gods moves in: Tlapacoya is left empty and stays the Chalcans' city."""
@@ -1059,7 +1059,7 @@ def test_3_5_3_the_gods_never_fill_the_gap_of_a_slaughter(board: GameMap) -> Non
 
 
 def test_5_5_the_first_contingency_that_happens_is_given_even_if_in_vain(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """5.5: "only 1 contingency may be supported": Toltoltepec's first contingency, the
     attack from Tenochtitlan on Texcoco, happens (though 2 against the triple fails), so
     the second, the attack from Tula on Xaltocan that it would have won, gets nothing."""
@@ -1077,7 +1077,7 @@ def test_5_5_the_first_contingency_that_happens_is_given_even_if_in_vain(
                           XAL: (NEUTRAL, 1)}
 
 
-def test_5_5_a_contingency_that_does_not_happen_passes_to_the_next(board: GameMap) -> None:
+def test_5_5_a_contingency_that_does_not_happen_passes_to_the_next(board: PolygonBoard) -> None:
     """5.5: Toltoltepec supports Tenochtitlan attacking Tlaxcala, then Tenochtitlan
     attacking Texcoco, then Tula attacking Xaltocan.  The first attack is ordered but void
     (Tlaxcala is not adjacent), the second is not ordered: neither happens, and the
@@ -1100,7 +1100,7 @@ def test_5_5_a_contingency_that_does_not_happen_passes_to_the_next(board: GameMa
 
 
 def test_5_5_a_cut_contingent_support_does_not_fall_to_the_next_contingency(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """5.4, 5.5: the support goes to its first contingency that happens and a Cut
     Support cuts it there; it is not handed on to the next one.  Both attacks bounce."""
     adjacent(board, (TEN, TEX), (TTL, TEX), (TUL, XAL), (TTL, XAL), (TAC, TTL))
@@ -1116,7 +1116,7 @@ def test_5_5_a_cut_contingent_support_does_not_fall_to_the_next_contingency(
                           XAL: (NEUTRAL, 1), TAC: (TL, 1)}
 
 
-def test_5_5_any_contingency_supports_whatever_the_army_does(board: GameMap) -> None:
+def test_5_5_any_contingency_supports_whatever_the_army_does(board: PolygonBoard) -> None:
     """5.5: a contingency without an action supports the named army whatever it does:
     its attack when it attacks (Texcoco, 2 against 1), its defence when it stands and is
     attacked (Tenochtitlan, 2 against 2)."""

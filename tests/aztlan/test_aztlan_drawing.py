@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from gmkit.core.envelope import Envelope, Orders
-from gmkit.core.maps import GameMap, check_colour
+from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.drawing.colours import check_colour
 from gmkit.rulesets.aztlan import drawing
 from gmkit.rulesets.aztlan import orders as az_orders
 from gmkit.rulesets.aztlan.adjudicate import Code
@@ -30,6 +31,7 @@ from gmkit.rulesets.aztlan.orders import (
     Support,
 )
 from gmkit.rulesets.aztlan.board.geography import EMPIRES
+from tests.drawing import draw
 from tests.aztlan.conftest import adjacent, run
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -76,7 +78,7 @@ def test_colour_and_legend() -> None:
 def test_stacks_of_armies_and_independent_garrisons() -> None:
     got = stacks({TEN: (AZ, 2), TLA: (NEUTRAL, 1), ZEM: (CH, 0), "Chichimec Desert": (
         "Chichimecs", 9)})
-    assert [(s.region, s.count, s.colour) for s in got] == [
+    assert [(s.place, s.count, s.colour) for s in got] == [
         (TEN, 2, EMPIRE_COLOURS[AZ]), (TLA, 1, drawing.NEUTRAL_COLOUR),
         ("Chichimec Desert", 9, EMPIRE_COLOURS["Chichimecs"])]
     assert got[0].title == "Aztecs: 2 armies in Tenochtitlan"
@@ -164,7 +166,7 @@ def test_secret_orders_can_be_left_out() -> None:
 
 # -- on the real board, after a real adjudication ------------------------------------------------
 
-def test_an_adjudicated_turn_drawn_on_the_board(board: GameMap) -> None:
+def test_an_adjudicated_turn_drawn_on_the_board(board: PolygonBoard) -> None:
     adjacent(board, (TEX, TEN), (TTL, TEN), (TLA, ZEM))
     armies = {TEX: (AZ, 2), TTL: (AZ, 1), TEN: (TL, 1), TLA: (TL, 1), ZEM: (CH, 1),
               "Tula": (NEUTRAL, 1)}
@@ -186,7 +188,7 @@ def test_an_adjudicated_turn_drawn_on_the_board(board: GameMap) -> None:
     assert got[2].ok is False, "one against one holding army"
 
     labels = {n: str(board.regions[n].props.get("abbr") or n) for n in board.regions}
-    svg = board.to_svg(labels=labels, stacks=stacks(armies), arrows=got,
+    svg = draw(board, labels=labels, stacks=stacks(armies), arrows=got,
                        arrow_kinds=ARROW_KINDS,
                        legend=drawing.legend(), title="Turn 1")
     root = ET.fromstring(svg)

@@ -11,7 +11,7 @@ from collections import deque
 import pytest
 import shapely
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.rulesets.aztlan.board.geography import (
     ABBREVIATION_EXCEPTIONS,
     CITY_COUNT,
@@ -26,10 +26,11 @@ from gmkit.rulesets.aztlan.board.geography import (
     load_map,
     project,
 )
+from tests.drawing import draw
 
 
 @pytest.fixture(scope="module")
-def board() -> GameMap:
+def board() -> PolygonBoard:
     return load_map()
 
 
@@ -38,11 +39,11 @@ def data() -> dict:
     return json.loads(DEFAULT_MAP.read_text(encoding="utf-8"))
 
 
-def cities(gm: GameMap) -> list[str]:
+def cities(gm: PolygonBoard) -> list[str]:
     return [n for n in gm.land() if gm.regions[n].props.get("city") is True]
 
 
-def land_steps(gm: GameMap, start: str) -> dict[str, int]:
+def land_steps(gm: PolygonBoard, start: str) -> dict[str, int]:
     steps = {start: 0}
     queue = deque([start])
     while queue:
@@ -74,7 +75,7 @@ def test_abbreviation() -> None:
     assert len(ABBREVIATION_EXCEPTIONS) == 8
 
 
-def test_loads_and_default_path(board: GameMap) -> None:
+def test_loads_and_default_path(board: PolygonBoard) -> None:
     """The default board is ``aztlan.geojson``, package data of the ruleset's board package."""
     assert DEFAULT_MAP.name == "aztlan.geojson" and DEFAULT_MAP.is_file()
     assert board.name == "aztlan"
@@ -83,16 +84,16 @@ def test_loads_and_default_path(board: GameMap) -> None:
         assert load_map(path).adjacency == board.adjacency
 
 
-def test_check_map_passes(board: GameMap) -> None:
+def test_check_map_passes(board: PolygonBoard) -> None:
     assert check_map(board) == []
     assert board.validate(sea_names=list(SEAS)) == []
 
 
-def test_exactly_79_cities(board: GameMap) -> None:
+def test_exactly_79_cities(board: PolygonBoard) -> None:
     assert len(cities(board)) == CITY_COUNT == 79
 
 
-def test_home_centres_present(board: GameMap) -> None:
+def test_home_centres_present(board: PolygonBoard) -> None:
     for empire, homes in EMPIRES.items():
         for city in homes:
             props = board.regions[city].props
@@ -103,13 +104,13 @@ def test_home_centres_present(board: GameMap) -> None:
     assert marked == set(home_centres())
 
 
-def test_exceptions_present_with_their_abbreviation(board: GameMap) -> None:
+def test_exceptions_present_with_their_abbreviation(board: PolygonBoard) -> None:
     for city, abbr in ABBREVIATION_EXCEPTIONS.items():
         assert board.regions[city].props["city"] is True
         assert board.regions[city].props["abbr"] == abbr
 
 
-def test_abbreviations_unique_and_first_three_letters(board: GameMap) -> None:
+def test_abbreviations_unique_and_first_three_letters(board: PolygonBoard) -> None:
     abbrs: dict[str, str] = {}
     for name in cities(board):
         abbr = board.regions[name].props["abbr"]
@@ -124,12 +125,12 @@ def test_abbreviations_unique_and_first_three_letters(board: GameMap) -> None:
     assert DESERT_ABBR.casefold() not in abbrs
 
 
-def test_names_plain_ascii(board: GameMap) -> None:
+def test_names_plain_ascii(board: PolygonBoard) -> None:
     for name in cities(board):
         assert name.isascii() and name.isalpha() and name[0].isupper(), name
 
 
-def test_sectors_numbered(board: GameMap) -> None:
+def test_sectors_numbered(board: PolygonBoard) -> None:
     sectors = [n for n in board.land() if n.isdigit()]
     assert 40 <= len(sectors) <= 90
     assert sorted(map(int, sectors)) == list(range(1, len(sectors) + 1))
@@ -138,14 +139,14 @@ def test_sectors_numbered(board: GameMap) -> None:
     assert set(board.land()) == set(cities(board)) | set(sectors) | {DESERT}
 
 
-def test_cities_not_all_adjacent(board: GameMap) -> None:
+def test_cities_not_all_adjacent(board: PolygonBoard) -> None:
     with_sector = [
         c for c in cities(board) if any(n.isdigit() for n in board.land_neighbours(c))
     ]
     assert len(with_sector) > CITY_COUNT // 2
 
 
-def test_desert_along_the_north(board: GameMap) -> None:
+def test_desert_along_the_north(board: PolygonBoard) -> None:
     desert = board.regions[DESERT]
     assert desert.is_land and desert.props["city"] is False
     assert desert.props["abbr"] == DESERT_ABBR
@@ -156,7 +157,7 @@ def test_desert_along_the_north(board: GameMap) -> None:
     assert len(board.land_neighbours(DESERT)) >= 5
 
 
-def test_both_coasts(board: GameMap) -> None:
+def test_both_coasts(board: PolygonBoard) -> None:
     assert board.seas() == list(SEAS)
     land = shapely.union_all([board.regions[n].geometry for n in board.land()])
     for sea in SEAS:
@@ -173,7 +174,7 @@ def test_every_region_one_polygon(data: dict) -> None:
     assert all(f["geometry"]["type"] == "Polygon" for f in data["features"])
 
 
-def test_cities_hold_their_real_place(board: GameMap) -> None:
+def test_cities_hold_their_real_place(board: PolygonBoard) -> None:
     for name in cities(board):
         props = board.regions[name].props
         assert 14.3 < props["lat"] < 23.4 and -103.8 < props["lon"] < -92.0
@@ -184,7 +185,7 @@ def test_cities_hold_their_real_place(board: GameMap) -> None:
     assert (x, y) == pytest.approx(board.bounds[2:], abs=0.1)
 
 
-def test_adjacency_symmetric_and_land_connected(board: GameMap) -> None:
+def test_adjacency_symmetric_and_land_connected(board: PolygonBoard) -> None:
     for a, neighbours in board.adjacency.items():
         for b in neighbours:
             assert a in board.adjacency[b]
@@ -192,7 +193,7 @@ def test_adjacency_symmetric_and_land_connected(board: GameMap) -> None:
     assert set(steps) == set(board.land())
 
 
-def test_valley_and_soconusco(board: GameMap) -> None:
+def test_valley_and_soconusco(board: PolygonBoard) -> None:
     steps = land_steps(board, "Tenochtitlan")
     assert steps["Texcoco"] <= 2
     assert "Tacuba" in board.land_neighbours("Tenochtitlan")
@@ -201,7 +202,7 @@ def test_valley_and_soconusco(board: GameMap) -> None:
     assert "Zempoala" in board.land_neighbours("Texcoco")
 
 
-def test_real_geography(board: GameMap) -> None:
+def test_real_geography(board: PolygonBoard) -> None:
     def lonlat(name: str) -> tuple[float, float]:
         props = board.regions[name].props
         return props["lon"], props["lat"]
@@ -225,10 +226,10 @@ def test_real_geography(board: GameMap) -> None:
     assert "Patzcuaro" in board.land_neighbours("Tzintzuntzan")
 
 
-def _broken(data: dict, change) -> GameMap:
+def _broken(data: dict, change) -> PolygonBoard:
     broken = copy.deepcopy(data)
     change({f["properties"]["name"]: f for f in broken["features"]}, broken)
-    return GameMap.from_dict(broken, source="broken")
+    return PolygonBoard.from_dict(broken, source="broken")
 
 
 def test_check_map_detects_a_duplicate_abbreviation(data: dict) -> None:
@@ -293,9 +294,9 @@ def test_check_map_detects_a_sector_without_number(data: dict) -> None:
     assert any("'Seven'" in p and "numbered sector" in p for p in problems)
 
 
-def test_renders(board: GameMap, tmp_path) -> None:
-    svg = board.to_svg(
-        labels={n: board.regions[n].props.get("abbr", n) for n in board.land()},
+def test_renders(board: PolygonBoard, tmp_path) -> None:
+    svg = draw(
+        board,         labels={n: board.regions[n].props.get("abbr", n) for n in board.land()},
         highlight=list(home_centres()),
         title="AZTLAN",
     )

@@ -25,7 +25,7 @@ import pytest
 
 from gmkit.core.dice import ENTERED, SEEDED, Dice
 from gmkit.core.envelope import Envelope, Orders
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.params import Params
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Driver, Event, Termination
@@ -61,7 +61,7 @@ Armies = Mapping[str, tuple[str, int]]
 # -- scenarios -----------------------------------------------------------------------------------
 
 
-def scenario(board: GameMap, armies: Armies, *, players: Sequence[str] = TRIAD,
+def scenario(board: PolygonBoard, armies: Armies, *, players: Sequence[str] = TRIAD,
              cities: Mapping[str, str | None] | None = None,
              captives: Sequence[tuple[str, str, int, int]] = (),
              magic: Mapping[str, int] | None = None, peace: Mapping[str, int] | None = None,
@@ -94,7 +94,7 @@ def scenario(board: GameMap, armies: Armies, *, players: Sequence[str] = TRIAD,
     ).checked(AZTLAN.schemas)
 
 
-def initial(board: GameMap, players: Sequence[str] = TRIAD,
+def initial(board: PolygonBoard, players: Sequence[str] = TRIAD,
             rules: Params = RULES) -> dict[str, tuple[str, int]]:
     """The armies of Winter 1450 (2.2, 2.5) for ``players``."""
     state = setup([PlayerInfo(p, p) for p in players], board, rules)
@@ -205,7 +205,7 @@ def army_total(state: State, pid: str) -> int:
 # -- DATC 6.H adapted: retreating (5.7, 5.7.2, 3.5, 7.1) -------------------------------------------
 
 
-def test_datc_6h_5_7_2_ordered_retreat_is_taken(board: GameMap) -> None:
+def test_datc_6h_5_7_2_ordered_retreat_is_taken(board: PolygonBoard) -> None:
     """5.7.2: a retreat the player specified is taken (here Tacuba, though the house rule would
     have chosen sector 14); the beaten army waits out the combat step and is placed by the
     retreats step, and the turn's ``retreats`` table and "retreat" event record it."""
@@ -228,7 +228,7 @@ def test_datc_6h_5_7_2_ordered_retreat_is_taken(board: GameMap) -> None:
 
 @pytest.mark.parametrize(("attacker", "away"), [(TEX, "14"), (TUL, TAC)])
 def test_datc_6h_5_7_2_house_rule_retreats_away_from_the_attacker(
-        board: GameMap, attacker: str, away: str) -> None:
+        board: PolygonBoard, attacker: str, away: str) -> None:
     """5.7.2: with no retreat specified the GM retreats the army as nearly opposite the attack
     as possible: from Toltoltepec, attacked from Texcoco (east), to sector 14 (west); attacked
     from Tula (north), to Tacuba (south)."""
@@ -243,7 +243,7 @@ def test_datc_6h_5_7_2_house_rule_retreats_away_from_the_attacker(
 
 
 def test_5_7_2_house_rule_is_the_opposite_direction_not_the_farthest_sector(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """5.7.2: Tlapacoya is attacked from Chalco, to its south. Texcoco lies almost straight on,
     to the north (within 25 degrees of the attack's line); Huexotzingo lies east-south-east,
     back towards Chalco's side (more than 90 degrees off that line), though a little farther
@@ -263,7 +263,7 @@ def test_5_7_2_house_rule_is_the_opposite_direction_not_the_farthest_sector(
     assert armies(end) == {TLP: (CH, 2), TEX: (TL, 1)}
 
 
-def test_datc_6h_5_no_retreat_into_the_sector_the_attack_came_from(board: GameMap) -> None:
+def test_datc_6h_5_no_retreat_into_the_sector_the_attack_came_from(board: PolygonBoard) -> None:
     """DATC 6.H.5 adapted: an army may not retreat to the sector its attacker came from, even
     when that sector is left empty and the retreat was specified; it takes another."""
     adjacent(board, ("14", TTL), (TTL, TAC))
@@ -274,7 +274,7 @@ def test_datc_6h_5_no_retreat_into_the_sector_the_attack_came_from(board: GameMa
     assert retreats(end) == [(TL, TTL, TAC, 1)]
 
 
-def test_3_5_no_retreat_means_capture(board: GameMap) -> None:
+def test_3_5_no_retreat_means_capture(board: PolygonBoard) -> None:
     """3.5, 5.7: a Standing army beaten with no friendly or vacant sector to go to is captured
     and held by the captor for sacrifice; it is not placed anywhere."""
     adjacent(board, ("14", TTL))
@@ -291,7 +291,7 @@ def test_3_5_no_retreat_means_capture(board: GameMap) -> None:
     assert events(driver, "retreat") == []
 
 
-def test_datc_6h_7_two_beaten_forces_and_one_free_sector(board: GameMap) -> None:
+def test_datc_6h_7_two_beaten_forces_and_one_free_sector(board: PolygonBoard) -> None:
     """DATC 6.H.7 adapted (4.1): the Tlaxcalans beaten in Toltoltepec and the Chalcans beaten
     in Toluca can each retreat only to sector 14. Armies of two players may not share a sector
     at the end of a turn, so one retreats there and the other, left with nowhere to go, is
@@ -310,7 +310,7 @@ def test_datc_6h_7_two_beaten_forces_and_one_free_sector(board: GameMap) -> None
 
 
 def test_datc_6h_attacker_bounced_from_its_target_retreats_from_its_lost_home(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """5.7, 2.4: the Aztecs in Texcoco attack Xaltocan and bounce; meanwhile the Tlaxcalans
     take Texcoco, which the attacking army had left. The Aztec army comes back beaten and
     retreats to Tenochtitlan, its own city."""
@@ -323,7 +323,7 @@ def test_datc_6h_attacker_bounced_from_its_target_retreats_from_its_lost_home(
     assert retreats(end) == [(AZ, TEX, TEN, 1)]
 
 
-def test_7_1_beaten_chichimecs_disband_when_they_could_retreat(board: GameMap) -> None:
+def test_7_1_beaten_chichimecs_disband_when_they_could_retreat(board: PolygonBoard) -> None:
     """7.1: Chichimecs cannot retreat; beaten with a retreat sector open (13), they disband
     and die: no retreat, no captives. A retreat ordered for them is rejected."""
     adjacent(board, ("14", "7"), ("7", "13"))
@@ -339,7 +339,7 @@ def test_7_1_beaten_chichimecs_disband_when_they_could_retreat(board: GameMap) -
 
 
 def test_7_1_beaten_chichimecs_are_captured_when_they_could_not_retreat(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """7.1: Chichimecs beaten with no possible retreat (13 held by the Aztecs; the others
     cities or the attacker's sector) are captured for sacrifice (3.5)."""
     adjacent(board, ("14", "7"), ("7", "13"))
@@ -354,7 +354,7 @@ def test_7_1_beaten_chichimecs_are_captured_when_they_could_not_retreat(
     assert captives(end) == [(AZ, CHI, 1, 9)]
 
 
-def test_5_7_reports_name_the_empires_as_the_rules_do(board: GameMap) -> None:
+def test_5_7_reports_name_the_empires_as_the_rules_do(board: PolygonBoard) -> None:
     """2.1, 5.7, 3.5: the retreat, capture and city reports name each empire with its capital
     letter, as the rules write it."""
     state = scenario(board, {TEX: (AZ, 2), TTL: (TL, 1), "14": (AZ, 2), TOL: (CH, 1)},
@@ -369,7 +369,7 @@ def test_5_7_reports_name_the_empires_as_the_rules_do(board: GameMap) -> None:
 # -- DATC 6.I adapted: building (3.2, 3.2.1, 3.2.2, 3.3) ---------------------------------------------
 
 
-def test_datc_6i_3_2_a_new_army_after_the_fourth_turn_of_peace(board: GameMap) -> None:
+def test_datc_6i_3_2_a_new_army_after_the_fourth_turn_of_peace(board: PolygonBoard) -> None:
     """3.2, 3.3: four turns in a row with no attack, and at the end of the fourth every city of
     a player empire (home or conquered, garrisoned or empty) gets a new army in it, and its
     count starts again. A city holding three armies already cannot take it: the bonus is lost
@@ -395,7 +395,7 @@ def test_datc_6i_3_2_a_new_army_after_the_fourth_turn_of_peace(board: GameMap) -
     assert set(end["cities"]["peace"].to_list()) == {0}
 
 
-def test_datc_6i_3_2_1_a_failed_attack_starts_the_count_again(board: GameMap) -> None:
+def test_datc_6i_3_2_1_a_failed_attack_starts_the_count_again(board: PolygonBoard) -> None:
     """3.2.1, 5.3, the rule's own example: Texcoco, at peace for three turns, is attacked at the
     beginning of the fourth; the attack fails, yet Texcoco loses all it had gained and counts
     again from 1, building only four turns later. Tenochtitlan, never attacked, builds on
@@ -413,7 +413,7 @@ def test_datc_6i_3_2_1_a_failed_attack_starts_the_count_again(board: GameMap) ->
     assert armies(quiet(state, 1))[TEX] == (AZ, 2)
 
 
-def test_datc_6i_3_2_2_cut_support_does_not_stop_a_city_building(board: GameMap) -> None:
+def test_datc_6i_3_2_2_cut_support_does_not_stop_a_city_building(board: PolygonBoard) -> None:
     """3.2.2: Texcoco has its support cut four turns in a row and still produces a new army at
     the end of the fourth; Tenochtitlan, attacked each turn, does not."""
     adjacent(board, (TLA, TEX), (TLP, TEN), (TEX, TEN))
@@ -429,7 +429,7 @@ def test_datc_6i_3_2_2_cut_support_does_not_stop_a_city_building(board: GameMap)
     assert city(state, TEX)["attacked_turn"] is None
 
 
-def test_datc_6i_3_3_new_armies_are_placed_after_combat(board: GameMap) -> None:
+def test_datc_6i_3_3_new_armies_are_placed_after_combat(board: PolygonBoard) -> None:
     """3.3, 4.1: the new army is placed after the turn's combat and moves. Texcoco holds three
     armies at the end of its fourth turn of peace: if one of them moves out that turn, the new
     army has room; if not, the bonus is lost. The new army is an army like any other on the
@@ -447,7 +447,7 @@ def test_datc_6i_3_3_new_armies_are_placed_after_combat(board: GameMap) -> None:
 # -- DATC 6.J adapted: civil disorder (no orders received) ---------------------------------------
 
 
-def test_datc_6j_civil_disorder_armies_stand(board: GameMap) -> None:
+def test_datc_6j_civil_disorder_armies_stand(board: PolygonBoard) -> None:
     """DATC 6.J adapted, 5.7: a player who sends no orders is in civil disorder: every army of
     his stands; attacked at equal weight, it holds its ground."""
     adjacent(board, (TEN, COY))
@@ -462,7 +462,7 @@ def test_datc_6j_civil_disorder_armies_stand(board: GameMap) -> None:
 
 
 @pytest.mark.parametrize("sent", [False, True], ids=["no post", "empty post"])
-def test_datc_6j_civil_disorder_beaten_armies_retreat(board: GameMap, sent: bool) -> None:
+def test_datc_6j_civil_disorder_beaten_armies_retreat(board: PolygonBoard, sent: bool) -> None:
     """DATC 6.J adapted, 5.7, 5.7.2: the Chalcans send no orders (or an empty post); their army
     beaten in Coyoacan stands, so it retreats, by the house rule, to Xochimilco, the one
     Chalcan sector next to it."""
@@ -481,7 +481,7 @@ def test_datc_6j_civil_disorder_beaten_armies_retreat(board: GameMap, sent: bool
 # -- 3.5: captives, sacrifices and the gods' supports -------------------------------------------------
 
 
-def test_3_5_1_holding_armies_beaten_3_to_1_are_captives(board: GameMap) -> None:
+def test_3_5_1_holding_armies_beaten_3_to_1_are_captives(board: PolygonBoard) -> None:
     """3.5.1, 3.5: a Holding army beaten at odds of 3 to 1 is captured: the captives are the
     captor's in the ``captives`` table, taken on this turn, and reported."""
     adjacent(board, (TEX, TLP))
@@ -495,7 +495,7 @@ def test_3_5_1_holding_armies_beaten_3_to_1_are_captives(board: GameMap) -> None
 
 
 def test_3_5_3_a_sacrifice_grants_magical_supports_for_the_next_turn_only(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """3.5.3, 3.5.4: the Aztecs sacrifice two captives in Texcoco in Winter 1452; in Spring they
     have two magical supports ("2 GS Tex A Tlp"), which carry their single army's attack past
     a double garrison that it could not beat alone. By Summer the supports are gone."""
@@ -523,7 +523,7 @@ def test_3_5_3_a_sacrifice_grants_magical_supports_for_the_next_turn_only(
     assert any("3.5.3" in p for p in problems(summer, {AZ: "GS Tlp St"})[AZ])
 
 
-def test_3_5_3_magical_supports_defend_and_cannot_be_cut(board: GameMap) -> None:
+def test_3_5_3_magical_supports_defend_and_cannot_be_cut(board: PolygonBoard) -> None:
     """3.5.3: a magical support may be used defensively too; the Tlaxcalans cut the support of
     the Aztec army in Tenochtitlan, but the gods' support has no army to cut, so Texcoco holds
     (defence 1 + 1 against 2). Without it Texcoco falls."""
@@ -540,7 +540,7 @@ def test_3_5_3_magical_supports_defend_and_cannot_be_cut(board: GameMap) -> None
     assert armies(without)[TEX] == (TL, 2)
 
 
-def test_3_5_3_unused_magical_supports_are_lost(board: GameMap) -> None:
+def test_3_5_3_unused_magical_supports_are_lost(board: PolygonBoard) -> None:
     """3.5.3: the gods' supports cannot be hoarded: unused on the turn after the sacrifice,
     they are gone, and the next turn's orders may not call on them."""
     state = scenario(board, {TEX: (AZ, 1), TLP: (NEUTRAL, 1)}, magic={AZ: 2}, turn=10)
@@ -550,7 +550,7 @@ def test_3_5_3_unused_magical_supports_are_lost(board: GameMap) -> None:
     assert any("3.5.3" in p for p in problems(end, {AZ: "A Tex A Tlp\nGS Tex A Tlp"})[AZ])
 
 
-def test_3_5_3_validation_rejects_more_magic_than_the_gods_granted(board: GameMap) -> None:
+def test_3_5_3_validation_rejects_more_magic_than_the_gods_granted(board: PolygonBoard) -> None:
     """3.5.3: one magical support per army sacrificed the turn before: with one granted, a
     second is rejected (on its own line), and a player who sacrificed nothing has none."""
     state = scenario(board, {TEX: (AZ, 1), TLA: (TL, 1), TLP: (NEUTRAL, 1)}, magic={AZ: 1},
@@ -564,7 +564,7 @@ def test_3_5_3_validation_rejects_more_magic_than_the_gods_granted(board: GameMa
     assert [p.split(":")[0] for p in doubled[AZ]] == ["line 2"]
 
 
-def test_3_5_2_captives_not_sacrificed_within_four_turns_are_lost(board: GameMap) -> None:
+def test_3_5_2_captives_not_sacrificed_within_four_turns_are_lost(board: PolygonBoard) -> None:
     """3.5.2: captives taken in Winter 1452 may be sacrificed up to the fourth turn after;
     kept past it, the captor loses them for no reward."""
     adjacent(board, (TEX, TEN))
@@ -586,7 +586,7 @@ def test_3_5_2_captives_not_sacrificed_within_four_turns_are_lost(board: GameMap
 
 
 def test_3_5_4_a_city_taken_while_it_sacrifices_hands_the_captives_over(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """3.5.4: Texcoco is to sacrifice the Aztecs' Chalcan captive, but the Tlaxcalans take it
     that turn: the captive becomes theirs (still only good for sacrifice), the Aztecs get no
     magic, and the Tlaxcalans may sacrifice it next turn."""
@@ -603,7 +603,7 @@ def test_3_5_4_a_city_taken_while_it_sacrifices_hands_the_captives_over(
     assert magic(after(play(end, {TL: "Tex sac 1"})))[TL] == 1
 
 
-def test_3_5_4_an_owner_who_takes_the_altar_frees_his_own_armies(board: GameMap) -> None:
+def test_3_5_4_an_owner_who_takes_the_altar_frees_his_own_armies(board: PolygonBoard) -> None:
     """3.5.4: the Aztecs prepare to sacrifice a captured Tlaxcalan army in Texcoco, and the
     Tlaxcalans take Texcoco that turn. The captor is the army's original owner, so it is not
     a captive any more: the Tlaxcalans have it back."""
@@ -618,7 +618,7 @@ def test_3_5_4_an_owner_who_takes_the_altar_frees_his_own_armies(board: GameMap)
 # -- 4.1.1: gifts ------------------------------------------------------------------------------------
 
 
-def test_4_1_1_a_gift_changes_owner_for_good(board: GameMap) -> None:
+def test_4_1_1_a_gift_changes_owner_for_good(board: PolygonBoard) -> None:
     """4.1.1: an army given away belongs to its new owner from then on: the Tlaxcalans may
     order it next turn, the Aztecs no longer can."""
     adjacent(board, ("14", "13"))
@@ -633,7 +633,7 @@ def test_4_1_1_a_gift_changes_owner_for_good(board: GameMap) -> None:
 
 
 def test_4_1_1_gifts_of_a_player_losing_his_last_home_centre_do_not_count(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """4.1.1, 3.4: the Aztecs, down to Texcoco, give their army in sector 14 to the Chalcans
     in the season the Tlaxcalans take Texcoco: the gift does not count, so the army is still
     Aztec when the Aztecs leave the game, and it disbands (not being in a city)."""
@@ -650,7 +650,7 @@ def test_4_1_1_gifts_of_a_player_losing_his_last_home_centre_do_not_count(
     assert army_total(end, CH) == 0
 
 
-def test_4_1_1_a_gift_to_a_player_losing_his_last_home_centre_fails(board: GameMap) -> None:
+def test_4_1_1_a_gift_to_a_player_losing_his_last_home_centre_fails(board: PolygonBoard) -> None:
     """4.1.1: the Chalcans lose Chalco, their last home centre, this season; the Aztecs' gift
     to them fails and the army stays Aztec."""
     adjacent(board, (HUE, CHA))
@@ -664,7 +664,7 @@ def test_4_1_1_a_gift_to_a_player_losing_his_last_home_centre_fails(board: GameM
     assert player(end, CH)["status"] == ELIMINATED
 
 
-def test_4_1_1_validation_rejects_gifts_of_and_to_homeless_players(board: GameMap) -> None:
+def test_4_1_1_validation_rejects_gifts_of_and_to_homeless_players(board: PolygonBoard) -> None:
     """4.1.1: players whose home centres have all been taken can neither make nor receive
     gifts; an empire not in the game holds no home centre either."""
     state = scenario(board, {"14": (AZ, 1), TEN: (AZ, 1), "28": (CH, 1)},
@@ -678,7 +678,7 @@ def test_4_1_1_validation_rejects_gifts_of_and_to_homeless_players(board: GameMa
 # -- 3.4: elimination ---------------------------------------------------------------------------------
 
 
-def test_3_4_the_rules_example_remnants_become_independent_kingdoms(board: GameMap) -> None:
+def test_3_4_the_rules_example_remnants_become_independent_kingdoms(board: PolygonBoard) -> None:
     """3.4, the rule's example: the Aztecs take Chalco and Coyoacan while the Tlaxcalans take
     Amecameca, so the Chalcans are eliminated. Their three beaten armies retreat to Xochimilco
     first (5.7); then their armies in cities become independent kingdoms, Xochimilco a triple
@@ -702,7 +702,7 @@ def test_3_4_the_rules_example_remnants_become_independent_kingdoms(board: GameM
     assert AZTLAN.players_to_move(end) == [AZ, TL]
 
 
-def test_3_4_new_kingdoms_stand_like_the_independent_garrisons_of_2_2(board: GameMap) -> None:
+def test_3_4_new_kingdoms_stand_like_the_independent_garrisons_of_2_2(board: PolygonBoard) -> None:
     """3.4, 2.2: the kingdoms have perpetual orders to stand; the eliminated player's orders
     are refused. A triple kingdom beats off a double attack; a double one beaten with a free
     sector next to it disbands rather than being captured."""
@@ -729,7 +729,7 @@ HORDE_PLAYERS = (AZ, TL, CHI)
 
 
 @pytest.mark.parametrize(("roll", "new"), [(1, 1), (2, 0), (3, 0), (4, 0), (5, 0), (6, 2)])
-def test_7_0_the_chichimec_die(board: GameMap, roll: int, new: int) -> None:
+def test_7_0_the_chichimec_die(board: PolygonBoard, roll: int, new: int) -> None:
     """7.0: at the end of each turn the Chichimec die: a 1 brings one army into the desert, a
     6 two, anything else nothing. The GM's entered roll is the one used, and logged as such."""
     state = scenario(board, {DESERT: (CHI, 2), TEN: (AZ, 1)}, players=HORDE_PLAYERS)
@@ -741,7 +741,7 @@ def test_7_0_the_chichimec_die(board: GameMap, roll: int, new: int) -> None:
     assert (logged.draw_id, logged.result, logged.source) == (HORDES + "#0", [roll], ENTERED)
 
 
-def test_7_0_no_die_without_chichimecs_unless_the_gm_rolls_it(board: GameMap) -> None:
+def test_7_0_no_die_without_chichimecs_unless_the_gm_rolls_it(board: PolygonBoard) -> None:
     """7.0, 2.1: with no Chichimec player the die is rolled only when the GM plays the hordes
     (the rule option ``chichimecs_unplayed``)."""
     state = scenario(board, {TEN: (AZ, 1)})
@@ -755,7 +755,7 @@ def test_7_0_no_die_without_chichimecs_unless_the_gm_rolls_it(board: GameMap) ->
 
 @pytest.mark.parametrize(("roll", "desert"), [(3, 5), (6, 7)])
 def test_7_3_1_each_city_the_chichimecs_take_draws_two_more(
-        board: GameMap, roll: int, desert: int) -> None:
+        board: PolygonBoard, roll: int, desert: int) -> None:
     """7.3.1: the Chichimecs take Zimapan and Tula this turn: word goes back to the desert and
     two more armies per city come out of it at the end of the turn, besides the die's (7.0)."""
     adjacent(board, (DESERT, ZIM), ("7", TUL))
@@ -769,7 +769,7 @@ def test_7_3_1_each_city_the_chichimecs_take_draws_two_more(
     assert word.data == {"cities": [TUL, ZIM], "new": 4}
 
 
-def test_7_3_cities_build_nothing_for_the_chichimecs(board: GameMap) -> None:
+def test_7_3_cities_build_nothing_for_the_chichimecs(board: PolygonBoard) -> None:
     """7.3, 3.2: cities are worth only their loot to the Chichimecs: a city they hold yields no
     army however long its peace."""
     state = scenario(board, {ZIM: (CHI, 2), TEN: (AZ, 1)}, players=HORDE_PLAYERS,
@@ -779,7 +779,7 @@ def test_7_3_cities_build_nothing_for_the_chichimecs(board: GameMap) -> None:
     assert [e.region for e in events(driver, "build")] == [TEN]
 
 
-def test_7_4_a_city_left_by_the_chichimecs_is_resettled_after_a_season(board: GameMap) -> None:
+def test_7_4_a_city_left_by_the_chichimecs_is_resettled_after_a_season(board: PolygonBoard) -> None:
     """7.4, 2.4: the Chichimecs leave Zimapan: it lies destroyed, empty and nobody's. The
     Meztitlans move an army in (no Attack needed); the city is theirs only once that army has
     stood there for a season."""
@@ -799,7 +799,7 @@ def test_7_4_a_city_left_by_the_chichimecs_is_resettled_after_a_season(board: Ga
 
 
 def test_7_4_an_attack_into_a_destroyed_city_does_not_resettle_it_at_once(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """7.4: an army that enters the empty, destroyed Zimapan by an Attack rather than a Move
     has still to stand there a season before the city is re-established as its player's."""
     adjacent(board, (MEZ, ZIM))
@@ -810,7 +810,7 @@ def test_7_4_an_attack_into_a_destroyed_city_does_not_resettle_it_at_once(
     assert owners(after(play(state)))[ZIM] == MZ
 
 
-def test_7_5_2_superior_numbers_drive_the_hordes_off_the_board(board: GameMap) -> None:
+def test_7_5_2_superior_numbers_drive_the_hordes_off_the_board(board: PolygonBoard) -> None:
     """7.5, 7.5.2, 7.5.3, 4.1: three Meztitlan armies march into the desert against two
     Chichimecs, who flee off the board; the Chichimecs plundering Tula are not affected, and
     the die's new hordes do not join an occupied desert."""
@@ -824,7 +824,7 @@ def test_7_5_2_superior_numbers_drive_the_hordes_off_the_board(board: GameMap) -
     assert any(e.rule == "7.5.2" for e in events(driver, "chichimecs"))
 
 
-def test_7_5_armies_may_cross_the_desert_in_one_turn(board: GameMap) -> None:
+def test_7_5_armies_may_cross_the_desert_in_one_turn(board: PolygonBoard) -> None:
     """7.5: players may enter and leave the Chichimec country along its border in one turn if
     they outnumber the Chichimecs there; those Chichimecs leave the board (7.5.2)."""
     adjacent(board, (ZIM, DESERT), (DESERT, "13"))
@@ -833,7 +833,7 @@ def test_7_5_armies_may_cross_the_desert_in_one_turn(board: GameMap) -> None:
     assert armies(end) == {"13": (MZ, 3)}
 
 
-def test_7_5_1_armies_that_do_not_outnumber_the_hordes_are_eaten(board: GameMap) -> None:
+def test_7_5_1_armies_that_do_not_outnumber_the_hordes_are_eaten(board: PolygonBoard) -> None:
     """7.5.1: two Meztitlan armies entering the desert against two Chichimecs are killed and
     eaten."""
     state = scenario(board, {ZIM: (MZ, 2), MEZ: (MZ, 1), DESERT: (CHI, 2)},
@@ -844,7 +844,7 @@ def test_7_5_1_armies_that_do_not_outnumber_the_hordes_are_eaten(board: GameMap)
 
 
 @pytest.mark.parametrize(("hordes", "won"), [(5, True), (4, False)])
-def test_7_2_chichimec_victory(board: GameMap, hordes: int, won: bool) -> None:
+def test_7_2_chichimec_victory(board: PolygonBoard, hordes: int, won: bool) -> None:
     """7.2: the Chichimec player wins when he has more armies on the board than all the other
     players together (4 here); the independent garrisons (9 armies) are not counted."""
     state = scenario(board, {DESERT: (CHI, hordes), TEN: (AZ, 2), TLA: (TL, 2),
@@ -861,7 +861,7 @@ def test_7_2_chichimec_victory(board: GameMap, hordes: int, won: bool) -> None:
         assert events(driver, "victory") == []
 
 
-def test_7_2_hordes_the_gm_plays_win_nothing(board: GameMap) -> None:
+def test_7_2_hordes_the_gm_plays_win_nothing(board: PolygonBoard) -> None:
     """7.2: only a Chichimec player can win; the hordes the GM rolls for in a game without one
     do not, however many they are."""
     state = scenario(board, {DESERT: (CHI, 9), TEN: (AZ, 1)}, rules=GM_HORDES)
@@ -884,7 +884,7 @@ def refused(found: Mapping[str, Sequence[str]], player: str, rule: str) -> dict[
 
 @pytest.mark.parametrize("turn", [1, 4], ids=["Winter 1450", "Fall 1450"])
 def test_6_1_the_triad_may_not_cross_each_others_borders_in_1450(
-        board: GameMap, turn: int) -> None:
+        board: PolygonBoard, turn: int) -> None:
     """6.1: all through 1450 the Aztecs, Chalcans and Tlaxcalans may not cross each other's
     borders: no attack or cut support on another's homeland, and no move into it even with
     permission; cities outside their empires are open to them."""
@@ -901,7 +901,7 @@ def test_6_1_the_triad_may_not_cross_each_others_borders_in_1450(
     assert problems(state, {AZ: "A Tex A Xal"}) == {}
 
 
-def test_6_1_binds_only_the_aztecs_chalcans_and_tlaxcalans(board: GameMap) -> None:
+def test_6_1_binds_only_the_aztecs_chalcans_and_tlaxcalans(board: PolygonBoard) -> None:
     """6.1: a Meztitlan army in Xaltocan may attack the Aztecs' Texcoco in Winter 1450."""
     adjacent(board, (XAL, TEX))
     players = (AZ, TL, CH, "Tarascans", MZ)
@@ -913,7 +913,7 @@ def test_6_1_binds_only_the_aztecs_chalcans_and_tlaxcalans(board: GameMap) -> No
 
 @pytest.mark.parametrize("turn", [5, 8], ids=["Winter 1451", "Fall 1451"])
 def test_6_2_aztecs_and_tlaxcalans_may_not_attack_each_others_homeland_in_1451(
-        board: GameMap, turn: int) -> None:
+        board: PolygonBoard, turn: int) -> None:
     """6.2: in 1451 the Aztecs and Tlaxcalans may not attack (nor cut support in, 5.4) each
     other's homeland; either may attack Chalco's confederacy or support Chalco, and the
     Chalcans are free."""
@@ -928,7 +928,7 @@ def test_6_2_aztecs_and_tlaxcalans_may_not_attack_each_others_homeland_in_1451(
     assert problems(state, {TL: "A Hue S Cha H"}) == {}
 
 
-def test_6_2_no_border_rule_from_1452(board: GameMap) -> None:
+def test_6_2_no_border_rule_from_1452(board: PolygonBoard) -> None:
     """6.1, 6.2: from Winter 1452 the homelands are open to everyone."""
     state = scenario(board, initial(board), turn=9)
     assert problems(state, {AZ: "A Tex A Tla\n2A Ten A Coy", TL: "A Hue A Cha"}) == {}
@@ -937,7 +937,7 @@ def test_6_2_no_border_rule_from_1452(board: GameMap) -> None:
 # -- 1.3, 1.4: victory and the Spanish ---------------------------------------------------------------
 
 
-def conquest(board: GameMap, pid: str, conquered: Sequence[str], total: int) -> dict[str, str]:
+def conquest(board: PolygonBoard, pid: str, conquered: Sequence[str], total: int) -> dict[str, str]:
     """``total`` cities for ``pid``: its own home centres, ``conquered``, then cities of no
     Aztec, Tlaxcalan or Chalcan homeland."""
     homelands = set(EMPIRES[AZ]) | set(EMPIRES[TL]) | set(EMPIRES[CH])
@@ -960,7 +960,7 @@ def conquest(board: GameMap, pid: str, conquered: Sequence[str], total: int) -> 
 ], ids=["Aztecs 41 with Tlaxcala", "Aztecs 40", "Aztecs 41 with Chalco only",
         "Tlaxcalans 41 with the Aztecs", "Tlaxcalans 41 with Chalco only",
         "Chalcans 41 with the Aztecs", "Chalcans 41 with Tlaxcala", "Chalcans 41 with parts"])
-def test_1_4_victory(board: GameMap, pid: str, conquered: Sequence[str], total: int,
+def test_1_4_victory(board: PolygonBoard, pid: str, conquered: Sequence[str], total: int,
                      wins: bool) -> None:
     """1.4: a player wins with at least 41 of the 79 cities and every home centre of the
     Aztecs or of the Tlaxcalans; the Aztecs need the Tlaxcalans' and the Tlaxcalans the
@@ -980,7 +980,7 @@ def test_1_4_victory(board: GameMap, pid: str, conquered: Sequence[str], total: 
         assert outcome is None
 
 
-def test_1_3_the_spanish_land_after_spring_1519(board: GameMap) -> None:
+def test_1_3_the_spanish_land_after_spring_1519(board: PolygonBoard) -> None:
     """1.3: with no winner by Spring 1519 (turn 278), the Spanish land and conquer everybody:
     the game ends at the time limit and every player loses. Winter 1519 is still played on."""
     assert turn_of(1519, "Spring") == 278
@@ -997,7 +997,7 @@ def test_1_3_the_spanish_land_after_spring_1519(board: GameMap) -> None:
     assert events(driver, "season") == []
 
 
-def test_1_3_a_victory_in_spring_1519_comes_before_the_spanish(board: GameMap) -> None:
+def test_1_3_a_victory_in_spring_1519_comes_before_the_spanish(board: PolygonBoard) -> None:
     """1.3, 1.4: victory conditions met in Spring 1519 win the game before the Spanish land."""
     state = scenario(board, {}, cities=conquest(board, AZ, EMPIRES[TL], 41), turn=278)
     outcome = AZTLAN.outcome(after(play(state)), RULES)
@@ -1016,7 +1016,7 @@ def bot_orders(state: State, rules: Params, turn: int) -> dict[str, list[Any]]:
     return AZTLAN.accepted(parsed, AZTLAN.validate(state, parsed, rules))
 
 
-def ten_player_game(board: GameMap, turns: int) -> tuple[State, list[Driver]]:
+def ten_player_game(board: PolygonBoard, turns: int) -> tuple[State, list[Driver]]:
     """All ten empires from Winter 1450, played ``turns`` turns by the bots, the Chichimec die
     drawn from the seed."""
     rules = AZTLAN.rules()
@@ -1050,7 +1050,7 @@ def ten_player_digest(turns: int = 3) -> str:
     return digest(*ten_player_game(load_map(), turns))
 
 
-def test_the_same_seed_and_orders_give_the_same_turn(board: GameMap) -> None:
+def test_the_same_seed_and_orders_give_the_same_turn(board: PolygonBoard) -> None:
     """5.1 and gmkit's dice: the GM resolving a turn again, from the same state with the same
     orders and seed, gets the same state, events and rolls, the Chichimec die included."""
     state, _ = ten_player_game(board, 2)
@@ -1069,7 +1069,7 @@ def test_the_same_seed_and_orders_give_the_same_turn(board: GameMap) -> None:
     assert first.events == second.events
 
 
-def test_the_same_turns_in_other_processes_give_the_same_result(board: GameMap) -> None:
+def test_the_same_turns_in_other_processes_give_the_same_result(board: PolygonBoard) -> None:
     """Resolution does not hang on Python's per-process hash seed (set and dict order of
     strings): three bot-played turns give the same tables, events and rolls here and in two
     fresh interpreters with different hash seeds."""
@@ -1097,7 +1097,7 @@ def test_the_game_workflow_replays_every_turn(tmp_path: Path) -> None:
     assert a.verify() == []
 
 
-def test_secret_sacrifice_and_gift_stay_out_of_public_events(board: GameMap) -> None:
+def test_secret_sacrifice_and_gift_stay_out_of_public_events(board: PolygonBoard) -> None:
     """Secret orders never reach a public report: a sacrifice (3.5.4) and a gift (4.1.1) sent
     privately are told in GM-only events; only their public effects (the magic supports and the
     armies on the board) show."""
@@ -1117,7 +1117,7 @@ def test_secret_sacrifice_and_gift_stay_out_of_public_events(board: GameMap) -> 
 
 
 def test_3_5_3_a_sacrifice_short_of_captives_when_it_comes_is_told_to_its_player(
-        board: GameMap) -> None:
+        board: PolygonBoard) -> None:
     """3.5.3, 3.5.4: an accepted sacrifice that finds fewer captives than it names when the
     sacrifices come (here the captives are gone since the post was read) is void for the part
     missing, and the player's own report says which line, why and under which rule."""

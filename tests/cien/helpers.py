@@ -9,7 +9,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Dice
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Driver
 from gmkit.core.tables import State
@@ -18,7 +18,7 @@ from gmkit.rulesets import find_ruleset
 RULESET = find_ruleset("cien")
 
 
-def grid_map(text: str) -> GameMap:
+def grid_map(text: str) -> PolygonBoard:
     """A map from rows of names; each name is a unit square, ``~N`` is Great Sea N.
 
     A name written in several cells makes one province of them (they must touch).
@@ -39,7 +39,7 @@ def grid_map(text: str) -> GameMap:
                          "properties": {"name": name,
                                         "kind": "sea" if name.startswith("Great Sea") else "land",
                                         "capital": name == "Cien"}})
-    return GameMap.from_dict({"type": "FeatureCollection", "name": "grid",
+    return PolygonBoard.from_dict({"type": "FeatureCollection", "name": "grid",
                               "features": features})
 
 

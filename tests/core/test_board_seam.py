@@ -1,9 +1,10 @@
-"""The board seam: a game is drawn on the board its ruleset plays on (a polygon map styled by
-``map_style``, or a ruleset's own board drawn from its ``scene``), and the board a game is
-played on is recorded by every turn, whatever its kind."""
+"""The board seam: a game is drawn on the board its ruleset plays on (its polygon map, graph
+board or hex grid), from the ruleset's ``scene``, and the board a game is played on is recorded
+by every turn, whatever its kind."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import shutil
 from pathlib import Path
@@ -13,9 +14,11 @@ import pytest
 
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.boards.hexgrid import HexBoard
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.boards.resources import package_resource, ruleset_package
 from gmkit.core.drawing.board_svg import scene_svg
 from gmkit.core.drawing.graph_svg import graph_svg
+from gmkit.core.drawing.polygon_svg import polygon_svg
 from gmkit.core.drawing.scene import Label, Scene
 from gmkit.core.ruleset import find_ruleset
 from gmkit.desk import Desk
@@ -96,22 +99,19 @@ def test_a_removed_board_toml_is_reported_by_verify(hills: Game) -> None:
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_polygon_maps_are_drawn_as_before(sample: Path, tmp_path: Path) -> None:
-    """Cien and AZTLAN draw no scene of their own: their maps are their polygon maps styled by
-    ``map_style``, exactly as ``GameMap.to_svg`` draws them."""
+def test_polygon_maps_are_their_scene_drawn_on_the_game_map(sample: Path, tmp_path: Path) -> None:
+    """Cien and AZTLAN describe their maps as a scene like every ruleset: the game's map is that
+    scene drawn on the game's own polygon map (its ``map.geojson``)."""
     root = tmp_path / sample.name
     shutil.copytree(sample, root)
     game = Game.open(root)
-    assert game.ruleset.board_kind == "polygon" and game.ruleset.packaged_board is None
-    assert game.map is not None and game.board_path == root / "map.geojson"
+    assert game.ruleset.board_kind == "polygon" and game.ruleset.packaged_board
+    assert isinstance(game.board, PolygonBoard) and game.board_path == root / "map.geojson"
     for turn in sorted({0, game.latest_turn // 2, game.latest_turn}):
         state = game.state(turn)
-        assert game.ruleset.scene(state, game.rules) is None
-        style = game.ruleset.map_style(state, game.rules)
-        want = game.map.to_svg(style.fills, labels=style.labels, title=f"T{turn}",
-                               arrow_kinds=style.arrow_kinds, legend=style.legend,
-                               stacks=style.stacks, outlines=style.outlines,
-                               arrows=list(style.arrows))
+        scene = game.ruleset.scene(state, game.rules)
+        assert scene is not None
+        want = polygon_svg(game.board, dataclasses.replace(scene, title=f"T{turn}"))
         assert game.map_svg(state, title=f"T{turn}") == want
 
 

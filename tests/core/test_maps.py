@@ -1,4 +1,4 @@
-"""Tests for gmkit.core.maps and the shipped Crown of Cien map."""
+"""Tests for polygon boards, their drawing, and the shipped Crown of Cien map."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ import altair as alt
 import pytest
 
 from gmkit.core.boards.resources import load_package_map
-from gmkit.core.maps import GameMap, MapError, Region, check_colour
+from gmkit.core.boards.polygon import MapError, PolygonBoard, Region
+from gmkit.core.drawing.colours import check_colour
+from gmkit.core.drawing.polygon_chart import polygon_chart
+from tests.drawing import draw
 
-#: The Crown of Cien's board as the ruleset ships it: package data of gmkit.rulesets.cien.board.
 CIEN_BOARD = ("gmkit.rulesets.cien.board", "cien.geojson")
 SEAS = [f"Great Sea {k}" for k in range(1, 6)]
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -23,7 +25,7 @@ BOWTIE = {"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [1, 0], [0, 1], [0
 
 
 @pytest.fixture(scope="module")
-def cien() -> GameMap:
+def cien() -> PolygonBoard:
     return load_package_map(*CIEN_BOARD)
 
 
@@ -46,9 +48,9 @@ def collection(*features: dict, name: str = "test") -> dict:
     return {"type": "FeatureCollection", "name": name, "features": list(features)}
 
 
-def four_squares() -> GameMap:
+def four_squares() -> PolygonBoard:
     """A 2 x 2 board: SW, SE, NW, NE; diagonal squares touch at one corner."""
-    return GameMap.from_dict(
+    return PolygonBoard.from_dict(
         collection(
             feature("SW", square(0, 0)),
             feature("SE", square(1, 0)),
@@ -66,7 +68,7 @@ def fold(name: str) -> str:
 # --------------------------------------------------------------- the Cien map
 
 
-def test_cien_has_51_land_provinces_with_capital_and_5_seas(cien: GameMap) -> None:
+def test_cien_has_51_land_provinces_with_capital_and_5_seas(cien: PolygonBoard) -> None:
     assert cien.name == "cien"
     assert len(cien.land()) == 51
     assert cien.seas() == SEAS
@@ -84,13 +86,13 @@ def test_cien_has_51_land_provinces_with_capital_and_5_seas(cien: GameMap) -> No
             assert not region.is_capital
 
 
-def test_cien_capital_is_inland(cien: GameMap) -> None:
+def test_cien_capital_is_inland(cien: PolygonBoard) -> None:
     assert not cien.seas_of("Cien")
     assert not cien.is_coastal("Cien")
 
 
 def test_cien_names_are_unique_after_folding_and_include_the_rules_names(
-    cien: GameMap,
+    cien: PolygonBoard,
 ) -> None:
     for name in ["Coyons", "Tróys", "Solsauvre", "Sevoy", "Guicardie"]:
         assert name in cien
@@ -98,14 +100,14 @@ def test_cien_names_are_unique_after_folding_and_include_the_rules_names(
     assert len(set(folded)) == len(folded)
 
 
-def test_cien_adjacency_is_symmetric(cien: GameMap) -> None:
+def test_cien_adjacency_is_symmetric(cien: PolygonBoard) -> None:
     for name, others in cien.adjacency.items():
         assert name not in others
         for other in others:
             assert name in cien.adjacency[other], (name, other)
 
 
-def test_cien_every_land_province_is_reachable_over_land(cien: GameMap) -> None:
+def test_cien_every_land_province_is_reachable_over_land(cien: PolygonBoard) -> None:
     land = cien.land()
     seen = {land[0]}
     queue = deque([land[0]])
@@ -119,11 +121,11 @@ def test_cien_every_land_province_is_reachable_over_land(cien: GameMap) -> None:
         assert cien.land_neighbours(name), name
 
 
-def test_cien_validates_clean(cien: GameMap) -> None:
+def test_cien_validates_clean(cien: PolygonBoard) -> None:
     assert cien.validate(land_count=51, sea_names=SEAS) == []
 
 
-def test_cien_validate_reports_wrong_counts(cien: GameMap) -> None:
+def test_cien_validate_reports_wrong_counts(cien: PolygonBoard) -> None:
     problems = cien.validate(land_count=50, sea_names=[*SEAS[:4], "Narrow Sea"])
     text = "\n".join(problems)
     assert "expected 50 land regions, found 51" in text
@@ -131,24 +133,24 @@ def test_cien_validate_reports_wrong_counts(cien: GameMap) -> None:
     assert "'Great Sea 5'" in text
 
 
-def test_coyons_borders_troys(cien: GameMap) -> None:
+def test_coyons_borders_troys(cien: PolygonBoard) -> None:
     assert "Tróys" in cien.land_neighbours("Coyons")
     assert "Coyons" in cien.neighbours("Tróys")
 
 
-def test_guicardie_and_troys_share_a_sea_but_not_a_border(cien: GameMap) -> None:
+def test_guicardie_and_troys_share_a_sea_but_not_a_border(cien: PolygonBoard) -> None:
     assert cien.seas_of("Guicardie") & cien.seas_of("Tróys")
     assert "Guicardie" not in cien.neighbours("Tróys")
     assert cien.border_length("Guicardie", "Tróys") == 0.0
     assert not cien.land_neighbours("Guicardie") & cien.land_neighbours("Tróys")
 
 
-def test_sevoy_is_inland_and_borders_solsauvre(cien: GameMap) -> None:
+def test_sevoy_is_inland_and_borders_solsauvre(cien: PolygonBoard) -> None:
     assert not cien.seas_of("Sevoy")
     assert "Solsauvre" in cien.land_neighbours("Sevoy")
 
 
-def test_great_seas_line_the_coast_west_to_east(cien: GameMap) -> None:
+def test_great_seas_line_the_coast_west_to_east(cien: PolygonBoard) -> None:
     for k, sea in enumerate(SEAS):
         shore = cien.land_neighbours(sea)
         assert 3 <= len(shore) <= 7, (sea, sorted(shore))
@@ -183,7 +185,7 @@ def test_unknown_region_is_a_key_error() -> None:
 
 
 def test_validate_reports_disconnected_and_isolated_land() -> None:
-    board = GameMap.from_dict(
+    board = PolygonBoard.from_dict(
         collection(
             feature("A", square(0, 0)), feature("B", square(1, 0)), feature("Isle", square(5, 5))
         )
@@ -194,7 +196,7 @@ def test_validate_reports_disconnected_and_isolated_land() -> None:
 
 
 def test_validate_reports_overlap() -> None:
-    board = GameMap.from_dict(
+    board = PolygonBoard.from_dict(
         collection(feature("A", square(0, 0, 2)), feature("B", square(1, 1, 2)))
     )
     problems = board.validate()
@@ -202,7 +204,7 @@ def test_validate_reports_overlap() -> None:
 
 
 def test_explicit_adjacency_overrides_and_asymmetry_is_reported() -> None:
-    board = GameMap.from_dict(
+    board = PolygonBoard.from_dict(
         collection(
             feature("SW", square(0, 0)),
             feature("SE", square(1, 0)),
@@ -218,7 +220,7 @@ def test_explicit_adjacency_overrides_and_asymmetry_is_reported() -> None:
 
 def test_explicit_adjacency_to_unknown_region_is_an_error() -> None:
     with pytest.raises(MapError, match="Atlantis"):
-        GameMap.from_dict(
+        PolygonBoard.from_dict(
             collection(feature("A", square(0, 0), adjacent=["Atlantis"])), source="board.geojson"
         )
 
@@ -236,7 +238,7 @@ def test_missing_name_names_file_and_feature(tmp_path: Path) -> None:
     bad = {"type": "Feature", "properties": {"kind": "land"}, "geometry": square(1, 0)}
     path = write(tmp_path, collection(feature("A", square(0, 0)), bad))
     with pytest.raises(MapError) as info:
-        GameMap.from_geojson(path)
+        PolygonBoard.from_geojson(path)
     message = str(info.value)
     assert "broken.geojson" in message
     assert "feature 1" in message
@@ -247,7 +249,7 @@ def test_duplicate_name_names_file_and_feature(tmp_path: Path) -> None:
     twins = collection(feature("Tróys", square(0, 0)), feature("Tróys", square(1, 0)))
     path = write(tmp_path, twins)
     with pytest.raises(MapError) as info:
-        GameMap.from_geojson(path)
+        PolygonBoard.from_geojson(path)
     message = str(info.value)
     assert "broken.geojson" in message
     assert "feature 1" in message
@@ -258,14 +260,14 @@ def test_duplicate_name_names_file_and_feature(tmp_path: Path) -> None:
 def test_invalid_json_names_file(tmp_path: Path) -> None:
     path = write(tmp_path, '{"type": "FeatureCollection", "features": [', name="cut.geojson")
     with pytest.raises(MapError, match="cut.geojson") as info:
-        GameMap.from_geojson(path)
+        PolygonBoard.from_geojson(path)
     assert "invalid JSON" in str(info.value)
     assert isinstance(info.value, ValueError)
 
 
 def test_missing_file_is_a_map_error(tmp_path: Path) -> None:
     with pytest.raises(MapError, match="nowhere.geojson"):
-        GameMap.from_geojson(tmp_path / "nowhere.geojson")
+        PolygonBoard.from_geojson(tmp_path / "nowhere.geojson")
 
 
 @pytest.mark.parametrize(
@@ -281,7 +283,7 @@ def test_missing_file_is_a_map_error(tmp_path: Path) -> None:
 )
 def test_bad_features_name_file_and_feature(bad: dict, words: str) -> None:
     with pytest.raises(MapError) as info:
-        GameMap.from_dict(collection(feature("A", square(0, 0)), bad), source="board.geojson")
+        PolygonBoard.from_dict(collection(feature("A", square(0, 0)), bad), source="board.geojson")
     message = str(info.value)
     assert message.startswith("board.geojson: feature 1")
     assert words in message
@@ -289,16 +291,16 @@ def test_bad_features_name_file_and_feature(bad: dict, words: str) -> None:
 
 def test_not_a_feature_collection() -> None:
     with pytest.raises(MapError, match="FeatureCollection"):
-        GameMap.from_dict({"type": "Feature"}, source="board.geojson")
+        PolygonBoard.from_dict({"type": "Feature"}, source="board.geojson")
     with pytest.raises(MapError, match="no features"):
-        GameMap.from_dict(collection(), source="board.geojson")
+        PolygonBoard.from_dict(collection(), source="board.geojson")
 
 
 # ------------------------------------------------------------------- drawing
 
 
-def test_to_svg_is_xml_with_a_path_per_region(cien: GameMap) -> None:
-    svg = cien.to_svg()
+def test_to_svg_is_xml_with_a_path_per_region(cien: PolygonBoard) -> None:
+    svg = draw(cien)
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG_NS}svg"
     paths = root.findall(f".//{SVG_NS}path")
@@ -312,8 +314,8 @@ def test_to_svg_is_xml_with_a_path_per_region(cien: GameMap) -> None:
     assert "Tróys" in texts and "Great Sea 3" in texts
 
 
-def test_to_svg_fills_highlight_labels_and_legend(cien: GameMap) -> None:
-    svg = cien.to_svg(
+def test_to_svg_fills_highlight_labels_and_legend(cien: PolygonBoard) -> None:
+    svg = draw(cien, 
         {"Cien": "#d9534f", "Tróys": "gold"},
         labels={"Tróys": "Tróys\n12", "Coyons": ""},
         title="Turn 3",
@@ -337,9 +339,9 @@ def test_to_svg_fills_highlight_labels_and_legend(cien: GameMap) -> None:
     assert "#d9534f" in swatches and "gold" in swatches
 
 
-def test_to_svg_escapes_hostile_text(cien: GameMap) -> None:
+def test_to_svg_escapes_hostile_text(cien: PolygonBoard) -> None:
     hostile = "<script>alert(1)</script>"
-    svg = cien.to_svg(
+    svg = draw(cien, 
         labels={"Coyons": hostile, "Tróys": f'"{hostile}\n&amp'},
         title=hostile,
         legend=[(hostile, "red")],
@@ -352,12 +354,12 @@ def test_to_svg_escapes_hostile_text(cien: GameMap) -> None:
 
 
 def test_hostile_region_names_are_escaped() -> None:
-    board = GameMap.from_dict(
+    board = PolygonBoard.from_dict(
         collection(
             feature('<img src=x onerror="alert(1)">', square(0, 0)), feature("B&B", square(1, 0))
         )
     )
-    svg = board.to_svg(title="t")
+    svg = draw(board, title="t")
     assert "<img" not in svg
     root = ET.fromstring(svg)
     names = {p.get("data-name") for p in root.iter(f"{SVG_NS}path")}
@@ -368,11 +370,11 @@ def test_hostile_region_names_are_escaped() -> None:
     "colour",
     ["red;background:url(x)", "url(#x)", '"><script>', "rgb(1,2,3)", "#12345", "", "#ggg"],
 )
-def test_to_svg_rejects_unsafe_colours(cien: GameMap, colour: str) -> None:
+def test_to_svg_rejects_unsafe_colours(cien: PolygonBoard, colour: str) -> None:
     with pytest.raises(ValueError):
-        cien.to_svg({"Cien": colour})
+        draw(cien, {"Cien": colour})
     with pytest.raises(ValueError):
-        cien.to_svg(legend=[("x", colour)])
+        draw(cien, legend=[("x", colour)])
     with pytest.raises(ValueError):
         check_colour(colour)
 
@@ -382,16 +384,16 @@ def test_safe_colours_are_accepted(colour: str) -> None:
     assert check_colour(colour) == colour
 
 
-def test_to_svg_rejects_unknown_regions(cien: GameMap) -> None:
+def test_to_svg_rejects_unknown_regions(cien: PolygonBoard) -> None:
     with pytest.raises(ValueError, match="Atlantis"):
-        cien.to_svg({"Atlantis": "red"})
+        draw(cien, {"Atlantis": "red"})
     with pytest.raises(ValueError, match="Atlantis"):
-        cien.to_svg(highlight=["Atlantis"])
+        draw(cien, highlight=["Atlantis"])
 
 
 def test_to_svg_flips_the_y_axis() -> None:
     board = four_squares()
-    root = ET.fromstring(board.to_svg(width=200))
+    root = ET.fromstring(draw(board, width=200))
     tops = {}
     for path in root.iter(f"{SVG_NS}path"):
         numbers = [float(v) for v in re.findall(r"-?[0-9.]+", path.get("d", ""))]
@@ -405,20 +407,15 @@ def test_to_svg_draws_the_same_map_twice() -> None:
     """Rendering caches what it derives, so a second drawing with other fills is the same map
     (its speed is measured in bench/run.py, not here)."""
     fresh = load_package_map(*CIEN_BOARD)
-    first = fresh.to_svg({"Cien": "red"}, labels={"Tróys": "Tróys\n12"}, title="t")
-    again = fresh.to_svg({"Cien": "blue"})
+    first = draw(fresh, {"Cien": "red"}, labels={"Tróys": "Tróys\n12"}, title="t")
+    again = draw(fresh, {"Cien": "blue"})
     assert first.count("<path") == again.count("<path") >= len(fresh.regions)
     assert 'fill="red"' in first and 'fill="blue"' in again
 
 
-def test_repr_svg(cien: GameMap) -> None:
-    svg = cien._repr_svg_()
-    assert svg is cien._repr_svg_()
-    ET.fromstring(svg)
-
-
-def test_chart_returns_altair_chart(cien: GameMap) -> None:
-    chart = cien.chart(
+def test_chart_returns_altair_chart(cien: PolygonBoard) -> None:
+    chart = polygon_chart(
+        cien,
         {"Cien": "#d9534f"},
         tooltip={"Tróys": {"owner": "Ann", "troops": 3}, "Cien": {"owner": "Empire"}},
         title="Cien",
@@ -435,4 +432,4 @@ def test_chart_returns_altair_chart(cien: GameMap) -> None:
     titles = [t["title"] for t in spec["encoding"]["tooltip"]]
     assert titles == ["name", "owner", "troops"]
     with pytest.raises(ValueError):
-        cien.chart({"Cien": "red;background:url(x)"})
+        polygon_chart(cien, {"Cien": "red;background:url(x)"})

@@ -1,6 +1,5 @@
-"""The polygon board and its drawing, apart from the older gmkit.core.maps names: the board
-answers the Board protocol, the renderer draws a Scene, and AZTLAN's declared arrow kinds look
-like the kinds gmkit.core.maps draws for callers that declare none."""
+"""The polygon board and its drawing: the board answers the Board protocol, the renderer draws
+a Scene, and AZTLAN's declared arrow kinds keep the looks polygon maps always had."""
 
 from __future__ import annotations
 
@@ -12,10 +11,9 @@ from gmkit.core.boards import Board
 from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.drawing.polygon_svg import KIND_FILLS, polygon_svg
 from gmkit.core.drawing.scene import Arrow, ArrowKind, Label, Mark, Scene
-from gmkit.core.maps import Arrow as MapArrow
-from gmkit.core.maps import GameMap, Stack
 from gmkit.core.orders import UnknownNameError
 from gmkit.rulesets.aztlan import drawing
+from tests.drawing import draw
 
 
 def square(x: float, y: float) -> dict[str, Any]:
@@ -48,17 +46,6 @@ def test_polygon_board_answers_the_board_protocol(board: PolygonBoard) -> None:
         board.parse_place("Elm")
 
 
-def test_polygon_renderer_draws_the_scene_gamemap_draws(board: PolygonBoard) -> None:
-    """GameMap.to_svg is the polygon renderer drawing the scene GameMap.scene builds."""
-    game_map = GameMap.from_dict(collection())
-    args: dict[str, Any] = {"stacks": [Stack("Ash", 2, "red")],
-                            "arrows": [MapArrow("Ash", "Birch", "red", "attack", ok=False)]}
-    scene = game_map.scene({"Birch": "#00ff00"}, title="Row", arrow_kinds=drawing.ARROW_KINDS,
-                           **args)
-    assert polygon_svg(board, scene, width=400) == game_map.to_svg(
-        {"Birch": "#00ff00"}, title="Row", width=400, arrow_kinds=drawing.ARROW_KINDS, **args)
-
-
 def test_polygon_renderer_refuses_places_off_the_board(board: PolygonBoard) -> None:
     """A scene naming a region the board does not have is an error naming it."""
     with pytest.raises(ValueError, match="Elm"):
@@ -76,23 +63,23 @@ def test_scene_marks_become_tokens_and_labels_are_drawn(board: PolygonBoard) -> 
 
 def test_aztlan_arrow_kinds_look_like_the_undeclared_kinds() -> None:
     """AZTLAN declares its attack, move, support and cut; drawn through arrow_kinds they look
-    exactly as the kinds gmkit.core.maps drew before rulesets declared their own."""
-    game_map = GameMap.from_dict(collection())
-    arrows = [MapArrow("Ash", "Birch", "red", kind.name, ok=ok)
+    exactly as polygon maps drew them before rulesets declared their own."""
+    game_map = PolygonBoard.from_dict(collection())
+    arrows = [Arrow("Ash", "Birch", "red", kind.name, ok=ok)
               for kind in drawing.ARROW_KINDS for ok in (None, False)]
     old_looks = (ArrowKind("attack", width=3.0), ArrowKind("move", width=2.0, dash=(6.0, 4.0)),
                  ArrowKind("support", width=1.3, dash=(2.0, 2.5)),
                  ArrowKind("cut", width=1.3, bar=True))
-    assert game_map.to_svg(arrows=arrows, arrow_kinds=drawing.ARROW_KINDS) == game_map.to_svg(
-        arrows=arrows, arrow_kinds=old_looks)
+    assert draw(game_map, arrows=arrows, arrow_kinds=drawing.ARROW_KINDS) == draw(
+        game_map, arrows=arrows, arrow_kinds=old_looks)
 
 
 def test_declared_arrow_kinds_replace_the_undeclared_ones() -> None:
     """With arrow_kinds given, only those kinds may be drawn."""
-    game_map = GameMap.from_dict(collection())
+    game_map = PolygonBoard.from_dict(collection())
     kinds = (ArrowKind("raid", width=4.0, head="dot"),)
-    svg = game_map.to_svg(arrows=[MapArrow("Ash", "Birch", "red", "raid")], arrow_kinds=kinds)
+    svg = draw(game_map, arrows=[Arrow("Ash", "Birch", "red", "raid")], arrow_kinds=kinds)
     assert 'data-kind="raid"' in svg
     with pytest.raises(ValueError, match="kind"):
-        game_map.to_svg(arrows=[MapArrow("Ash", "Birch", "red", "attack")], arrow_kinds=kinds)
+        draw(game_map, arrows=[Arrow("Ash", "Birch", "red", "attack")], arrow_kinds=kinds)
     assert Arrow("Ash", "Birch", "red", "raid").kind == "raid"

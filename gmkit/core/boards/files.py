@@ -2,7 +2,7 @@
 board a GM brings, becomes a :class:`~gmkit.core.boards.Board`.
 
 * ``polygon``: a GeoJSON FeatureCollection (``.geojson`` or ``.json``), loaded as the drawable
-  :class:`~gmkit.core.maps.GameMap`;
+  :class:`~gmkit.core.boards.polygon.PolygonBoard`;
 * ``graph``: a TOML file of places and their neighbours (``.toml``), see
   :mod:`gmkit.core.boards.graph`;
 * ``hex``: a table of hexes with integer columns ``q`` and ``r`` (an optional ``s`` that must
@@ -71,7 +71,7 @@ def _text(data: bytes, source: str) -> str:
 
 
 def _polygon(data: bytes, source: str) -> Board[Any]:
-    from gmkit.core.maps import GameMap  # the drawable polygon board
+    from gmkit.core.boards.polygon import PolygonBoard
 
     try:
         parsed = json.loads(_text(data, source))
@@ -80,7 +80,7 @@ def _polygon(data: bytes, source: str) -> Board[Any]:
     except RecursionError:
         raise BoardError(source, [NESTED]) from None
     try:
-        return GameMap.from_dict(parsed, source=source)
+        return PolygonBoard.from_dict(parsed, source=source)
     except MapError as e:
         raise BoardError(source, map_problems(e, source)) from None
 

@@ -15,6 +15,9 @@ each of a kind (``"food"``, ``"stone"``, ``"land"``...), joined by routes. It is
     adjacent = ["Thebes", "Giza"]     # optional; must be listed both ways
     capital = true                    # any other key is kept in props
 
+Any other top-level table (Pyramid's ``[start_areas]``) is kept in :attr:`GraphBoard.extra`
+for the ruleset to read and check.
+
     [places.Giza]
     kind = "stone"
     adjacent = ["Memphis"]
@@ -90,9 +93,13 @@ class GraphBoard:
         kinds: Sequence[str] | None = None,
         connected: bool = True,
         source: str = "graph board",
+        extra: Mapping[str, Any] | None = None,
     ) -> None:
         self.name = name
         self.source = source
+        #: The board file's other top-level tables (a ruleset's own data about the board, such
+        #: as Pyramid's ``start_areas``), read-only.
+        self.extra: Mapping[str, Any] = MappingProxyType(dict(extra or {}))
         listed = list(places)
         self.places: Mapping[str, GraphPlace] = MappingProxyType({p.id: p for p in listed})
         adj = {k: tuple(dict.fromkeys(v)) for k, v in adjacency.items()}
@@ -174,8 +181,10 @@ class GraphBoard:
             connected = True
         if problems:
             raise BoardError(source, problems)
+        extra = {k: v for k, v in data.items()
+                 if k not in ("places", "edges", "kinds", "connected", "name")}
         return cls(places, adjacency, name=str(data.get("name", "")), kinds=kinds,
-                   connected=connected, source=source)
+                   connected=connected, source=source, extra=extra)
 
     @classmethod
     def from_frames(

@@ -36,7 +36,7 @@ from shapely.ops import polylabel
 
 from gmkit.core.names import NameIndex
 
-__all__ = ["KINDS", "MapError", "PolygonBoard", "Region", "write_geojson"]
+__all__ = ["KINDS", "MapError", "PolygonBoard", "Region", "polygon_board", "write_geojson"]
 
 #: The region kinds a map may contain.
 KINDS: tuple[str, ...] = ("land", "sea")
@@ -584,3 +584,15 @@ class PolygonBoard:
                 )
             self._features = feats
         return self._features
+
+
+def polygon_board(board: object) -> PolygonBoard | None:
+    """``board`` as the polygon board a polygon ruleset's set-up needs (None stays None).
+
+    Raises:
+        MapError: when ``board`` is a board of another kind.
+    """
+    if board is None or isinstance(board, PolygonBoard):
+        return board
+    raise MapError(f"this ruleset plays on a polygon map (GeoJSON), not on a "
+                   f"{getattr(board, 'kind', type(board).__name__)} board")

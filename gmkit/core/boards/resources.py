@@ -1,13 +1,13 @@
 """Boards shipped inside a ruleset's package, read through :mod:`importlib.resources`.
 
-A ruleset names its default board with ``default_map``: a resource path relative to the package
-its class lives in, ``"board/cien.geojson"`` for :class:`~gmkit.rulesets.cien.Cien` in
+A ruleset names the board it ships with ``packaged_board``: a resource path relative to the
+package its class lives in, ``"board/cien.geojson"`` for :class:`~gmkit.rulesets.cien.Cien` in
 ``gmkit.rulesets.cien``. The board is package data, so it is there wherever gmkit is installed,
 not only in a checkout. A GM's own board is any file passed to ``Game.new(map_path=...)``
 (``gmkit new --map``); these helpers only find the board a ruleset ships.
 
     with board_file(ruleset) as path:       # a real file for as long as the block runs
-        game_map = GameMap.from_geojson(path)
+        game_map = PolygonBoard.from_geojson(path)   # for a polygon board
     blob = board_bytes(ruleset)             # the same board as bytes
 """
 
@@ -19,18 +19,26 @@ import sys
 from collections.abc import Iterator
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import ClassVar, Protocol
 
-from gmkit.core.boards import BoardError
-from gmkit.core.maps import GameMap
-from gmkit.core.ruleset import Ruleset
+from gmkit.core.boards import BoardError, BoardKind
+from gmkit.core.boards.polygon import PolygonBoard
 
 __all__ = ["board_bytes", "board_file", "board_name", "board_resource", "default_board_map",
            "load_package_map", "package_resource", "ruleset_package"]
 
 
-def ruleset_package(ruleset: Ruleset | type[Ruleset]) -> str:
+class Ships(Protocol):
+    """What these helpers read of a ruleset (or its class): the board it ships, if any, and
+    of which kind."""
+
+    packaged_board: ClassVar[str | None]
+    board_kind: ClassVar[BoardKind]
+
+
+def ruleset_package(ruleset: Ships | type[Ships]) -> str:
     """The package a ruleset's class lives in (``"gmkit.rulesets.cien"``): where its
-    ``default_map`` is looked up."""
+    ``packaged_board`` is looked up."""
     cls = ruleset if isinstance(ruleset, type) else type(ruleset)
     module = sys.modules[cls.__module__]
     return module.__package__ or cls.__module__.rpartition(".")[0]
@@ -50,28 +58,28 @@ def package_resource(package: str, resource: str) -> Traversable:
     return found
 
 
-def board_resource(ruleset: Ruleset | type[Ruleset]) -> Traversable | None:
+def board_resource(ruleset: Ships | type[Ships]) -> Traversable | None:
     """The ruleset's default board as a package resource, or ``None`` when it ships none."""
-    if not ruleset.default_map:
+    if not ruleset.packaged_board:
         return None
-    return package_resource(ruleset_package(ruleset), ruleset.default_map)
+    return package_resource(ruleset_package(ruleset), ruleset.packaged_board)
 
 
-def board_name(ruleset: Ruleset | type[Ruleset]) -> str | None:
+def board_name(ruleset: Ships | type[Ships]) -> str | None:
     """The ruleset's default board named as ``package:resource`` (for messages), or ``None``."""
-    if not ruleset.default_map:
+    if not ruleset.packaged_board:
         return None
-    return f"{ruleset_package(ruleset)}:{ruleset.default_map}"
+    return f"{ruleset_package(ruleset)}:{ruleset.packaged_board}"
 
 
-def board_bytes(ruleset: Ruleset | type[Ruleset]) -> bytes | None:
+def board_bytes(ruleset: Ships | type[Ships]) -> bytes | None:
     """The bytes of the ruleset's default board, or ``None`` when it ships none."""
     found = board_resource(ruleset)
     return None if found is None else found.read_bytes()
 
 
 @contextlib.contextmanager
-def board_file(ruleset: Ruleset | type[Ruleset]) -> Iterator[Path | None]:
+def board_file(ruleset: Ships | type[Ships]) -> Iterator[Path | None]:
     """A file holding the ruleset's default board while the ``with`` block runs (the file
     itself when the package is a folder, a temporary copy when it is zipped), or ``None`` when
     the ruleset ships no board."""
@@ -83,15 +91,17 @@ def board_file(ruleset: Ruleset | type[Ruleset]) -> Iterator[Path | None]:
         yield path
 
 
-def load_package_map(package: str, resource: str) -> GameMap:
+def load_package_map(package: str, resource: str) -> PolygonBoard:
     """The polygon map ``resource`` of ``package``, loaded and checked as
-    :meth:`GameMap.from_geojson` does."""
+    :meth:`PolygonBoard.from_geojson` does."""
     with importlib.resources.as_file(package_resource(package, resource)) as path:
-        return GameMap.from_geojson(path)
+        return PolygonBoard.from_geojson(path)
 
 
-def default_board_map(ruleset: Ruleset | type[Ruleset]) -> GameMap | None:
-    """The ruleset's default board loaded as a :class:`GameMap`, or ``None`` when it ships
-    none."""
+def default_board_map(ruleset: Ships | type[Ships]) -> PolygonBoard | None:
+    """The polygon map the ruleset ships, loaded as a :class:`PolygonBoard`; ``None`` when it
+    ships none or plays on another kind of board."""
+    if ruleset.board_kind != "polygon":
+        return None
     with board_file(ruleset) as path:
-        return None if path is None else GameMap.from_geojson(path)
+        return None if path is None else PolygonBoard.from_geojson(path)

@@ -8,6 +8,7 @@ board's kind: :func:`~gmkit.core.drawing.graph_svg.graph_svg` for a graph board,
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 from gmkit.core.boards import Board
@@ -22,8 +23,9 @@ from gmkit.core.drawing.scene import Scene
 __all__ = ["scene_svg"]
 
 
-def scene_svg(board: Board[Any], scene: Scene) -> str:
-    """``scene`` drawn on ``board`` as an SVG document, by the renderer of the board's kind.
+def scene_svg(board: Board[Any], scene: Scene, *, highlight: Iterable[Hashable] = ()) -> str:
+    """``scene`` drawn on ``board`` as an SVG document, by the renderer of the board's kind;
+    ``highlight`` regions get a thicker outline on a polygon board (other boards ignore it).
 
     Raises:
         TypeError: for a board no renderer draws.
@@ -33,6 +35,6 @@ def scene_svg(board: Board[Any], scene: Scene) -> str:
     if isinstance(board, HexBoard):
         return hex_svg(board, scene)
     if isinstance(board, PolygonBoard):
-        return polygon_svg(board, scene)
+        return polygon_svg(board, scene, highlight=[str(h) for h in highlight])
     kind = getattr(board, "kind", "unknown")
     raise TypeError(f"no drawing for a board of kind {kind!r} ({type(board).__name__})")

@@ -16,14 +16,11 @@ from typing import Literal
 
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.drawing.scene import Label, Scene
+from gmkit.core.drawing.placement import labels_and_marks_svg
 from gmkit.core.drawing.svg_parts import (
+    framed_svg,
     Point,
     arrows_svg,
-    labels_svg,
-    legend_height,
-    legend_svg,
-    marks_svg,
-    title_svg,
     xml_attr,
     xml_text,
 )
@@ -135,31 +132,20 @@ def graph_svg(
                        f'height="{2 * radius:.1f}" rx="{radius * 0.35:.1f}" {attrs}>{tip}</rect>')
     out.append("</g>")
     out.append(arrows_svg(scene, anchor, font, clear=radius * 1.1))
-    out.append(marks_svg(scene, anchor, radius * 0.9))
     labelled = {label.place for label in scene.labels}
     labels = list(scene.labels)
     if names:
         labels += [Label(p, board.place_text(p)) for p in board if p not in labelled]
-    out.append(labels_svg(labels, anchor, font, dy=lambda p: radius + font * 0.8))
-
     xs = [x for x, _ in pos.values()]
     ys = [y for _, y in pos.values()]
     margin = radius * 2 + font
     minx, maxx = min(xs) - margin, max(xs) + margin
     miny, maxy = min(ys) - margin, max(ys) + margin + font
-    map_w = maxx - minx
-    title_font = max(font * 1.4, map_w / 40)
-    head = title_font * 1.6 if scene.title else 0.0
-    legend_font = title_font * 0.7
-    tail = legend_height(scene.legend, legend_font) + legend_font if scene.legend else 0.0
-    out.append(title_svg(scene.title, (minx + maxx) / 2, miny - head * 0.35, title_font))
-    out.append(legend_svg(scene.legend, minx + radius, maxy + legend_font * 0.5, legend_font))
-
-    top, height = miny - head, maxy - miny + head + tail
-    size_attrs = ""
-    if width is not None:
-        size_attrs = f' width="{width:g}" height="{width * height / max(map_w, 1e-9):.0f}"'
-    label = xml_attr(scene.title or board.name or "board")
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {top:.1f} '
-            f'{map_w:.1f} {height:.1f}"{size_attrs} role="img" aria-label={label}>'
-            + "".join(out) + "</svg>")
+    circles = [(x - radius, y - radius, x + radius, y + radius) for x, y in pos.values()]
+    out.append(labels_and_marks_svg(scene, labels, anchor, font, radius * 0.9,
+                                    (minx, miny, maxx, maxy),
+                                    label_dy=lambda p: radius + font * 0.8, fixed=circles))
+    pixels = 1.0 if width is None else width / max(maxx - minx, 1e-9)
+    return framed_svg(out, (minx, miny, maxx, maxy), scene, px=pixels,
+                      aria=scene.title or board.name or "board",
+                      title_px=max(18.0, font * 1.4 * pixels), legend_px=max(13.0, font * pixels))

@@ -20,14 +20,10 @@ import polars as pl
 from gmkit.core.boards.hexframe import neighbours_frame, to_pixel_exprs
 from gmkit.core.boards.hexgrid import DIRECTIONS, Hex, HexBoard, Layout, Point
 from gmkit.core.drawing.scene import Scene
+from gmkit.core.drawing.placement import labels_and_marks_svg
 from gmkit.core.drawing.svg_parts import (
     arrows_svg,
-    labels_svg,
-    legend_height,
-    legend_svg,
-    marks_svg,
-    title_svg,
-    xml_attr,
+    framed_svg,
     xml_text,
 )
 
@@ -145,6 +141,31 @@ def _outline_path(hexes: tuple[Hashable, ...], layout: Layout) -> str:
     )
 
 
+def _coordinates_svg(scene: Scene, layout: Layout) -> str:
+    """A transparent hex with its coordinates as a tooltip (``(q, r, s)``) over every hex the
+    scene names (filled, labelled or holding a piece), so a reader can find "(-3, 0, 3)" on
+    the map; plain hexes get none, so a large board stays a few fill paths."""
+    named = [scene.fill_frame.select(pl.col("q").cast(pl.Int64), pl.col("r").cast(pl.Int64))
+             ] if scene.fill_frame is not None else []
+    places = [p for p in scene.places() if isinstance(p, Hex)]
+    if places:
+        named.append(pl.DataFrame({"q": [h.q for h in places], "r": [h.r for h in places]},
+                                  schema={"q": pl.Int64, "r": pl.Int64}))
+    if not named:
+        return ""
+    hexes = pl.concat(named).unique(maintain_order=True)
+    corners = layout.corner_offsets()
+    x, y = to_pixel_exprs(layout)
+    ring = _relative_ring(corners)
+    rows = hexes.select(pl.concat_str(
+        pl.lit('<path d="M'), (x + corners[0][0]).round(1).cast(pl.String), pl.lit(" "),
+        (y + corners[0][1]).round(1).cast(pl.String), pl.lit(ring), pl.lit('"><title>('),
+        pl.col("q").cast(pl.String), pl.lit(", "), pl.col("r").cast(pl.String), pl.lit(", "),
+        (-pl.col("q") - pl.col("r")).cast(pl.String), pl.lit(")</title></path>")).alias("svg"))
+    return ('<g data-layer="coordinates" fill="#ffffff" fill-opacity="0">'
+            + "".join(rows["svg"].to_list()) + "</g>")
+
+
 def hex_svg(
     board: HexBoard,
     scene: Scene,
@@ -152,6 +173,7 @@ def hex_svg(
     *,
     width: float | None = 800,
     grid: str | None = _GRID,
+    max_hex_px: float = 36.0,
 ) -> str:
     """``scene`` drawn on ``board`` as an SVG document.
 
@@ -160,8 +182,8 @@ def hex_svg(
             the scene names.
         scene: what to draw.
         layout: orientation, hex size and origin (default: pointy, size 10).
-        width: the SVG's ``width`` in pixels (``None`` for the natural size); the height
-            follows the viewBox.
+        width: the widest the SVG may be, in pixels (``None`` for the natural size); a small
+            map is drawn narrower, no hex wider than ``max_hex_px``. The height follows.
         grid: colour of the hex borders, ``None`` for none.
 
     Raises:
@@ -204,12 +226,9 @@ def hex_svg(
     minx, maxx = bounds[0] - dx - margin, bounds[1] + dx + margin
     miny, maxy = bounds[2] - dy - margin, bounds[3] + dy + margin
     map_w = maxx - minx
-    head = 0.0
-    title_font = max(font * 1.4, map_w / 40)
-    if scene.title:
-        head = title_font * 1.6
-    legend_font = title_font * 0.7
-    tail = legend_height(scene.legend, legend_font) + legend_font if scene.legend else 0.0
+    # pixels a unit: the map fills ``width`` unless a hex would then be wider than max_hex_px
+    pixels = 1.0 if width is None else min(width / max(map_w, 1e-9), max_hex_px / (2 * dx))
+    out.append(_coordinates_svg(scene, layout))
 
     def anchor(place: Hashable) -> tuple[float, float]:
         return layout.to_pixel(place)  # type: ignore[arg-type]
@@ -226,18 +245,11 @@ def hex_svg(
     out.append(arrows_svg(scene, anchor, font, clear=size * 0.45))
     marked = {m.place for m in scene.marks}
     token = size * 0.7
-    out.append(marks_svg(scene, anchor, token, dy=size * 0.25 if scene.labels else 0.0))
-    out.append(labels_svg(scene.labels, anchor, font * 0.8,
-                          dy=lambda p: -size * 0.45 if p in marked else 0.0))
-    out.append(title_svg(scene.title, (minx + maxx) / 2, miny - head * 0.35, title_font))
-    out.append(legend_svg(scene.legend, minx + margin, maxy + legend_font * 0.5, legend_font))
+    out.append(labels_and_marks_svg(
+        scene, scene.labels, anchor, font * 0.8, token, (minx, miny, maxx, maxy),
+        mark_dy=size * 0.25 if scene.labels else 0.0,
+        label_dy=lambda p: -size * 0.45 if p in marked else 0.0))
+    return framed_svg(out, (minx, miny, maxx, maxy), scene, px=pixels,
+                      aria=scene.title or "hex map")
 
-    top, height = miny - head, maxy - miny + head + tail
-    size_attrs = ""
-    if width is not None:
-        size_attrs = f' width="{width:g}" height="{width * height / max(map_w, 1e-9):.0f}"'
-    label = xml_attr(scene.title or "hex map")
-    opening = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {top:.1f} '
-               f'{map_w:.1f} {height:.1f}"{size_attrs} role="img" aria-label={label}>')
-    return opening + "".join(out) + "</svg>"
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -25,11 +26,15 @@ from shapely.geometry import MultiPolygon, Polygon
 
 from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.drawing.colours import check_colour
+from gmkit.core.drawing.placement import Box, Placed, leader_svg, place_boxes, text_width
 from gmkit.core.drawing.scene import Label, Mark, Scene
 from gmkit.core.drawing.svg_parts import (
+    FONT_FAMILY,
     ArrowPen,
     Point,
     arrows_svg,
+    legend_height,
+    legend_svg,
     point_along,
     polyline_length,
     trim_polyline,
@@ -44,6 +49,7 @@ __all__ = [
     "SEA_INK",
     "PolygonLayout",
     "polygon_svg",
+    "region_labels",
 ]
 
 #: Fill used for land regions that are given no colour.
@@ -63,6 +69,26 @@ _MARGIN = 4.0
 #: Arrows on polygon maps: at least a pixel per unit, and the bar of a kind drawn close to the
 #: head and marked with the kind's name.
 PEN = ArrowPen(min_unit=1.0, bar_floor=False, bar_mark=None)
+
+
+def region_labels(board: PolygonBoard, texts: Mapping[str, str] | None = None
+                  ) -> tuple[Label, ...]:
+    """A label on every region of ``board``: its text in ``texts`` (newlines make more lines,
+    an empty text no label), else its name; sea names in :data:`SEA_INK`.
+
+    Raises:
+        ValueError: for a text given to a region the board does not have.
+    """
+    texts = dict(texts or {})
+    unknown = [n for n in texts if n not in board.regions]
+    if unknown:
+        raise ValueError(f"labels: unknown region(s) {', '.join(map(repr, unknown))}")
+    out = []
+    for name, region in board.regions.items():
+        text = str(texts.get(name, name))
+        if text and any(line.strip() for line in text.split("\n")):
+            out.append(Label(name, text, SEA_INK if region.kind == "sea" else _INK))
+    return tuple(out)
 
 
 def _fmt(value: float) -> str:
@@ -133,6 +159,14 @@ def _stack_width(count: int, font: int) -> float:
     return count * size + (count - 1) * gap if count <= 3 else size * 2
 
 
+def _ink_on(colour: str) -> str:
+    """Black or white, whichever reads on ``colour`` (a ``#rrggbb``; black otherwise)."""
+    if colour.startswith("#") and len(colour) == 7:
+        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+    return "#000000"
+
+
 def _stack_svg(mark: Mark, x: float, top: float, font: int) -> str:
     """One mark as an SVG group of tokens whose top edge is at ``top``, centred on ``x``."""
     size, gap = _token_size(font)
@@ -146,13 +180,19 @@ def _stack_svg(mark: Mark, x: float, top: float, font: int) -> str:
         for k in range(mark.count):
             left = x - total / 2 + k * (size + gap)
             parts.append(f'<rect x="{left:.1f}" y="{top:.1f}" width="{size:.1f}" {token}/>')
+            if mark.text:
+                parts.append(
+                    f'<text x="{left + size / 2:.1f}" y="{top + size * 0.78:.1f}" '
+                    f'text-anchor="middle" '
+                    f'font-size="{size * (0.8 if len(mark.text) == 1 else 0.55):.1f}" '
+                    f'font-weight="bold" fill="{_ink_on(mark.colour)}">{xml_text(mark.text)}</text>')
     else:
         parts.append(f'<rect x="{x - total / 2:.1f}" y="{top:.1f}" width="{total:.1f}" {token}/>')
         parts.append(
             f'<text x="{x:.1f}" y="{top + size * 0.84:.1f}" text-anchor="middle" '
             f'font-size="{size:.1f}" font-weight="bold" fill="#ffffff" '
             f'stroke="{_TOKEN_STROKE}" stroke-width="{max(1.5, size / 5):.1f}" '
-            f'paint-order="stroke">{mark.count}</text>'
+            f'paint-order="stroke">{xml_text(mark.text)}{mark.count}</text>'
         )
     parts.append("</g>")
     return "".join(parts)
@@ -176,62 +216,101 @@ def _drawn(text: str) -> bool:
     return bool(text) and any(line.strip() for line in text.split("\n"))
 
 
-def _marks_svg(scene: Scene, points: Mapping[str, Point], labels: Mapping[Hashable, str],
+@dataclass
+class _Block:
+    """What is drawn for one place: its label's lines and its stacks, as one box placed on the
+    map (:func:`gmkit.core.drawing.placement.place_boxes`)."""
+
+    place: Hashable
+    lines: list[str]
+    label: Label | None
+    marks: list[Mark]
+    box: Box
+    placed: Placed | None = None
+
+    def top(self) -> float:
+        assert self.placed is not None
+        return self.placed.centre[1] - self.box.height / 2
+
+
+def _blocks(scene: Scene, points: Mapping[str, Point], font: int) -> list[_Block]:
+    """The label and stacks of every place, each as a box wanted on the place's label point:
+    places with pieces first, then the others as listed."""
+    size, _ = _token_size(font)
+    line_height = font * 1.15
+    labels: dict[Hashable, Label] = {}
+    for label in scene.labels:
+        if _drawn(label.text):
+            labels.setdefault(label.place, label)
+    marks: dict[Hashable, list[Mark]] = {}
+    for mark in scene.marks:
+        marks.setdefault(mark.place, []).append(mark)
+    out = []
+    for place in [*marks, *(p for p in labels if p not in marks)]:
+        given = labels.get(place)
+        lines = given.text.split("\n") if given is not None else []
+        stacks = marks.get(place, [])
+        width = max([text_width(line, font) for line in lines]
+                    + [_stack_width(m.count, font) for m in stacks])
+        height = len(lines) * line_height + len(stacks) * (size + 2)
+        out.append(_Block(place, lines, given, stacks,
+                          Box(points[str(place)], width + 2, height + 2)))
+    return out
+
+
+def _block_svg(block: _Block, sea: bool, font: int) -> str:
+    """A block's label lines, at the top of its placed box."""
+    if block.label is None:
+        return ""
+    line_height = font * 1.15
+    x = block.placed.centre[0] if block.placed is not None else 0.0
+    y0 = block.top() + 1 + font * 0.9
+    label = block.label
+    style = (' font-style="italic"' if sea else "") + (
+        f' fill="{label.colour}"' if label.colour != _INK else "")
+    tip = f"<title>{xml_text(label.title)}</title>" if label.title else ""
+    if len(block.lines) == 1:
+        return f'<text x="{x:.1f}" y="{y0:.1f}"{style}>{tip}{xml_text(block.lines[0])}</text>'
+    spans = "".join(
+        f'<tspan x="{x:.1f}" y="{y0 + k * line_height:.1f}">{xml_text(line)}</tspan>'
+        for k, line in enumerate(block.lines)
+    )
+    return f"<text{style}>{tip}{spans}</text>"
+
+
+def _marks_svg(scene: Scene, points: Mapping[str, Point], blocks: Sequence[_Block],
                font: int, top: int) -> str:
     """The arrows, then the marks, as SVG groups in pixel coordinates.
 
-    Marks sit below their region's label.  Arrows join the regions' first marks (or label points
-    where there is no mark), starting and ending where they leave the block of the region's
-    label and tokens, so that the labels stay readable and the tokens and arrowheads stay
-    visible (where regions are too small for that, at least half of each arrow is still drawn).
+    Marks sit below their place's label, in the block placed for the place.  Arrows join the
+    places' first marks (or their blocks, or label points where a place has neither), starting
+    and ending where they leave the block of the place's label and tokens, so that the labels
+    stay readable and the tokens and arrowheads stay visible.
     """
     size, _ = _token_size(font)
     line_height = font * 1.15
-    margin = 1.5
-    blocks: dict[Hashable, list[float]] = {}  # x0, y0, x1, y1 of a region's label and tokens
+    bounds: dict[Hashable, tuple[float, float, float, float]] = {}
     anchors: dict[Hashable, Point] = {}
-    for name in {a for arrow in scene.arrows for a in (arrow.src, arrow.dst, *arrow.via)}:
-        x, y = points[str(name)]
-        text = labels.get(name, "")
-        if _drawn(text):
-            lines = text.split("\n")
-            half_w = max(len(line) for line in lines) * font * 0.28 + margin
-            spread = (len(lines) - 1) * line_height / 2
-            blocks[name] = [x - half_w, y - spread - font * 0.45 - margin,
-                            x + half_w, y + spread + font * 0.3 + margin]
     placed: list[tuple[Mark, float, float]] = []  # mark, centre x, top y
-    rows: dict[Hashable, int] = {}
-    for mark in scene.marks:
-        x, y = points[str(mark.place)]
-        text = labels.get(mark.place, "")
-        if _drawn(text):
-            y_top = y + (len(text.split("\n")) - 1) * line_height / 2 + font * 0.6
-        else:
-            y_top = y - size / 2
-        row = rows.get(mark.place, 0)
-        rows[mark.place] = row + 1
-        y_top += row * (size + 2)
-        placed.append((mark, x, y_top))
-        half_w = _stack_width(mark.count, font) / 2 + margin
-        box = [x - half_w, y_top - margin, x + half_w, y_top + size + margin]
-        if row == 0:
-            anchors[mark.place] = (x, y_top + size / 2)
-        old = blocks.get(mark.place)
-        if old is not None:
-            box = [min(old[0], box[0]), min(old[1], box[1]),
-                   max(old[2], box[2]), max(old[3], box[3])]
-        blocks[mark.place] = box
+    for block in blocks:
+        assert block.placed is not None
+        bounds[block.place] = block.placed.bounds(block.box)
+        x = block.placed.centre[0]
+        y_top = block.top() + 1 + len(block.lines) * line_height
+        anchors[block.place] = (x, y_top + size / 2) if block.marks else block.placed.centre
+        for row, mark in enumerate(block.marks):
+            placed.append((mark, x, y_top + row * (size + 2)))
 
     def anchor(name: Hashable) -> Point:
         return anchors.get(name) or points[str(name)]
 
     def gap(name: Hashable, direction: Point, end: bool) -> float:
-        box = blocks.get(name)
+        box = bounds.get(name)
         if box is None:
             return font * (0.9 if end else 0.6)
         if end:
             direction = (-direction[0], -direction[1])
-        return _exit(anchor(name), direction, (box[0], box[1], box[2], box[3]))
+        return _exit(anchor(name), direction, box)
 
     def trimmed(path: Sequence[Point], src: Hashable, dst: Hashable | None) -> list[Point]:
         length = polyline_length(path)
@@ -243,8 +322,9 @@ def _marks_svg(scene: Scene, points: Mapping[str, Point], labels: Mapping[Hashab
         return trim_polyline(path, gap(src, first, False), end)
 
     out: list[str] = []
-    out.append(arrows_svg(scene, anchor, font, 0.0, trim=trimmed, pen=PEN,
-                          attrs=f' transform="translate(0 {top})"'))
+    if scene.arrows:
+        out.append(arrows_svg(scene, anchor, font, 0.0, trim=trimmed, pen=PEN,
+                              attrs=f' transform="translate(0 {top})"'))
     if placed:
         out.append(f'<g transform="translate(0 {top})" data-layer="stacks">')
         out.extend(_stack_svg(mark, x, y_top, font) for mark, x, y_top in placed)
@@ -267,24 +347,6 @@ def _fills(board: PolygonBoard, scene: Scene) -> dict[str, str]:
                or scene.kind_fills.get(region.kind) or scene.default_fill)
         for name, region in board.regions.items()
     }
-
-
-def _label_svg(label: Label, point: Point, sea: bool, font: int) -> str:
-    """One label on its region's label point."""
-    lines = label.text.split("\n")
-    line_height = font * 1.15
-    x, y = point
-    y0 = y - (len(lines) - 1) * line_height / 2 + font * 0.35
-    style = (' font-style="italic"' if sea else "") + (
-        f' fill="{label.colour}"' if label.colour != _INK else "")
-    tip = f"<title>{xml_text(label.title)}</title>" if label.title else ""
-    if len(lines) == 1:
-        return f'<text x="{x:.1f}" y="{y0:.1f}"{style}>{tip}{xml_text(lines[0])}</text>'
-    spans = "".join(
-        f'<tspan x="{x:.1f}" y="{y0 + k * line_height:.1f}">{xml_text(line)}</tspan>'
-        for k, line in enumerate(lines)
-    )
-    return f"<text{style}>{tip}{spans}</text>"
 
 
 def polygon_svg(
@@ -326,14 +388,13 @@ def polygon_svg(
     title, legend = scene.title, scene.legend
     font = max(8, round(width / 90))
     top = round(font * 2.6) if title else 0
-    row = round(font * 1.8)
-    legend_height = (len(legend) * row + row // 2) if legend else 0
-    total_height = math.ceil(top + layout.height + legend_height)
+    legend_tall = legend_height(legend, font, width - 16) + font if legend else 0
+    total_height = math.ceil(top + layout.height + legend_tall)
 
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
         f'height="{total_height}" viewBox="0 0 {width} {total_height}" '
-        f'font-family="sans-serif" role="img"'
+        f'font-family="{FONT_FAMILY}" role="img"'
         + (f" aria-label={xml_attr(title)}" if title else "")
         + ">"
     ]
@@ -371,29 +432,23 @@ def polygon_svg(
         f'fill="{_INK}" stroke="#ffffff" stroke-width="{max(1.5, font / 5):.1f}" '
         f'stroke-opacity="0.8" paint-order="stroke" pointer-events="none">'
     )
-    texts: dict[Hashable, str] = {}
-    for label in scene.labels:
-        if not _drawn(label.text):
-            continue
-        texts.setdefault(label.place, label.text)
-        sea = board.place_kind(str(label.place)) == "sea"
-        out.append(_label_svg(label, layout.points[str(label.place)], sea, font))
+    # the smallest regions choose first: a large region has room for its label elsewhere in it
+    area = {name: region.geometry.area for name, region in board.regions.items()}
+    blocks = sorted(_blocks(scene, layout.points, font), key=lambda b: area[str(b.place)])
+    for block, where in zip(blocks, place_boxes([b.box for b in blocks],
+                                                (0.0, 0.0, float(width), layout.height))):
+        block.placed = where
+    for block in blocks:
+        if block.placed is not None and block.placed.moved:
+            out.append(leader_svg(block.box.anchor, block.placed, block.box))
+    for block in blocks:
+        sea = board.place_kind(str(block.place)) == "sea"
+        out.append(_block_svg(block, sea, font))
     out.append("</g>")
     if scene.arrows or scene.marks:
-        out.append(_marks_svg(scene, layout.points, texts, font, top))
+        out.append(_marks_svg(scene, layout.points, blocks, font, top))
 
     if legend:
-        base = top + layout.height + row // 4
-        out.append(f'<g font-size="{font}" fill="{_INK}">')
-        for k, entry in enumerate(legend):
-            y = base + k * row
-            out.append(
-                f'<rect x="8" y="{y + (row - font * 1.2) / 2:.1f}" width="{font * 1.8:.1f}" '
-                f'height="{font * 1.2:.1f}" fill="{entry.colour}" stroke="{_STROKE}" '
-                f'stroke-width="0.8"/>'
-                f'<text x="{14 + font * 1.8:.1f}" y="{y + row / 2 + font * 0.35:.1f}">'
-                f"{xml_text(entry.label)}</text>"
-            )
-        out.append("</g>")
+        out.append(legend_svg(legend, 8, top + layout.height + font * 0.5, font, width - 16))
     out.append("</svg>")
     return "".join(out)

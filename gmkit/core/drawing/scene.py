@@ -20,7 +20,8 @@ colour can smuggle markup into an SVG. Text is escaped by the renderers.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+import re
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, TypeVar
@@ -38,6 +39,7 @@ __all__ = [
     "MarkKind",
     "Outline",
     "Scene",
+    "initials",
 ]
 
 _K = TypeVar("_K", bound=Hashable)
@@ -105,18 +107,25 @@ class Label:
 @dataclass(frozen=True)
 class Mark:
     """A piece on a place: ``count`` pieces of kind ``piece`` (``"army"``, ``"noble"``...) in
-    ``colour``; ``title`` is the tooltip."""
+    ``colour``; ``title`` is the tooltip; ``text`` (one to three characters: the owner's
+    initial, see :func:`initials`) is written on the token, so colour is never the only cue."""
 
     place: Hashable
     piece: str
     colour: str
     count: int = 1
     title: str = ""
+    text: str = ""
 
     def __post_init__(self) -> None:
         check_colour(self.colour)
+        if isinstance(self.count, bool) or not isinstance(self.count, int):
+            raise ValueError(f"mark on {self.place!r}: count must be a whole number, got "
+                             f"{self.count!r}")
         if self.count < 1:
             raise ValueError(f"mark on {self.place!r}: count must be 1 or more, got {self.count}")
+        if len(self.text) > 3:
+            raise ValueError(f"mark on {self.place!r}: text {self.text!r} is longer than 3")
 
 
 @dataclass(frozen=True)
@@ -170,17 +179,35 @@ class Outline:
 
     def __post_init__(self) -> None:
         check_colour(self.colour)
+        if not self.places:
+            raise ValueError("outline: an empty group of places")
 
 
 @dataclass(frozen=True)
 class LegendEntry:
-    """One line of the legend: a swatch of ``colour`` and its ``label``."""
+    """One line of the legend: a swatch of ``colour`` and its ``label``; with ``shape``, that
+    piece's shape in ``colour`` instead of a swatch (what the board's symbols mean)."""
 
     label: str
     colour: str
+    shape: MarkShape | None = None
 
     def __post_init__(self) -> None:
         check_colour(self.colour)
+
+
+def initials(names: Sequence[str]) -> dict[str, str]:
+    """A short mark for each name, told apart from the others: its first letter, else its
+    first two, else its first and the letter after each word break, else its position."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for k, name in enumerate(names):
+        words = [w for w in re.split(r"[^0-9A-Za-z]+", name) if w] or [str(k + 1)]
+        tries = [words[0][:1].upper(), words[0][:2].title(),
+                 (words[0][:1] + "".join(w[:1] for w in words[1:])).upper()[:3], str(k + 1)]
+        out[name] = next((t for t in tries if t and t not in taken), str(k + 1))
+        taken.add(out[name])
+    return out
 
 
 def _frozen_map(m: Mapping[_K, str]) -> Mapping[_K, str]:
@@ -224,14 +251,23 @@ class Scene:
     outlines: tuple[Outline, ...] = ()
     legend: tuple[LegendEntry, ...] = ()
     title: str = ""
+    #: More places the drawing must take in although it shows nothing on them (on an
+    #: unbounded hex grid, the hexes of the picture after a turn, so before and after share
+    #: one extent).
+    extent: tuple[Hashable, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fills", _frozen_map(self.fills))
         object.__setattr__(self, "kind_fills", _frozen_map(self.kind_fills))
         for name in ("labels", "marks", "arrows", "arrow_kinds", "mark_kinds", "outlines",
-                     "legend"):
+                     "legend", "extent"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         check_colour(self.default_fill)
+        for name, kind in (("labels", Label), ("marks", Mark), ("arrows", Arrow),
+                           ("outlines", Outline), ("legend", LegendEntry)):
+            wrong = [x for x in getattr(self, name) if not isinstance(x, kind)]
+            if wrong:
+                raise TypeError(f"{name}: not a {kind.__name__}: {wrong[0]!r}")
         if self.fill_frame is not None:
             if "fill" not in self.fill_frame.columns:
                 raise ValueError("fill_frame needs a 'fill' column")
@@ -274,4 +310,5 @@ class Scene:
             out.update(arrow.places())
         for outline in self.outlines:
             out.update(outline.places)
+        out.update(self.extent)
         return out

@@ -25,7 +25,9 @@ __all__ = [
     "arrow_svg",
     "arrows_svg",
     "labels_svg",
+    "framed_svg",
     "legend_svg",
+    "text_width",
     "marks_svg",
     "point_along",
     "polyline_length",
@@ -290,10 +292,14 @@ def marks_svg(scene: Scene, anchor: Anchor, size: float, dy: float = 0.0) -> str
             if mark.title:
                 out.append(f"<title>{xml_text(mark.title)}</title>")
             out.append(_shape_svg(scene.mark_shape(mark.piece), x, cy, size, mark.colour))
-            if mark.count > 1:
-                out.append(f'<text x="{_f(x)}" y="{_f(cy)}" font-size="{_f(size * 0.7)}" '
+            text = mark.text + (str(mark.count) if mark.count > 1 else "")
+            if text:
+                font = size * (0.7 if len(text) == 1 else 0.55 if len(text) == 2
+                               else 1.3 / len(text))
+                out.append(f'<text x="{_f(x)}" y="{_f(cy)}" font-size="{_f(font)}" '
                            f'text-anchor="middle" dominant-baseline="central" '
-                           f'fill="{_readable_ink(mark.colour)}">{mark.count}</text>')
+                           f'font-weight="bold" '
+                           f'fill="{_readable_ink(mark.colour)}">{xml_text(text)}</text>')
             out.append("</g>")
             x += size + gap
     out.append("</g>")
@@ -304,17 +310,23 @@ def marks_svg(scene: Scene, anchor: Anchor, size: float, dy: float = 0.0) -> str
 
 
 def labels_svg(labels: Sequence[Label], anchor: Anchor, font: float,
-               dy: Callable[[Hashable], float] = lambda place: 0.0) -> str:
-    """Labels centred on their places (shifted by ``dy(place)``), with a white halo."""
+               dy: Callable[[Hashable], float] = lambda place: 0.0,
+               at: Callable[[Label], Point] | None = None) -> str:
+    """Labels centred on their places (shifted by ``dy(place)``), or on ``at(label)`` when
+    given, with a white halo."""
     if not labels:
         return ""
     out = [f'<g data-layer="labels" font-size="{_f(font)}" text-anchor="middle" '
-           f'font-family="sans-serif" stroke="{_HALO}" stroke-width="{_f(font / 5)}" '
+           f'font-family="{FONT_FAMILY}" stroke="{_HALO}" stroke-width="{_f(font / 5)}" '
            f'paint-order="stroke" stroke-linejoin="round">']
     for label in labels:
-        x, y = anchor(label.place)
         lines = label.text.split("\n")
-        y += dy(label.place) - (len(lines) - 1) * font * 0.6
+        if at is not None:
+            x, y = at(label)
+        else:
+            x, y = anchor(label.place)
+            y += dy(label.place)
+        y -= (len(lines) - 1) * font * 0.6
         title = f"<title>{xml_text(label.title)}</title>" if label.title else ""
         spans = "".join(
             f'<tspan x="{_f(x)}" dy="{_f(0 if i == 0 else font * 1.2)}">{xml_text(t)}</tspan>'
@@ -325,30 +337,106 @@ def labels_svg(labels: Sequence[Label], anchor: Anchor, font: float,
     return "".join(out)
 
 
+#: The font the drawings ask for, first the one :func:`text_width` is made for.
+FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+_NARROW = set("iljtfrI.,:;'|!()[] ")
+_WIDE = set("mwMWOQDGHNUC@%&")
+
+
+def text_width(text: str, font: float) -> float:
+    """A width in pixels that ``text`` set in ``font`` pixels does not exceed (one line)."""
+    units = 0.0
+    for ch in text:
+        if ch in _NARROW:
+            units += 0.40
+        elif ch in _WIDE:
+            units += 1.0
+        elif ch.isupper() or ch.isdigit():
+            units += 0.78
+        else:
+            units += 0.66
+    return units * font
+
+
 def title_svg(title: str, x: float, y: float, font: float) -> str:
     """The drawing's title, centred on ``x`` with its baseline at ``y``."""
     if not title:
         return ""
-    return (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(font)}" font-family="sans-serif" '
+    return (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(font)}" font-family="{FONT_FAMILY}" '
             f'font-weight="bold" text-anchor="middle" fill="{_INK}" '
             f'data-layer="title">{xml_text(title)}</text>')
 
 
-def legend_svg(entries: Sequence[LegendEntry], x: float, y: float, font: float) -> str:
-    """The legend, one swatch and label per line, from ``(x, y)`` downwards."""
+def _legend_cells(entries: Sequence[LegendEntry], font: float,
+                  width: float | None) -> list[tuple[float, float]]:
+    """Where each legend entry starts, relative to the legend's corner: side by side, a new
+    row where the next entry would pass ``width`` (one entry a row without a width)."""
+    cells: list[tuple[float, float]] = []
+    x = y = 0.0
+    for entry in entries:
+        w = font * 1.4 + text_width(entry.label, font) + font * 1.2
+        if width is None or (x > 0 and x + w > width):
+            if cells:
+                x, y = 0.0, y + font * 1.4
+        cells.append((x, y))
+        x += w
+    return cells
+
+
+def legend_svg(entries: Sequence[LegendEntry], x: float, y: float, font: float,
+               width: float | None = None) -> str:
+    """The legend from ``(x, y)``: a swatch and label per entry, side by side in rows no wider
+    than ``width`` (one a line without it)."""
     if not entries:
         return ""
-    out = [f'<g data-layer="legend" font-size="{_f(font)}" font-family="sans-serif">']
-    for i, entry in enumerate(entries):
-        top = y + i * font * 1.4
-        out.append(f'<rect x="{_f(x)}" y="{_f(top)}" width="{_f(font)}" height="{_f(font)}" '
-                   f'fill="{entry.colour}" stroke="{_INK}" stroke-width="{_f(font / 16)}"/>'
-                   f'<text x="{_f(x + font * 1.4)}" y="{_f(top + font * 0.5)}" '
+    out = [f'<g data-layer="legend" font-size="{_f(font)}" font-family="{FONT_FAMILY}">']
+    for entry, (dx, dy) in zip(entries, _legend_cells(entries, font, width)):
+        left, top = x + dx, y + dy
+        swatch = (_shape_svg(entry.shape, left + font / 2, top + font / 2, font, entry.colour)
+                  if entry.shape else
+                  f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(font)}" '
+                  f'height="{_f(font)}" fill="{entry.colour}" stroke="{_INK}" '
+                  f'stroke-width="{_f(font / 16)}"/>')
+        out.append(swatch +
+                   f'<text x="{_f(left + font * 1.4)}" y="{_f(top + font * 0.5)}" '
                    f'dominant-baseline="central" fill="{_INK}">{xml_text(entry.label)}</text>')
     out.append("</g>")
     return "".join(out)
 
 
-def legend_height(entries: Sequence[LegendEntry], font: float) -> float:
+def legend_height(entries: Sequence[LegendEntry], font: float,
+                  width: float | None = None) -> float:
     """The height :func:`legend_svg` takes."""
-    return len(entries) * font * 1.4
+    if not entries:
+        return 0.0
+    return _legend_cells(entries, font, width)[-1][1] + font * 1.4
+
+
+def framed_svg(body: Sequence[str], bounds: tuple[float, float, float, float], scene: Scene, *,
+               px: float, aria: str, title_px: float = 18.0, legend_px: float = 13.0) -> str:
+    """A whole SVG document: ``body`` (drawn in map units over ``bounds``, ``x0, y0, x1,
+    y1``), the scene's title above it and its legend below it, both outside the drawing and
+    set in ``title_px`` and ``legend_px`` pixels whatever the map's scale (``px`` pixels a
+    unit); the picture is widened to hold a title longer than the map is wide, and the legend
+    flows in rows as wide as the picture."""
+    minx, miny, maxx, maxy = bounds
+    title_font, legend_font = title_px / px, legend_px / px
+    pad = legend_font
+    wide = text_width(scene.title, title_font) + 2 * pad if scene.title else 0.0
+    if wide > maxx - minx:
+        grow = (wide - (maxx - minx)) / 2
+        minx, maxx = minx - grow, maxx + grow
+    map_w = maxx - minx
+    head = title_font * 1.8 if scene.title else 0.0
+    flow = map_w - 2 * pad
+    tail = legend_height(scene.legend, legend_font, flow) + legend_font if scene.legend else 0.0
+    parts = [title_svg(scene.title, (minx + maxx) / 2, miny - head * 0.4, title_font),
+             legend_svg(scene.legend, minx + pad, maxy + legend_font * 0.5, legend_font, flow)]
+    top, height = miny - head, maxy - miny + head + tail
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {top:.1f} '
+            f'{map_w:.1f} {height:.1f}" width="{map_w * px:.0f}" height="{height * px:.0f}" '
+            f'role="img" aria-label={xml_attr(aria)} font-family="{FONT_FAMILY}">'
+            # the picture's own title first, so no piece's tooltip is taken for its caption
+            f"<title>{xml_text(aria)}</title>"
+            + "".join(body) + "".join(parts) + "</svg>")

@@ -24,7 +24,7 @@ from gmkit.core.drawing.scene import Scene
 from gmkit.core.intake import Imported, Intake
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, MapStyle, RuleChange, Ruleset, register
+from gmkit.core.ruleset import Headline, RuleChange, Ruleset, register
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -52,13 +52,25 @@ class Aeternus(Ruleset[AeternusOrder]):
     schemas = aeternus_state.SCHEMAS
     # a candidacy's Discord message, whose reactions are its votes
     added = {"candidacies": ("discord_message",)}
-    default_map = None
     board_kind = "hex"
     standings_subject = "player"
 
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
         return aeternus_state.setup(players, rules)
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """5 - World: "All players exist on an infinite, procedurally generated hexagonal
+        grid", so only an unbounded hex board (``unbounded = true``) can be played."""
+        if board is None:
+            return []
+        if not isinstance(board, HexBoard):
+            return [f"a {board.kind} board: Aeternus plays on a hex grid (5 - World)"]
+        if board.bounded:
+            return [f"a bounded board of {len(board)} hexes: the world of Aeternus is an "
+                    "infinite grid generated as it is explored (5 - World); give a hex board "
+                    "with unbounded = true"]
+        return []
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[AeternusOrder]:
@@ -158,8 +170,6 @@ class Aeternus(Ruleset[AeternusOrder]):
     def headline(self) -> Headline | None:
         return Headline("fish", "Fish caught", ("faction", "hex"))
 
-    def map_style(self, state: State, rules: Params) -> MapStyle:
-        return MapStyle({}, {}, legend=list(self.player_colours(state, rules).items()))
 
     def player_colours(self, state: State, rules: Params) -> dict[str, str]:
         colour = faction_colours(state)

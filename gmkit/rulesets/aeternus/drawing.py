@@ -10,7 +10,7 @@ from __future__ import annotations
 import polars as pl
 
 from gmkit.core.boards.hexgrid import Hex
-from gmkit.core.drawing.scene import Label, LegendEntry, Mark, MarkKind, Scene
+from gmkit.core.drawing.scene import Label, LegendEntry, Mark, MarkKind, Scene, initials
 from gmkit.core.tables import State
 
 BIOME_FILLS: dict[str, str] = {
@@ -49,13 +49,17 @@ def world_scene(state: State, title: str = "") -> Scene:
                   title=f"flag of {row['faction']}")
              for row in state["flags"].iter_rows(named=True)]
     players = state["players"].filter(pl.col("active"))
-    for (q, r), group in players.group_by(["q", "r"], maintain_order=True):
-        ids = group["id"].to_list()
-        marks.append(Mark(Hex(int(q), int(r)), "player", colour[group["faction"][0]],
-                          count=len(ids), title=", ".join(ids)))
-    legend = [LegendEntry(b, c) for b, c in BIOME_FILLS.items()]
-    legend.append(LegendEntry("corrupted", CORRUPTED_FILL))
-    legend += [LegendEntry(f, colour[f]) for f in sorted(set(players["faction"].to_list()))]
+    mark = initials(sorted(players["id"].to_list()))
+    for row in players.sort("q", "r", "id").iter_rows(named=True):
+        marks.append(Mark(Hex(int(row["q"]), int(row["r"])), "player", colour[row["faction"]],
+                          title=f"{row['id']} of {row['faction']}", text=mark[row["id"]]))
+    # the legend lists what is shown: the biomes on the map, then each player by faction
+    shown = set(world["biome"].to_list())
+    legend = [LegendEntry(b, c) for b, c in BIOME_FILLS.items() if b in shown]
+    if world["corrupted"].any():
+        legend.append(LegendEntry("corrupted", CORRUPTED_FILL))
+    legend += [LegendEntry(f"{mark[p]} {p} ({f})", colour[f])
+               for p, f in sorted(players.select("id", "faction").iter_rows())]
     return Scene(fill_frame=frame, labels=tuple(labels), marks=tuple(marks),
                  mark_kinds=(MarkKind("flag", "triangle"), MarkKind("player", "circle")),
                  legend=tuple(legend),

@@ -22,11 +22,13 @@ import polars as pl
 from gmkit.core.dice import Dice
 from gmkit.core.envelope import Orders
 from gmkit.core.boards import Board
+from gmkit.rulesets.aztlan.board.geography import check_map
 from gmkit.rulesets.aztlan.board.geography import FRAME
-from gmkit.core.maps import polygon_map
+from gmkit.core.boards.polygon import PolygonBoard, polygon_board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
-from gmkit.core.ruleset import Headline, MapStyle, Ruleset, register
+from gmkit.core.drawing.scene import Scene
+from gmkit.core.ruleset import Headline, Ruleset, register
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Event, Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -39,17 +41,6 @@ from gmkit.rulesets.aztlan.roster import check_players
 from gmkit.rulesets.aztlan.steps import STEPS
 from gmkit.rulesets.aztlan.board.geography import EMPIRES
 from gmkit.rulesets.aztlan.order_types import Order as AztlanOrder
-
-CITY_FILL = "#e8e0c8"
-
-
-def _lighter(colour: str, keep: float = 0.45) -> str:
-    """A city's fill: its owner's colour washed towards white, so the stacks stand out."""
-    if not (colour.startswith("#") and len(colour) == 7):
-        return CITY_FILL
-    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(255 - (255 - c) * keep):02x}" for c in rgb)
-
 
 PARAMS = (
     Param("min_players", 3, "2.1", "fewest players (1.2, 2.1)", low=1, high=10),
@@ -91,7 +82,7 @@ class Aztlan(Ruleset[AztlanOrder]):
     aliases = ("smoking-mirror", "smoking mirror")
     params = PARAMS
     schemas = az_state.SCHEMAS
-    default_map = "board/aztlan.geojson"
+    packaged_board = "board/aztlan.geojson"
     #: The board is central Mexico in kilometres east and north of 103.8° W, 14.3° N: its
     #: GeoJSON export lies where the real places are.
     map_frame = {"projection": "equirectangular", "west": FRAME[0], "south": FRAME[1],
@@ -99,7 +90,7 @@ class Aztlan(Ruleset[AztlanOrder]):
 
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
-        return az_state.setup(players, polygon_map(board), rules)
+        return az_state.setup(players, polygon_board(board), rules)
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[AztlanOrder]:
@@ -155,24 +146,30 @@ class Aztlan(Ruleset[AztlanOrder]):
         are their secret orders and the results of them (events, not state)."""
         return self.view(state, Viewer.public())
 
-    def map_style(self, state: State, rules: Params) -> MapStyle:
+    def scene(self, state: State, rules: Params) -> Scene:
+        """Cities by holder, armies as stacks, the empires outlined (see
+        :func:`gmkit.rulesets.aztlan.drawing.scene`)."""
         import gmkit.rulesets.aztlan.drawing as drawing
 
-        colours = drawing.EMPIRE_COLOURS
-        fills: dict[str, str] = {}
-        labels: dict[str, str] = {}
-        for name, abbr, city in state["sectors"].select("name", "abbr", "city").iter_rows():
-            labels[name] = abbr if city else name
-        for name, owner in state["cities"].select("name", "owner").iter_rows():
-            fills[name] = _lighter(colours.get(owner or az_orders.NEUTRAL, CITY_FILL))
-        armies = {s: (o, int(n)) for s, o, n in state["armies"].iter_rows() if n > 0}
-        in_play = az_state.active_players(state)
-        legend = [(pid, colours[pid]) for pid in in_play] + [
-            ("independent", colours[az_orders.NEUTRAL])]
-        # 1.5: the empires outlined with a heavy line
-        outlines = [homes for homes in EMPIRES.values() if homes]
-        return MapStyle(fills, labels, legend, stacks=drawing.stacks(armies), outlines=outlines,
-                        arrow_kinds=drawing.ARROW_KINDS)
+        return drawing.scene(state)
+
+    def place_properties(self, state: State) -> dict[str, dict[str, Any]]:
+        """Each city's holder and each sector's armies now."""
+        out: dict[str, dict[str, Any]] = {
+            name: {"owner": owner} for name, owner in state["cities"].select("name", "owner")
+            .iter_rows()}
+        for sector, owner, count in state["armies"].iter_rows():
+            if count > 0:
+                out.setdefault(sector, {}).setdefault("armies", []).append(
+                    {"owner": owner, "count": count})
+        return out
+
+    def player_colours(self, state: State, rules: Params) -> dict[str, str]:
+        """Each empire's colour (2.1's order)."""
+        from gmkit.rulesets.aztlan import drawing
+
+        return {pid: drawing.EMPIRE_COLOURS[pid] for pid in state["players"]["id"].to_list()
+                if pid in drawing.EMPIRE_COLOURS}
 
     def order_arrows(self, state: State, orders: Orders[AztlanOrder],
                      events: Sequence[Event], rules: Params) -> list[Any]:
@@ -197,7 +194,16 @@ class Aztlan(Ruleset[AztlanOrder]):
 
     def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
-        return check_players(players, polygon_map(board))
+        return check_players(players, polygon_board(board))
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """1.4, 2.5, 2.6: the 79 cities, every home centre, the Chichimec Desert and both seas
+        (see :func:`~gmkit.rulesets.aztlan.board.geography.check_map`)."""
+        if board is None:
+            return []
+        if not isinstance(board, PolygonBoard):
+            return [f"a {board.kind} board: AZTLAN plays on a polygon map"]
+        return check_map(board)
 
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """All ten empires, played in 2.1's order of importance."""

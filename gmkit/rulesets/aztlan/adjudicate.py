@@ -152,7 +152,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.rulesets.aztlan.combat import (
     Tally,
     keep_standing,
@@ -173,7 +173,7 @@ __all__ = ["CHICHIMECS", "GODS", "MAX_STACK", "Adjudication", "Capture", "Code",
 
 
 def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order]],
-               game_map: GameMap) -> Adjudication:
+               game_map: PolygonBoard) -> Adjudication:
     """Resolve the combat and the moves of one movement turn (see the module's notes).
 
     ``orders_by_player`` maps each player to their typed orders (Permits

@@ -9,7 +9,7 @@ post is legal on its own (others' orders can still void a support).
 from __future__ import annotations
 
 from gmkit.core.dice import Dice
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 import gmkit.rulesets.aztlan.orders as az
@@ -108,7 +108,7 @@ def random_post(state: State, pid: str, rules: Params, dice: Dice) -> str:
     return _legal(lines, state, pid, b)
 
 
-def _legal(lines: list[str], state: State, pid: str, b: GameMap) -> str:
+def _legal(lines: list[str], state: State, pid: str, b: PolygonBoard) -> str:
     """Drop the lines the validator rejects (again: a dropped line can free another)."""
     pos = position(state)
     for _ in range(3):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.rulesets.aztlan.forces import Aim, Force, read_forces, void
 from gmkit.rulesets.aztlan.order_types import (
     NEUTRAL,
@@ -36,7 +36,7 @@ class Turn:
     """The forces of one turn and the decisions between them."""
 
     def __init__(self, position: Position, orders_by_player: Mapping[str, Sequence[Order]],
-                 game_map: GameMap) -> None:
+                 game_map: PolygonBoard) -> None:
         self.pos = position
         self.map = game_map
         self.everywhere = frozenset(game_map.regions)

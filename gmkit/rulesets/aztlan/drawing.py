@@ -1,25 +1,26 @@
-"""AZTLAN on the map: armies as stacks of tokens and orders as arrows, in each empire's colour.
+"""AZTLAN on the map: cities in their holder's colour, armies as stacks of tokens and orders as
+arrows, in each empire's colour.
 
-:func:`stacks` turns the armies on the board (sector -> owner and count) into
-:class:`~gmkit.core.maps.Stack` marks; :func:`arrows` turns the players' typed orders
-(:mod:`gmkit.rulesets.aztlan.orders`) into :class:`~gmkit.core.maps.Arrow` marks, coloured by
-the player and marked as succeeded or failed once the adjudication's outcome codes are known.
-Both are drawn by :meth:`gmkit.core.maps.GameMap.to_svg`.
+:func:`scene` is what the ruleset's ``scene`` returns; :func:`stacks` turns the armies on the
+board (sector -> owner and count) into :class:`~gmkit.core.drawing.scene.Mark` tokens;
+:func:`arrows` turns the players' typed orders (:mod:`gmkit.rulesets.aztlan.orders`) into
+:class:`~gmkit.core.drawing.scene.Arrow` marks, coloured by the player and marked as succeeded
+or failed once the adjudication's outcome codes are known.
 
 :data:`ARROW_KINDS` declares how each kind of arrow looks (an attack solid and thick, a move
-dashed, a support thin and dotted, a cut support thin with a bar across before the head), for
-:class:`~gmkit.core.drawing.scene.Scene` and :meth:`~gmkit.core.maps.GameMap.to_svg`'s
-``arrow_kinds``.
+dashed, a support thin and dotted, a cut support thin with a bar across before the head).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
-from gmkit.core.drawing.scene import ArrowKind
+from gmkit.core.drawing.polygon_svg import KIND_FILLS, SEA_INK
+from gmkit.core.drawing.scene import (Arrow, ArrowKind, Label, LegendEntry, Mark, Outline, Scene,
+                                      initials)
 from gmkit.core.envelope import Orders
-from gmkit.core.maps import Arrow, Stack
+from gmkit.core.tables import State
 from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
     Attack,
@@ -79,6 +80,9 @@ EMPIRE_COLOURS: dict[str, str] = {
     NEUTRAL: NEUTRAL_COLOUR,
 }
 
+#: The mark on each empire's army tokens, beside its colour.
+_INITIALS = initials([e for e in EMPIRE_COLOURS if e != NEUTRAL])
+
 #: The outcome code (``Code`` of :mod:`gmkit.rulesets.aztlan.adjudicate`) of an order that worked.
 SUCCEEDS = "succeeds"
 
@@ -98,7 +102,55 @@ def legend() -> list[tuple[str, str]]:
         ("independent", NEUTRAL_COLOUR)]
 
 
-def stacks(armies: Mapping[str, tuple[str, int]]) -> list[Stack]:
+#: The piece kind of an army token.
+ARMY = "army"
+#: A city nobody holds, and the land between the cities.
+CITY_FILL = "#e8e0c8"
+_OUTLINE = "#4a4a4a"
+
+
+def lighter(colour: str, keep: float = 0.45) -> str:
+    """A city's fill: its owner's colour washed towards white, so the stacks stand out."""
+    if not (colour.startswith("#") and len(colour) == 7):
+        return CITY_FILL
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(255 - (255 - c) * keep):02x}" for c in rgb)
+
+
+def scene(state: State, title: str = "") -> Scene:
+    """What the board shows for ``state``: each city washed in its holder's colour, the
+    cities by their 2.6 designations and the numbered sectors by number, the armies as
+    stacks, the empires' home lands outlined (1.5), the two seas named, and a legend of the
+    empires in play, of every eliminated empire still on the board (marked so) and of the
+    independent cities."""
+    from gmkit.rulesets.aztlan.board.geography import EMPIRES, SEAS
+    from gmkit.rulesets.aztlan.state import active_players
+
+    labels = [Label(name, abbr if city else name)
+              for name, abbr, city in state["sectors"].select("name", "abbr", "city").iter_rows()]
+    labels += [Label(sea, sea, SEA_INK) for sea in SEAS]
+    fills: dict[Hashable, str] = {}
+    shown: set[str] = set()
+    for name, owner in state["cities"].select("name", "owner").iter_rows():
+        fills[name] = lighter(EMPIRE_COLOURS.get(owner or NEUTRAL, CITY_FILL))
+        shown.add(owner or NEUTRAL)
+    armies = {s: (o, int(n)) for s, o, n in state["armies"].iter_rows() if n > 0}
+    shown.update(o for o, _ in armies.values())
+    in_play = active_players(state)
+    legend = [LegendEntry(pid, EMPIRE_COLOURS[pid]) for pid in in_play]
+    legend += [LegendEntry(f"{pid} (eliminated)", EMPIRE_COLOURS[pid]) for pid in EMPIRE_COLOURS
+               if pid in shown and pid not in in_play and pid != NEUTRAL]
+    legend.append(LegendEntry("independent", NEUTRAL_COLOUR))
+    sectors = set(state["sectors"]["name"].to_list())
+    groups = [tuple(h for h in homes if h in sectors) for homes in EMPIRES.values()]
+    outlines = [Outline(group, _OUTLINE, 3.2) for group in groups if group]
+    return Scene(fills=fills, kind_fills=KIND_FILLS, default_fill=CITY_FILL,
+                 labels=tuple(labels), marks=tuple(stacks(armies)),
+                 outlines=tuple(outlines), legend=tuple(legend),
+                 arrow_kinds=ARROW_KINDS, title=title)
+
+
+def stacks(armies: Mapping[str, tuple[str, int]]) -> list[Mark]:
     """A stack of tokens for each occupied sector (sector -> owner and count, the owner
     ``"neutral"`` for an independent garrison), in the mapping's order; empty sectors are left
     out."""
@@ -107,7 +159,9 @@ def stacks(armies: Mapping[str, tuple[str, int]]) -> list[Stack]:
         if count <= 0:
             continue
         who = "Independent garrison" if owner == NEUTRAL else owner
-        out.append(Stack(sector, count, colour(owner), f"{who}: {armies_phrase(count)} in {sector}"))
+        out.append(Mark(sector, ARMY, colour(owner), count,
+                        f"{who}: {armies_phrase(count)} in {sector}",
+                        "" if owner == NEUTRAL else _INITIALS.get(owner, "")))
     return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.rulesets.aztlan.order_types import (
     MAX_MOVE,
     NEUTRAL,
@@ -86,7 +86,7 @@ def force_name(f: Force) -> str:
     return f"the {_adj(f.player)} {size} in {f.sector}"
 
 
-def is_city(game_map: GameMap, sector: str) -> bool:
+def is_city(game_map: PolygonBoard, sector: str) -> bool:
     region = game_map.regions.get(sector)
     return region is not None and region.props.get("city") is True
 
@@ -97,7 +97,7 @@ def void(f: Force, why: str) -> None:
 
 
 def read_forces(position: Position, orders_by_player: Mapping[str, Sequence[Order]],
-                game_map: GameMap) -> list[Force]:
+                game_map: PolygonBoard) -> list[Force]:
     """A force for every combat order (players by name, each in the order given; an order for
     armies the player does not have is a phantom, VOID), then one for the armies left with no
     order in each sector, by sector.  Orders that cannot be carried out are VOID."""
@@ -139,7 +139,7 @@ def read_forces(position: Position, orders_by_player: Mapping[str, Sequence[Orde
     return forces
 
 
-def _bad_target(o: Attack | CutSupport, player: str, position: Position, game_map: GameMap,
+def _bad_target(o: Attack | CutSupport, player: str, position: Position, game_map: PolygonBoard,
                 attacked_by: set[tuple[str, str]]) -> str | None:
     """Why an Attack or Cut Support cannot be carried out (5.3, 5.4), or ``None``; an attack
     that can is noted in ``attacked_by``."""
@@ -155,7 +155,7 @@ def _bad_target(o: Attack | CutSupport, player: str, position: Position, game_ma
     return None
 
 
-def _bad_path(o: Move, game_map: GameMap) -> str | None:
+def _bad_path(o: Move, game_map: PolygonBoard) -> str | None:
     if not 1 <= len(o.path) <= MAX_MOVE:
         return f"a Move passes one to three sectors, not {len(o.path)}"
     here, seen = o.origin, {o.origin}

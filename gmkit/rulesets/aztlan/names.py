@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 import re
 
-from gmkit.core.maps import GameMap
-from gmkit.core.names import NameIndex
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.orders import OrderSyntaxError, join_alternatives
+from gmkit.core.names import NameIndex
 from gmkit.rulesets.aztlan.board.geography import DESERT, DESERT_ABBR, EMPIRES
 
 __all__ = ["names", "one_name", "player_index", "player_name", "sector_index"]
@@ -33,7 +33,7 @@ def player_index() -> NameIndex:
 
 
 @functools.lru_cache(maxsize=8)
-def sector_index(game_map: GameMap, cities_only: bool = False) -> NameIndex:
+def sector_index(game_map: PolygonBoard, cities_only: bool = False) -> NameIndex:
     """Names a player may use for the board's land sectors (or only its cities).
 
     Full names, rule 2.6 designations (``Ten``, ``Tto``, ``7``) and, for the

@@ -33,8 +33,15 @@ from __future__ import annotations
 
 import re
 
-from gmkit.core.maps import GameMap
-from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult, PostLine, parse_post)
+from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.orders import (
+    IllegalOrderError,
+    OrderError,
+    OrderSyntaxError,
+    ParseResult,
+    PostLine,
+    parse_post,
+)
 from gmkit.core.names import NameIndex
 from gmkit.rulesets.aztlan.names import names, one_name, player_name, sector_index
 from gmkit.rulesets.aztlan.order_types import (
@@ -204,12 +211,12 @@ def _contingencies(text: str, index: NameIndex, ab: str) -> tuple[Contingency, .
     return tuple(out)
 
 
-def _abbr(game_map: GameMap, name: str) -> str:
+def _abbr(game_map: PolygonBoard, name: str) -> str:
     abbr = game_map.regions[name].props.get("abbr")
     return abbr if isinstance(abbr, str) and abbr else name
 
 
-def parse_line(line: PostLine, game_map: GameMap, player: str) -> Order | None:
+def parse_line(line: PostLine, game_map: PolygonBoard, player: str) -> Order | None:
     """One line into an order; raises :class:`OrderError` with the reason.
 
     Reads syntax and names only: whether the order is legal is
@@ -251,7 +258,7 @@ def _permit(text: str, player: str, sectors: NameIndex) -> Permit | None:
     return None
 
 
-def _sacrifice_first(text: str, game_map: GameMap) -> Sacrifice | None:
+def _sacrifice_first(text: str, game_map: PolygonBoard) -> Sacrifice | None:
     """``sacrifice 2 captives in Ten`` (3.5.4)."""
     m = _SAC_FIRST.match(text)
     if not m:
@@ -301,7 +308,7 @@ def _not_an_order(text: str, sectors: NameIndex) -> OrderSyntaxError:
     return OrderSyntaxError(f"not an order: '{text}' (try {EXAMPLES})")
 
 
-def _sacrifice(origin: str, cnt: str | None, rest: str, game_map: GameMap) -> Sacrifice:
+def _sacrifice(origin: str, cnt: str | None, rest: str, game_map: PolygonBoard) -> Sacrifice:
     """``Ten sac 2`` (3.5.4)."""
     city = sector_index(game_map, cities_only=True).resolve(origin)
     if cnt:
@@ -314,7 +321,7 @@ def _sacrifice(origin: str, cnt: str | None, rest: str, game_map: GameMap) -> Sa
     return Sacrifice(city, _captives(rm.group("n")))
 
 
-def _army_order(m: re.Match[str], game_map: GameMap, player: str, sectors: NameIndex) -> Order:
+def _army_order(m: re.Match[str], game_map: PolygonBoard, player: str, sectors: NameIndex) -> Order:
     """A line read by :data:`_HEAD`: a force, a verb and the rest."""
     kind = next(k for k in _VERBS if m.group(f"v_{k}"))
     rest = m.group("rest").strip()
@@ -366,7 +373,7 @@ def _give(origin: str, count: int, who: str, player: str) -> Give:
     return Give(origin, count, to)
 
 
-def parse(post: str, game_map: GameMap, player: str, *,
+def parse(post: str, game_map: PolygonBoard, player: str, *,
           secret: bool = False) -> ParseResult[Order]:
     """A whole post of ``player``'s into orders and per-line errors.
 

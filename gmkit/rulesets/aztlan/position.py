@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.rulesets.aztlan.order_types import NEUTRAL
 from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES, home_centres
 
@@ -36,7 +36,7 @@ class Position:
     magic: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
-    def initial(cls, game_map: GameMap) -> Position:
+    def initial(cls, game_map: PolygonBoard) -> Position:
         """Winter 1450 (2.2, 2.5): one army in every city, two in Tenochtitlan
         and Tzintzuntzan, the home centres their empires', two Chichimec
         armies in the desert."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.rulesets.aztlan.combat import Tally
 from gmkit.rulesets.aztlan.forces import CHICHIMECS, MAX_STACK, Force, force_name, is_city
 from gmkit.rulesets.aztlan.order_types import NEUTRAL
@@ -17,7 +17,7 @@ from gmkit.rulesets.aztlan.board.geography import DESERT
 __all__ = ["retreat_to", "settle_retreats"]
 
 
-def settle_retreats(tally: Tally, final: dict[str, tuple[str, int]], game_map: GameMap) -> None:
+def settle_retreats(tally: Tally, final: dict[str, tuple[str, int]], game_map: PolygonBoard) -> None:
     """Every beaten force retreats, is captured or disbands, in the order of the sectors'
     names; ``final`` (the armies after the moves) gains the retreats."""
     cities = tally.cities
@@ -53,7 +53,7 @@ def settle_retreats(tally: Tally, final: dict[str, tuple[str, int]], game_map: G
 
 
 def retreat_to(f: Force, beaten_by: Force, final: Mapping[str, tuple[str, int]],
-                cities: Mapping[str, str | None], game_map: GameMap) -> str | None:
+                cities: Mapping[str, str | None], game_map: PolygonBoard) -> str | None:
     """Where ``f`` retreats: its first valid ordered retreat (into an ally's sector only when
     the order gives him the army, 5.7.1), else the valid neighbour most nearly opposite the
     direction the winning attack came from (5.7.2)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.players import PlayerInfo
 from gmkit.rulesets.aztlan.board.geography import EMPIRES
 
@@ -25,7 +25,7 @@ def near(word: str, choices: Sequence[str]) -> str:
     return f" (did you mean {got[0]!r}?)" if got else ""
 
 
-def check_players(players: Sequence[PlayerInfo], game_map: GameMap | None) -> list[str]:
+def check_players(players: Sequence[PlayerInfo], game_map: PolygonBoard | None) -> list[str]:
     """Every problem of an AZTLAN player list: each ``id`` an empire, played once."""
     if not players:
         return ["no player: list each as a [[players]] table with id (the empire) and name"]

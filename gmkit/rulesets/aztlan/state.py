@@ -2,7 +2,7 @@
 
 The board itself is kept in the state (``sectors`` and ``borders``), so a turn can be resolved
 and replayed from its snapshot alone; :func:`board` turns those two tables back into a
-:class:`~gmkit.core.maps.GameMap` for the adjudicator.
+:class:`~gmkit.core.boards.polygon.PolygonBoard` for the adjudicator.
 
 Tables:
 
@@ -32,7 +32,7 @@ from typing import Any
 import polars as pl
 from shapely.geometry import box
 
-from gmkit.core.maps import GameMap, Region
+from gmkit.core.boards.polygon import PolygonBoard, Region
 from gmkit.core.params import Params
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State
@@ -83,7 +83,7 @@ def turn_of(year: int, season: str) -> int:
     return (year - FIRST_YEAR) * 4 + SEASONS.index(season) + 1
 
 
-def setup(players: Sequence[PlayerInfo], game_map: GameMap | None, rules: Params) -> State:
+def setup(players: Sequence[PlayerInfo], game_map: PolygonBoard | None, rules: Params) -> State:
     """Winter 1450 (2.1, 2.2, 2.5): the empires in play on their home centres, every other city
     independent with one army (two in Tenochtitlan and Tzintzuntzan), two Chichimec armies in the
     desert when the Chichimecs are played."""
@@ -144,14 +144,14 @@ def setup(players: Sequence[PlayerInfo], game_map: GameMap | None, rules: Params
 
 @lru_cache(maxsize=8)
 def _board(sectors: tuple[tuple[str, str, bool, float, float], ...],
-           borders: tuple[tuple[str, str], ...]) -> GameMap:
+           borders: tuple[tuple[str, str], ...]) -> PolygonBoard:
     regions = [Region(name, "land", box(x - 0.5, y - 0.5, x + 0.5, y + 0.5),
                       {"abbr": abbr, "city": city})
                for name, abbr, city, x, y in sectors]
     adjacency: dict[str, list[str]] = {name: [] for name, *_ in sectors}
     for a, b in borders:
         adjacency[a].append(b)
-    return GameMap("aztlan", regions, source="state", explicit_adjacency=adjacency)
+    return PolygonBoard("aztlan", regions, source="state", explicit_adjacency=adjacency)
 
 
 _RECENT: dict[tuple[str, tuple[int, ...]], tuple[tuple[pl.DataFrame, ...], Any]] = {}
@@ -171,16 +171,16 @@ def _recent(kind: str, frames: tuple[pl.DataFrame, ...], make: Any) -> Any:
     return value
 
 
-def board(state: State) -> GameMap:
+def board(state: State) -> PolygonBoard:
     """The board kept in ``state``: sectors, cities, abbreviations and adjacency (cached)."""
-    def make() -> GameMap:
+    def make() -> PolygonBoard:
         s = state["sectors"]
         key = tuple(zip(s["name"].to_list(), s["abbr"].to_list(), s["city"].to_list(),
                         s["x"].to_list(), s["y"].to_list()))
         b = state["borders"]
         return _board(key, tuple(zip(b["a"].to_list(), b["b"].to_list())))
 
-    result: GameMap = _recent("board", (state["sectors"], state["borders"]), make)
+    result: PolygonBoard = _recent("board", (state["sectors"], state["borders"]), make)
     return result
 
 

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import cast
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.orders import (
     IllegalOrderError,
     OrderError,
@@ -56,7 +56,7 @@ def _lines(found: Sequence[int]) -> str:
 class _Checker:
     """Judges one player's orders; problems are gathered by line."""
 
-    def __init__(self, position: Position, game_map: GameMap, pid: str,
+    def __init__(self, position: Position, game_map: PolygonBoard, pid: str,
                  orders: list[tuple[PostLine, Order]],
                  everyone: Mapping[str, list[tuple[PostLine, Order]]],
                  permits: Mapping[tuple[str, str], frozenset[str] | None]) -> None:
@@ -439,7 +439,7 @@ def _order_key(name: str) -> tuple[int, int, str]:
 
 
 def validate(position: Position, parsed_by_player: Mapping[str, ParseResult[Order]],
-             game_map: GameMap) -> dict[str, list[OrderError]]:
+             game_map: PolygonBoard) -> dict[str, list[OrderError]]:
     """Every problem of every player's orders, by player, each naming its line.
 
     Keys are those of ``parsed_by_player``; players without problems are left

@@ -13,10 +13,13 @@ import polars as pl
 
 from gmkit.core.dice import Dice
 from gmkit.core.boards import Board
-from gmkit.core.maps import polygon_map
+from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.boards.polygon import polygon_board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, MapStyle, Ruleset, register
+from gmkit.core.drawing.scene import Scene
+from gmkit.core.ruleset import Headline, Ruleset, register
+import gmkit.rulesets.cien.drawing as cien_drawing
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -30,10 +33,8 @@ from gmkit.rulesets.cien.roster import check_players
 from gmkit.rulesets.cien.steps import STEPS
 from gmkit.rulesets.cien.orders import Order as CienOrder
 
-NEUTRAL_FILL = "#e8e0c8"
 #: The players' figures only the GM and the player themself see.
 PRIVATE_FIGURES = ("treasury", "spent_defense", "spent_invest")
-CAPITAL_FILL = "#f7dc6f"
 
 
 def _hide_figures(players: pl.DataFrame, keep: str | None) -> pl.DataFrame:
@@ -53,11 +54,11 @@ class Cien(Ruleset[CienOrder]):
     aliases = ("crown-of-cien", "the-crown-of-cien")
     params = PARAMS
     schemas = cien_state.SCHEMAS
-    default_map = "board/cien.geojson"
+    packaged_board = "board/cien.geojson"
 
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
-        return cien_state.setup(players, polygon_map(board), rules)
+        return cien_state.setup(players, polygon_board(board), rules)
 
     def headline(self) -> Headline:
         return Headline("provinces", "provinces held", ("income",))
@@ -135,27 +136,41 @@ class Cien(Ruleset[CienOrder]):
         public = self.view(state, Viewer.public())
         return public.replace(players=_hide_figures(state["players"], keep=player))
 
-    def map_style(self, state: State, rules: Params) -> MapStyle:
-        fills, labels = {}, {}
-        for name, owner, output, capital in state["provinces"].select(
-                "name", "owner", "output", "capital").iter_rows():
-            fills[name] = COLOUR_HEX.get(owner, NEUTRAL_FILL) if owner else (
-                CAPITAL_FILL if capital else NEUTRAL_FILL)
-            labels[name] = f"{name}\n{output}"
-        active = state["players"].filter(pl.col("status") == cien_state.ACTIVE)["id"].to_list()
-        legend = [(pid, COLOUR_HEX[pid]) for pid in active] + [("independent", NEUTRAL_FILL)]
-        return MapStyle(fills, labels, legend)
+    def scene(self, state: State, rules: Params) -> Scene:
+        """Provinces in their holder's colour with their output, the seas named, the legend of
+        the players in play and the independent provinces."""
+        return cien_drawing.scene(state)
+
+    def place_properties(self, state: State) -> dict[str, dict[str, Any]]:
+        """Each province's holder and output as the state has them now."""
+        return {name: {"owner": owner, "output": output}
+                for name, owner, output in state["provinces"].select(
+                    "name", "owner", "output").iter_rows()}
+
+    def player_colours(self, state: State, rules: Params) -> dict[str, str]:
+        """Each player's colour: the colour their id names (Cien's players are colours)."""
+        return cien_drawing.colours(state)
 
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
 
     def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
-        return check_players(players, polygon_map(board))
+        return check_players(players, polygon_board(board))
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """A polygon map of land provinces holding the Imperial City."""
+        if board is None:
+            return []
+        if not isinstance(board, PolygonBoard):
+            return [f"a {board.kind} board: the Crown of Cien plays on a polygon map"]
+        if CAPITAL not in board.land():
+            return [f"no land province '{CAPITAL}' (the Imperial City)"]
+        return []
 
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """Six players on states spread over the map (the named states first)."""
-        game_map = polygon_map(board)
+        game_map = polygon_board(board)
         if game_map is None:
             return []
         named = ["Solsauvre", "Coyons", "Guicardie", "Tróys", "Sevoy"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.players import PlayerInfo
 from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
 
@@ -30,7 +30,7 @@ def near(word: str, choices: Sequence[str]) -> str:
     return f" (did you mean {got[0]!r}?)" if got else ""
 
 
-def check_players(players: Sequence[PlayerInfo], game_map: GameMap | None) -> list[str]:
+def check_players(players: Sequence[PlayerInfo], game_map: PolygonBoard | None) -> list[str]:
     """Every problem of a Cien player list: colour (``id``), ``state`` (a land province of the
     map, not the Imperial City, one player each) and ``government`` (duchy or city-state)."""
     if not players:

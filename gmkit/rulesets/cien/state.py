@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.params import Params
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State
@@ -86,7 +86,7 @@ def income_of(state: State, rules: Params) -> dict[str, int]:
                                         players["status"].to_list()) if status == ACTIVE}
 
 
-def setup(players: Sequence[PlayerInfo], game_map: GameMap | None, rules: Params) -> State:
+def setup(players: Sequence[PlayerInfo], game_map: PolygonBoard | None, rules: Params) -> State:
     """Turn 0: every player on their chosen state; everything else independent."""
     if game_map is None:
         raise SetupError("The Crown of Cien needs a map")

@@ -20,11 +20,11 @@ from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
 from gmkit.core.envelope import Orders
-from gmkit.core.maps import Arrow
+from gmkit.core.drawing.scene import Arrow
 from gmkit.core.boards import Board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import MapStyle, Ruleset, register
+from gmkit.core.ruleset import Ruleset, register
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Event, Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -46,17 +46,19 @@ class ThreeHills(Ruleset[DiggerOrder]):
     aliases = ("three-hills",)
     params = PARAMS
     schemas = example_state.SCHEMAS
-    default_map = None  # the board is a graph shipped with the ruleset, not a polygon map
     board_kind = "graph"
     packaged_board = "board.toml"  # a new game keeps a copy, recorded by every turn
 
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
-        return example_state.setup(players, rules)
+        """1. The diggers, on the game's board (the shipped one unless the GM gave their own;
+        the state keeps it, so every step plays on it)."""
+        return example_state.setup(players, rules,
+                                   board if isinstance(board, GraphBoard) else None)
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[DiggerOrder]:
-        return example_orders.parse(post)
+        return example_orders.parse(post, state)
 
     def validate(self, state: State, orders: Mapping[str, ParseResult[DiggerOrder]],
                  rules: Params) -> dict[str, list[OrderError]]:
@@ -90,14 +92,14 @@ class ThreeHills(Ruleset[DiggerOrder]):
         return state.replace(diggers=state["diggers"].with_columns(
             pl.lit(None, pl.Int64).alias("gold")))
 
-    def map_style(self, state: State, rules: Params) -> MapStyle:
-        """No polygon map to style; the legend gives each digger's colour to charts and
-        reports (the board itself is drawn from :meth:`scene`)."""
-        return MapStyle({}, {}, legend=list(colours(state).items()))
 
     def board(self) -> GraphBoard:
         """The graph board shipped with the ruleset (``board.toml``)."""
         return board()
+
+    def player_colours(self, state: State, rules: Params) -> dict[str, str]:
+        """Each digger's colour, in the order the players were listed."""
+        return colours(state)
 
     def scene(self, state: State, rules: Params) -> Scene:
         """The board for ``state``: hills by the gold left, a mark per digger."""
@@ -115,6 +117,14 @@ class ThreeHills(Ruleset[DiggerOrder]):
 
     def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
         return random_post(state, player, rules, dice)
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """1. The diggers: a graph board with one camp and at least one hill."""
+        if board is None:
+            return []
+        if not isinstance(board, GraphBoard):
+            return [f"a {board.kind} board: Three Hills plays on a graph board"]
+        return example_state.check_board(board)
 
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         return [{"id": pid, "name": f"{pid} the digger"} for pid in ("Amber", "Birch", "Cedar")]

@@ -8,8 +8,8 @@ from __future__ import annotations
 from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.tables import State
-from gmkit.rulesets.example.rules import HILL, MOVING, board
-from gmkit.rulesets.example.state import digger, gold_left
+from gmkit.rulesets.example.rules import HILL, MOVING
+from gmkit.rulesets.example.state import board_of, digger, gold_left
 
 
 def random_post(state: State, pid: str, rules: Params, dice: Dice) -> str:
@@ -19,7 +19,8 @@ def random_post(state: State, pid: str, rules: Params, dice: Dice) -> str:
     if left.get(here, 0) > 0 and dice.choice(["dig", "move"], weights=[3, 1], rule=MOVING,
                                              purpose=f"{pid} bot: dig or move") == "dig":
         return "[b]Dig[/b]"
-    around = sorted(board().neighbours(here))
-    weights = [3 if board().place_kind(p) == HILL and left[p] > 0 else 1 for p in around]
+    game_board = board_of(state)
+    around = sorted(game_board.neighbours(here))
+    weights = [3 if game_board.place_kind(p) == HILL and left[p] > 0 else 1 for p in around]
     where = dice.choice(around, weights=weights, rule=MOVING, purpose=f"{pid} bot: where to")
     return f"Off I go.\n[b]Move to {where}[/b]"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from gmkit.core.drawing.graph_svg import graph_svg
 from gmkit.core.drawing.scene import ArrowKind, Label, LegendEntry, Mark, Scene
 from gmkit.core.tables import State
-from gmkit.rulesets.example.rules import board
+from gmkit.rulesets.example.state import board_of
 
 KIND_FILLS = {"camp": "#d9c8a0", "ford": "#a9c9e6", "hill": "#9bd770"}
 DUG_OUT = "#c8c2b4"
@@ -37,4 +37,4 @@ def board_scene(state: State, title: str = "") -> Scene:
 
 def board_svg(state: State, title: str = "") -> str:
     """The board for ``state`` as SVG (see :func:`board_scene`)."""
-    return graph_svg(board(), board_scene(state, title))
+    return graph_svg(board_of(state), board_scene(state, title))

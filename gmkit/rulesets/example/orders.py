@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
                                PostLine, parse_post)
+from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.example.rules import HILL, board
-from gmkit.rulesets.example.state import digger, gold_left
+from gmkit.rulesets.example.state import board_of, digger, gold_left
 
 
 @dataclass(frozen=True)
@@ -38,19 +39,22 @@ MOVE = re.compile(r"^(?:move|go|walk)\s+(?:to\s+)?(?:the\s+)?(?P<place>.+?)\.?$"
 DIG = re.compile(r"^dig(?:\s+here)?\.?$", re.I)
 
 
-def parse_line(line: PostLine) -> Order:
-    """One order line into an order; raises :class:`OrderError` saying why it is none."""
+def parse_line(line: PostLine, game_board: GraphBoard) -> Order:
+    """One order line into an order on ``game_board``; raises :class:`OrderError` saying why
+    it is none."""
     if DIG.match(line.text):
         return Dig()
     m = MOVE.match(line.text)
     if m:
-        return Move(board().parse_place(m["place"]))
+        return Move(game_board.parse_place(m["place"]))
     raise OrderSyntaxError(f"not an order: '{line.text}' (try 'Move to North Hill' or 'Dig')")
 
 
-def parse(post: str) -> ParseResult[Order]:
-    """A whole post into orders and per-line errors."""
-    return parse_post(post, parse_line)
+def parse(post: str, state: State | None = None) -> ParseResult[Order]:
+    """A whole post into orders and per-line errors, on the board of ``state`` (the shipped
+    board without one)."""
+    game_board = board_of(state) if state is not None else board()
+    return parse_post(post, lambda line: parse_line(line, game_board))
 
 
 def describe(order: Order) -> str:
@@ -63,6 +67,7 @@ def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
     """Every problem of every digger's orders, by digger, each naming its line (2. Moving)."""
     known = set(state["diggers"]["id"].to_list())
     left = gold_left(state)
+    game_board = board_of(state)
     problems: dict[str, list[OrderError]] = {}
     for pid, result in parsed.items():
         if pid not in known:
@@ -78,10 +83,10 @@ def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
 
             if first is not None:
                 bad(f"one order a turn (the order on line {first} counts)")
-            elif isinstance(order, Move) and order.place not in board().neighbours(here):
+            elif isinstance(order, Move) and order.place not in game_board.neighbours(here):
                 bad(f"{order.place} is not next to {here} (next to it: "
-                    f"{', '.join(sorted(board().neighbours(here)))})")
-            elif isinstance(order, Dig) and board().place_kind(here) != HILL:
+                    f"{', '.join(sorted(game_board.neighbours(here)))})")
+            elif isinstance(order, Dig) and game_board.place_kind(here) != HILL:
                 bad(f"{pid} stands on {here}, not on a hill")
             elif isinstance(order, Dig) and left[here] == 0:
                 bad(f"{here} is dug out")

@@ -28,7 +28,8 @@ CROWDING = "3. Crowding"
 DIGGING = "4. Digging"
 VICTORY = "5. Victory"
 
-CAMP = "Camp"
+CAMP = "Camp"  # the camp of the shipped board
+CAMP_KIND = "camp"
 HILL = "hill"
 
 PARAMS = (

@@ -7,38 +7,93 @@ from typing import Any
 
 import polars as pl
 
+from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.params import Params
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State
-from gmkit.rulesets.example.rules import CAMP, HILL, board
+from gmkit.rulesets.example.rules import CAMP_KIND, HILL, board
 
 SCHEMAS: dict[str, Schema] = {
     # arrived: the turn the digger reached its place (the order of digging); gold is secret.
     "diggers": {"id": pl.String, "name": pl.String, "place": pl.String,
                 "arrived": pl.Int64, "gold": pl.Int64},
     "hills": {"place": pl.String, "gold_left": pl.Int64},
+    # the game's board (the shipped one or the GM's own): its places and their routes
+    "places": {"place": pl.String, "kind": pl.String, "x": pl.Float64, "y": pl.Float64},
+    "routes": {"a": pl.String, "b": pl.String},
 }
+
+_BOARDS: dict[tuple[Any, ...], GraphBoard] = {}
 
 
 class SetupError(ValueError):
     """A player list that cannot start a game of Three Hills."""
 
 
-def setup(players: Sequence[PlayerInfo], rules: Params) -> State:
-    """Turn 0: every digger at the Camp with no gold, every hill full."""
+def check_board(game_board: GraphBoard) -> list[str]:
+    """1. The diggers: a board needs one camp to start from and at least one hill to dig."""
+    camps = game_board.of_kind(CAMP_KIND)
+    problems = [] if len(camps) == 1 else [
+        f"one place of kind {CAMP_KIND!r} is needed for the diggers to start from, not "
+        f"{len(camps)}" + (f" ({', '.join(camps)})" if camps else "")]
+    if not game_board.of_kind(HILL):
+        problems.append(f"no place of kind {HILL!r}: there is nothing to dig")
+    return problems
+
+
+def board_tables(game_board: GraphBoard) -> dict[str, pl.DataFrame]:
+    """The ``places`` and ``routes`` tables of a board, as the state keeps them."""
+    places = [{"place": p.id, "kind": p.kind, "x": p.pos[0] if p.pos else None,
+               "y": p.pos[1] if p.pos else None} for p in game_board.places.values()]
+    return {"places": pl.DataFrame(places, schema=dict(SCHEMAS["places"])),
+            "routes": pl.DataFrame([{"a": a, "b": b} for a, b in game_board.edges()],
+                                   schema=dict(SCHEMAS["routes"]))}
+
+
+def board_of(state: State) -> GraphBoard:
+    """The board the game is played on, as its state keeps it (the shipped board for a state
+    written before the board was kept in it)."""
+    if "places" not in state.tables or state["places"].height == 0:
+        return board()
+    places, routes = state["places"], state["routes"]
+    key = (tuple(places.iter_rows()), tuple(routes.iter_rows()))
+    found = _BOARDS.get(key)
+    if found is None:
+        found = GraphBoard.from_frames(places, routes, source="the game's board")
+        if len(_BOARDS) > 16:
+            _BOARDS.clear()
+        _BOARDS[key] = found
+    return found
+
+
+def camp(state: State) -> str:
+    """The place the diggers start from and are sent back to."""
+    return board_of(state).of_kind(CAMP_KIND)[0]
+
+
+def setup(players: Sequence[PlayerInfo], rules: Params,
+          game_board: GraphBoard | None = None) -> State:
+    """Turn 0 on ``game_board`` (the shipped board by default): every digger at the Camp with
+    no gold, every hill full."""
+    game_board = game_board or board()
+    problems = check_board(game_board)
+    if problems:
+        raise SetupError(f"{game_board.source}: {'; '.join(problems)}")
     ids = [p.id for p in players]
     if not 2 <= len(ids) <= rules.max_players:
         raise SetupError(f"two to {rules.max_players} diggers, not {len(ids)}")
     if len(set(ids)) != len(ids):
         raise SetupError(f"a digger is listed twice: {', '.join(sorted(ids))}")
     diggers = pl.DataFrame({"id": ids, "name": [p.name for p in players],
-                            "place": [CAMP] * len(ids), "arrived": [0] * len(ids),
+                            "place": [game_board.of_kind(CAMP_KIND)[0]] * len(ids),
+                            "arrived": [0] * len(ids),
                             "gold": [0] * len(ids)}, schema=dict(SCHEMAS["diggers"]))
-    hills = list(board().of_kind(HILL))
+    hills = list(game_board.of_kind(HILL))
     return State(0, {"diggers": diggers,
                      "hills": pl.DataFrame({"place": hills,
                                             "gold_left": [rules.hill_gold] * len(hills)},
-                                           schema=dict(SCHEMAS["hills"]))})
+                                           schema=dict(SCHEMAS["hills"])),
+                     **board_tables(game_board)})
 
 
 def digger(state: State, pid: str) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
 from gmkit.rulesets.example.orders import Dig, Move, Order
-from gmkit.rulesets.example.rules import CAMP, CROWDING, DIGGING, HILL, MOVING, VICTORY, board
-from gmkit.rulesets.example.state import digger, gold_left
+from gmkit.rulesets.example.rules import CROWDING, DIGGING, HILL, MOVING, VICTORY
+from gmkit.rulesets.example.state import board_of, camp, digger, gold_left
 
 
 def _set(state: State, pid: str, **values: Any) -> State:
@@ -47,7 +47,8 @@ def crowding(state: State, orders: Orders[Order], dice: Dice,
     """3. Crowding: a hill holds one digger; a die decides who stays, the others go back to
     the Camp (with ``crowded_hill = "holder"``, the digger who held the hill keeps it)."""
     events = []
-    for hill in board().of_kind(HILL):
+    back = camp(state)
+    for hill in board_of(state).of_kind(HILL):
         here = state["diggers"].filter(pl.col("place") == hill).sort("id")
         if here.height < 2:
             continue
@@ -64,7 +65,7 @@ def crowding(state: State, orders: Orders[Order], dice: Dice,
                             f"{'goes' if len(sent) == 1 else 'go'} back to the Camp.",
                             stays, hill, data={"sent_back": sent}))
         for pid in sent:
-            state = _set(state, pid, place=CAMP, arrived=dice.turn)
+            state = _set(state, pid, place=back, arrived=dice.turn)
     return state, events
 
 
@@ -81,7 +82,7 @@ def dig(state: State, orders: Orders[Order], dice: Dice, rules: Params,
         return state, [Event("dig", VICTORY, f"The game is won: {actor} does not dig.", actor)]
     me = digger(state, actor)
     hill = str(me["place"])
-    if board().place_kind(hill) != HILL:
+    if board_of(state).place_kind(hill) != HILL:
         return state, [Event("dig", DIGGING, f"{actor} was sent back to the Camp and does not "
                              "dig.", actor, hill)]
     secret = any(orders.is_secret(o) for o in orders[actor] if isinstance(o, Dig))

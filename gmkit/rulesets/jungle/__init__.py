@@ -28,7 +28,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, MapStyle, Ruleset, register
+from gmkit.core.ruleset import Headline, Ruleset, register
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -59,7 +59,6 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     schemas = SCHEMAS
     # captured settlers and workers, kept aside until rescued
     added = {"captive_units": None, "captives": None, "captive_rows": None}
-    default_map = None
     board_kind = "hex"
     gm_posts = True  # the GM posts the civilization game's figures each session
     standings_subject = "house"
@@ -77,6 +76,10 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     def check_players(self, players: Sequence[PlayerInfo], board: Board[Any] | None
                       ) -> list[str]:
         return world.check_players(players)
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """LOCATIONS: every city and its six hexes on the board."""
+        return world.check_board(board)
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[JungleOrder]:
@@ -133,8 +136,6 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
         return views.house_state(state, self.view(state, Viewer.public()),
                                  house_of_player(state, player))
 
-    def map_style(self, state: State, rules: Params) -> MapStyle:
-        return MapStyle({}, {}, legend=list(colours(state).items()))
 
     def board(self) -> HexBoard:
         """An unbounded hex grid: the drawing frames the cities' hexes."""

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Hashable
 
 from gmkit.core.boards.hexgrid import Hex
-from gmkit.core.drawing.scene import Label, LegendEntry, Mark, MarkKind, Scene
+from gmkit.core.drawing.scene import Label, LegendEntry, Mark, MarkKind, Scene, initials
 from gmkit.core.tables import State
 
 PALETTE = ("#c0392b", "#2471a3", "#d4ac0d", "#8e44ad", "#16a085", "#d35400", "#2c3e50",
@@ -57,7 +57,9 @@ def scene(state: State, title: str = "") -> Scene:
         key = (Hex(c["q"], c["r"]), c["house"])
         counts[key] += 1
         names.setdefault(key, []).append(f"{c['name']} ({c['class']}, Fame {c['fame']})")
-    marks = [Mark(h, "character", colour.get(house, NPC), n, title="; ".join(names[(h, house)]))
+    mark = initials(list(colour))
+    marks = [Mark(h, "character", colour.get(house, NPC), n, title="; ".join(names[(h, house)]),
+                  text=mark.get(house, ""))
              for (h, house), n in sorted(counts.items(), key=lambda kv: (kv[0][0], kv[0][1]))]
     for u in state["units"].iter_rows(named=True):
         if u["q"] is None:
@@ -66,9 +68,12 @@ def scene(state: State, title: str = "") -> Scene:
         crew = sum(1 for c in chars.values() if c["alive"] and c["unit"] == u["unit"])
         marks.append(Mark(Hex(u["q"], u["r"]), "unit",
                           colour.get(captain["house"], NPC) if captain else NPC,
+                          text=mark.get(captain["house"], "") if captain else "",
                           title=f"{u['unit']} ({u['unit_type']}, health {u['health']}, "
                                 f"{crew} characters, Captain {u['captain'] or 'none'})"))
     return Scene(fills=fills, labels=tuple(labels), marks=tuple(marks),
                  mark_kinds=(MarkKind("unit", "square"), MarkKind("character", "circle")),
-                 legend=tuple(LegendEntry(h, c) for h, c in colour.items()),
+                 legend=tuple(LegendEntry(f"{mark[h]} {h}", c) for h, c in colour.items())
+                 + ((LegendEntry("no house", NPC),) if any(m.colour == NPC for m in marks)
+                    else ()),
                  title=title or f"Aztlan after council session {state.turn}")

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gmkit.core.boards.hexgrid import Hex, spiral
+from gmkit.core.boards import Board
+from gmkit.core.boards.hexgrid import Hex, HexBoard, spiral
 from gmkit.core.params import Params
 from gmkit.core.ruleset import GM_POSTER
 from gmkit.core.players import PlayerInfo
@@ -253,6 +254,23 @@ def count_trapped(state: State) -> State:
         trapped = bool(mine) and all(n in slaves and n in tenants for n in mine)
         h["trapped"] = (h["trapped"] or 0) + 1 if trapped else 0
     return state.replace(houses=frame(houses, "houses"))
+
+
+def check_board(board: Board[Any] | None) -> list[str]:
+    """LOCATIONS: the Aztec cities and the six hexes around each must lie on a bounded hex board
+    (an unbounded one holds them all); any other kind of board is refused."""
+    if board is None:
+        return []
+    if not isinstance(board, HexBoard):
+        return [f"a {board.kind} board: the Law of the Jungle plays on a hex board"]
+    if not board.bounded:
+        return []
+    missing: dict[str, list[str]] = {}
+    for h in start_hexes():
+        if not board.contains(Hex(h["q"], h["r"])):
+            missing.setdefault(h["city"], []).append(f"({h['q']}, {h['r']})")
+    return [f"the city {city} does not fit: hex(es) {', '.join(hexes)} not on the board"
+            for city, hexes in missing.items()]
 
 
 def check_players(players: Sequence[PlayerInfo]) -> list[str]:

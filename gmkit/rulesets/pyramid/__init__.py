@@ -27,11 +27,11 @@ from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
 from gmkit.core.envelope import Orders
-from gmkit.core.boards import Board
-from gmkit.core.maps import Arrow
+from gmkit.core.boards import Board, BoardError
+from gmkit.core.drawing.scene import Arrow
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, MapStyle, Ruleset, register
+from gmkit.core.ruleset import Headline, Ruleset, register
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Event, Outcome, Step
 from gmkit.core.tables import State
@@ -60,6 +60,22 @@ def shipped_board(filename: str = land_board.DEFAULT_BOARD) -> LandBoard:
     return land_board.load(filename)
 
 
+def land_of(board: Board[Any] | None) -> LandBoard:
+    """The land board of a game made on ``board`` (a graph board with start areas), else the
+    shipped board when there is none.
+
+    Raises:
+        BoardError: naming the board and why the rules cannot be played on it.
+    """
+    if board is None:
+        return shipped_board()
+    if not isinstance(board, GraphBoard):
+        raise BoardError(str(getattr(board, "source", "board")),
+                         [f"a {board.kind} board: Pyramid Power Wars plays on a graph board "
+                          "of land spaces"])
+    return land_board.of_board(board)
+
+
 def _hide_players(players: pl.DataFrame, keep: str | None) -> pl.DataFrame:
     """The players table with the private columns blanked on every row but ``keep``'s."""
     mine = pl.col("id") == keep if keep is not None else pl.lit(False)
@@ -80,7 +96,6 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
     aliases = ("pyramid-power-wars", "ppw")
     params = PARAMS
     schemas = pyr_state.SCHEMAS
-    default_map = None  # the board is a graph shipped with the ruleset, not a polygon map
     board_kind = "graph"
     packaged_board = f"board/{land_board.DEFAULT_BOARD}"
     chance = False  # the rules roll no dice: draws only break rare ties
@@ -88,9 +103,10 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
     # -- set-up, orders, resolution ------------------------------------------------------------
     def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
               rules: Params) -> State:
-        """Round 0 on the shipped board: each player its start area (home first), a noble and
-        troops at home, serfs at work (start values and options in the rules table)."""
-        return pyr_state.setup([(p.id, p.name) for p in players], shipped_board(), rules)
+        """Round 0 on the game's board (the shipped one unless the GM gave their own): each
+        player its start area (home first), a noble and troops at home, serfs at work (start
+        values and options in the rules table)."""
+        return pyr_state.setup([(p.id, p.name) for p in players], land_of(board), rules)
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[PyramidOrder]:
@@ -149,12 +165,6 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
         """Land by kind and holder, nobles, troops, pyramids by size and their priests."""
         return drawing.board_scene(state)
 
-    def map_style(self, state: State, rules: Params) -> MapStyle:
-        """No polygon map to style; the legend gives each player's colour to charts and
-        reports (the board itself is drawn from :meth:`scene`)."""
-        return MapStyle({}, {}, legend=list(drawing.colours(state).items()),
-                        arrow_kinds=drawing.ARROW_KINDS)
-
     def order_arrows(self, state: State, orders: Orders[PyramidOrder],
                      events: Sequence[Event], rules: Params) -> list[Arrow]:
         """Nobles leading forces and forces moved without a noble, failed once the movement
@@ -162,6 +172,12 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
         return drawing.order_arrows(state, orders, events)
 
     # -- presentation --------------------------------------------------------------------------
+    def place_properties(self, state: State) -> dict[str, dict[str, Any]]:
+        """Each land's kind and holder now."""
+        return {name: {"kind": kind, "owner": holder}
+                for name, kind, holder in state["spaces"].select("name", "kind", "holder")
+                .iter_rows()}
+
     def player_colours(self, state: State, rules: Params) -> dict[str, str]:
         return drawing.colours(state)
 
@@ -205,6 +221,16 @@ class PyramidPowerWars(Ruleset[PyramidOrder]):
                 problems.append(f"player {i} '{p.name}': id '{p.id}' is given twice")
             seen.add(p.id.casefold())
         return problems
+
+    def check_board(self, board: Board[Any] | None) -> list[str]:
+        """LAND and SETUP: every space food or stone land with a position, and start areas for
+        2 to 8 players naming places of the board, each a home with a stone land next to it,
+        no place in two areas."""
+        try:
+            land_of(board)
+        except BoardError as e:
+            return list(e.problems)
+        return []
 
     def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
         """Five houses, named by their colours."""

@@ -46,8 +46,10 @@ NOBLE_NAMES = (
 
 #: Colours offered to players (ids); the rules need none, the drawing will.
 COLOURS = ("Red", "Blue", "Gold", "Green", "Purple", "Teal", "Orange", "White")
-COLOUR_HEX = {"Red": "#c0392b", "Blue": "#2e86c1", "Gold": "#d4ac0d", "Green": "#27ae60",
-              "Purple": "#8e44ad", "Teal": "#117a65", "Orange": "#e67e22", "White": "#fdfefe"}
+#: The players' colours, after Okabe and Ito's palette for colour-blind readers: every pair
+#: stays apart under protanopia, deuteranopia and tritanopia (see gmkit.core.drawing.cvd).
+COLOUR_HEX = {"Red": "#d55e00", "Blue": "#0072b2", "Gold": "#f0e442", "Green": "#009e73",
+              "Purple": "#cc79a7", "Teal": "#56b4e9", "Orange": "#e69f00", "White": "#fdfefe"}
 
 PARAMS = (
     Param("max_players", 8, START, "at most eight players (the board has start areas for 2 to 8)",

@@ -16,8 +16,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.drawing.scene import (Arrow, ArrowKind, Label, LegendEntry, Mark, MarkKind,
-                                      Outline, Scene)
-from gmkit.core.maps import Arrow as MapArrow
+                                      Outline, Scene, initials)
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
 from gmkit.rulesets.pyramid.constants import COLOUR_HEX, FOOD_LAND, SIZES, STONE_LAND
@@ -61,6 +60,7 @@ def board_scene(state: State, title: str = "") -> Scene:
     """What the board shows for ``state``: land by kind and holder, nobles, troops, pyramids
     by size and the priests staffing them."""
     colour = colours(state)
+    mark = initials(list(colour))
     spaces = state["spaces"].to_dicts()
     fills = {s["name"]: land_fill(s["kind"], colour.get(s["holder"]) if s["holder"] else None)
              for s in spaces}
@@ -68,13 +68,14 @@ def board_scene(state: State, title: str = "") -> Scene:
     priests: dict[str, int] = {}
     for n in state["nobles"].iter_rows(named=True):
         marks.append(Mark(n["space"], "noble", colour.get(n["player"], "#444444"),
-                          title=f"{n['name']} ({n['player']}), glory {n['glory']}"))
+                          title=f"{n['name']} ({n['player']}), glory {n['glory']}",
+                          text=mark.get(n["player"], "")))
     troops = (state["troops"].group_by("player", "space").agg(pl.col("count").sum())
               .sort("space", "player"))
     for pid, space, count in troops.iter_rows():
         if count > 0:
             marks.append(Mark(space, "troops", colour.get(pid, "#444444"), count,
-                              title=f"{count} troops of {pid}"))
+                              title=f"{count} troops of {pid}", text=mark.get(pid, "")))
     pyramids = state["pyramids"].filter(pl.col("built")).sort("space", "player", "number")
     by_size: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for p in pyramids.iter_rows(named=True):
@@ -87,7 +88,8 @@ def board_scene(state: State, title: str = "") -> Scene:
                             + ("?" if p["priests"] is None else str(p["priests"])) + " priests"
                             for p in group)
         marks.append(Mark(space, f"{size} pyramid", colour.get(pid, "#444444"), len(group),
-                          title=f"{pid}'s {size} pyramid(s): {staffed}"))
+                          title=f"{pid}'s {size} pyramid(s): {staffed}",
+                          text=mark.get(pid, "")))
     labels = []
     for s in spaces:
         text = s["name"]
@@ -103,6 +105,8 @@ def board_scene(state: State, title: str = "") -> Scene:
     in_play = set(state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list())
     legend = [LegendEntry(pid, c) for pid, c in colour.items() if pid in in_play]
     legend += [LegendEntry(f"{kind} land", fill) for kind, fill in KIND_FILLS.items()]
+    shown = {m.piece for m in marks}
+    legend += [LegendEntry(k.name, "#9e9e9e", k.shape) for k in MARK_KINDS if k.name in shown]
     return Scene(kind_fills=KIND_FILLS, fills=fills, labels=tuple(labels), marks=tuple(marks),
                  mark_kinds=MARK_KINDS, arrow_kinds=ARROW_KINDS, outlines=tuple(outlines),
                  legend=tuple(legend),
@@ -110,7 +114,7 @@ def board_scene(state: State, title: str = "") -> Scene:
 
 
 def order_arrows(state: State, orders: Mapping[str, Sequence[Order]],
-                 events: Sequence[Event] = ()) -> list[MapArrow]:
+                 events: Sequence[Event] = ()) -> list[Arrow]:
     """The movement orders of a round drawn on ``state`` (the state before the round): from
     where the noble or the forces stand along the path; once the movement step has run, an
     order that moved nothing is marked failed."""
@@ -137,7 +141,7 @@ def order_arrows(state: State, orders: Mapping[str, Sequence[Order]],
             if decided:
                 ok = any(e.player == pid and e.data.get("from") == src
                          and list(e.data.get("path", [])) == list(o.path) for e in moved)
-            out.append(MapArrow(src, o.path[-1], colour.get(pid, "#444444"), kind,
+            out.append(Arrow(src, o.path[-1], colour.get(pid, "#444444"), kind,
                                 via=tuple(o.path[:-1]), ok=ok,
                                 title=f"{pid}: {who}, {src} to {' then '.join(o.path)}"))
     return out

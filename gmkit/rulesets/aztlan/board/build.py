@@ -52,7 +52,7 @@ import numpy as np
 import shapely
 from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box, mapping
 
-from gmkit.core.maps import GameMap, write_geojson
+from gmkit.core.boards.polygon import PolygonBoard, write_geojson
 from gmkit.rulesets.aztlan.board.geography import (
     ABBREVIATION_EXCEPTIONS,
     CITY_COUNT,
@@ -343,7 +343,7 @@ def short_borders(cells: list[Polygon]) -> list[tuple[int, int, float]]:
     return out
 
 
-def build(seed: int = SEED) -> tuple[dict, GameMap]:
+def build(seed: int = SEED) -> tuple[dict, PolygonBoard]:
     """Generate the map; return the GeoJSON data and the loaded map."""
     rng = np.random.default_rng(seed)
     frame, gulf, pacific, desert, civilised = geography()
@@ -419,7 +419,7 @@ def build(seed: int = SEED) -> tuple[dict, GameMap]:
     features.append(_feature(gulf, {"name": GULF, "kind": "sea"}))
     features.append(_feature(pacific, {"name": PACIFIC, "kind": "sea"}))
     data = {"type": "FeatureCollection", "name": "aztlan", "features": features}
-    return data, GameMap.from_dict(json.loads(json.dumps(data)), source="aztlan")
+    return data, PolygonBoard.from_dict(json.loads(json.dumps(data)), source="aztlan")
 
 
 def _feature(geom: Polygon, props: dict) -> dict:
@@ -435,7 +435,7 @@ def _feature(geom: Polygon, props: dict) -> dict:
     }
 
 
-def land_distance(gm: GameMap, start: str) -> dict[str, int]:
+def land_distance(gm: PolygonBoard, start: str) -> dict[str, int]:
     """Steps over land from ``start`` to every land region."""
     dist = {start: 0}
     todo = [start]
@@ -450,7 +450,7 @@ def land_distance(gm: GameMap, start: str) -> dict[str, int]:
     return dist
 
 
-def check(data: dict, gm: GameMap) -> None:
+def check(data: dict, gm: PolygonBoard) -> None:
     """Assert every constraint the map must meet."""
     problems = check_map(gm)
     assert not problems, problems
@@ -499,7 +499,7 @@ def check(data: dict, gm: GameMap) -> None:
             assert gm.border_length(a, b) >= MIN_BORDER * 0.99, (a, b, gm.border_length(a, b))
 
 
-def summary(gm: GameMap) -> str:
+def summary(gm: PolygonBoard) -> str:
     land = gm.land()
     cities = [n for n in land if gm.regions[n].props["city"]]
     sectors = [n for n in land if n.isdigit()]
@@ -528,7 +528,7 @@ def main(argv: list[str]) -> int:
     data, gm = build(SEED)
     check(data, gm)
     write_geojson(data, output)
-    reloaded = GameMap.from_geojson(output)
+    reloaded = PolygonBoard.from_geojson(output)
     assert reloaded.adjacency == gm.adjacency, "the written file does not reload to the same map"
     print(summary(reloaded))
     print(f"written to {output}")

@@ -30,7 +30,7 @@ from pathlib import Path
 from shapely.geometry import Point
 
 from gmkit.core.boards.resources import load_package_map
-from gmkit.core.maps import GameMap
+from gmkit.core.boards.polygon import PolygonBoard
 
 __all__ = [
     "ABBREVIATION_EXCEPTIONS",
@@ -121,13 +121,13 @@ def home_centres() -> dict[str, str]:
     return {city: empire for empire, cities in EMPIRES.items() for city in cities}
 
 
-def load_map(path: str | Path | None = None) -> GameMap:
+def load_map(path: str | Path | None = None) -> PolygonBoard:
     """Load the AZTLAN board (by default the map gmkit ships)."""
     return load_package_map(BOARD_PACKAGE, BOARD_FILE) if path is None else \
-        GameMap.from_geojson(path)
+        PolygonBoard.from_geojson(path)
 
 
-def check_map(game_map: GameMap) -> list[str]:
+def check_map(game_map: PolygonBoard) -> list[str]:
     """Every way ``game_map`` breaks the AZTLAN board's rules, in words.
 
     Checks: 79 cities (1.4); every home centre (2.5) and every city of the

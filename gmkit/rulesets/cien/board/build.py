@@ -45,7 +45,7 @@ import numpy as np
 import shapely
 from shapely.geometry import MultiPoint, MultiPolygon, Polygon, box, mapping
 
-from gmkit.core.maps import GameMap, write_geojson
+from gmkit.core.boards.polygon import PolygonBoard, write_geojson
 
 SEED = 27
 WIDTH = 1000.0
@@ -181,7 +181,7 @@ def single_polygons(cells: list) -> list[Polygon]:
     return cells
 
 
-def choose_cuts(shore: list[int], xs: list[float], land_map: GameMap) -> list[int]:
+def choose_cuts(shore: list[int], xs: list[float], land_map: PolygonBoard) -> list[int]:
     """Where to cut the sea, as positions in the west-to-east ``shore`` list.
 
     ``xs`` gives the middle of each coastal province's shore.  The seas
@@ -223,7 +223,7 @@ def choose_cuts(shore: list[int], xs: list[float], land_map: GameMap) -> list[in
     return best[1]
 
 
-def build(seed: int) -> tuple[dict, GameMap]:
+def build(seed: int) -> tuple[dict, PolygonBoard]:
     """Generate the map for ``seed``; return the GeoJSON data and the loaded map."""
     rng = np.random.default_rng(seed)
     pick = random.Random(seed)
@@ -296,7 +296,7 @@ def build(seed: int) -> tuple[dict, GameMap]:
     for k, sea in enumerate(seas):
         features.append(_feature(sea, {"name": SEA_NAMES[k], "kind": "sea"}))
     data = {"type": "FeatureCollection", "name": "cien", "features": features}
-    return data, GameMap.from_dict(json.loads(json.dumps(data)), source=f"seed {seed}")
+    return data, PolygonBoard.from_dict(json.loads(json.dumps(data)), source=f"seed {seed}")
 
 
 def _feature(geom: Polygon, props: dict) -> dict:
@@ -311,16 +311,16 @@ def _feature(geom: Polygon, props: dict) -> dict:
     }
 
 
-def _provisional_map(regions: list) -> GameMap:
+def _provisional_map(regions: list) -> PolygonBoard:
     """A map with placeholder names ``r0``, ``r1``... to read adjacency."""
     features = []
     for i, geom in enumerate(regions):
         kind = "land" if i < N_LAND else "sea"
         features.append(_feature(geom, {"name": f"r{i}", "kind": kind}))
-    return GameMap.from_dict({"type": "FeatureCollection", "name": "draft", "features": features})
+    return PolygonBoard.from_dict({"type": "FeatureCollection", "name": "draft", "features": features})
 
 
-def _assign_names(pm: GameMap, cells: list, seas: list, pick: random.Random) -> list[str]:
+def _assign_names(pm: PolygonBoard, cells: list, seas: list, pick: random.Random) -> list[str]:
     """Choose which cell gets which name; returns names by cell index."""
     idx = {f"r{i}": i for i in range(len(cells))}
     land = [f"r{i}" for i in range(len(cells))]
@@ -396,7 +396,7 @@ def _assign_names(pm: GameMap, cells: list, seas: list, pick: random.Random) -> 
     return names
 
 
-def check(data: dict, gm: GameMap) -> None:
+def check(data: dict, gm: PolygonBoard) -> None:
     """Assert every constraint the map must meet."""
     land = gm.land()
     assert len(land) == N_LAND, len(land)
@@ -452,7 +452,7 @@ def check(data: dict, gm: GameMap) -> None:
             assert gm.border_length(name, other) >= 5.0, (name, other)
 
 
-def summary(gm: GameMap) -> str:
+def summary(gm: PolygonBoard) -> str:
     """A few lines describing the map."""
     lines = [
         f"{gm.name}: {len(gm.land())} land provinces (capital {', '.join(gm.capitals())}), "
@@ -473,7 +473,7 @@ def main(argv: list[str]) -> int:
     data, gm = build(SEED)
     check(data, gm)
     write_geojson(data, output)
-    reloaded = GameMap.from_geojson(output)
+    reloaded = PolygonBoard.from_geojson(output)
     assert reloaded.adjacency == {
         n: frozenset(v) for n, v in gm.adjacency.items()
     }, "the written file does not reload to the same map"

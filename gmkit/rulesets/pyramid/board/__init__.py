@@ -11,7 +11,6 @@ dice, so the same seed always gives the same board.
 from __future__ import annotations
 
 import math
-import tomllib
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -110,14 +109,32 @@ def load(filename: str = DEFAULT_BOARD) -> LandBoard:
         text = resources.files(__name__).joinpath(filename).read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError) as e:
         raise BoardError(source, [f"cannot read the board: {e}"]) from None
-    board = GraphBoard.from_toml(text, source=source)
-    raw = tomllib.loads(text).get("start_areas", {})
+    return of_board(GraphBoard.from_toml(text, source=source))
+
+
+def of_board(board: GraphBoard) -> LandBoard:
+    """The land board a graph board describes: its places, and the start areas of its
+    ``[start_areas]`` table (:attr:`GraphBoard.extra`), checked as :func:`check` does.
+
+    Raises:
+        BoardError: naming the board's source and every problem (no start areas, an area
+            naming an unknown place or one another area holds...).
+    """
+    raw = board.extra.get("start_areas")
+    if raw is None:
+        raise BoardError(board.source, ["no [start_areas] table: for each number of players "
+                                        "from 2 to 8, one area per player, its home first"])
     if not isinstance(raw, Mapping):
-        raise BoardError(source, ["start_areas must be a table of player counts"])
+        raise BoardError(board.source, ["start_areas must be a table of player counts"])
     problems = [f"start_areas key {k!r} is not a number of players" for k in raw
                 if not str(k).isdigit()]
+    problems += [f"start areas for {k} players: a list of areas (lists of place names) is "
+                 "needed" for k, v in raw.items()
+                 if not (isinstance(v, list) and all(isinstance(a, list) and
+                                                     all(isinstance(x, str) for x in a)
+                                                     for a in v))]
     if problems:
-        raise BoardError(source, problems)
+        raise BoardError(board.source, problems)
     return check(board, {int(k): v for k, v in raw.items()})
 
 

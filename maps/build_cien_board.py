@@ -1,0 +1,13 @@
+#!/usr/bin/env python3
+"""Rebuild The Crown of Cien's board (``gmkit/rulesets/cien/board/cien.geojson``): the same as
+``python -m gmkit.rulesets.cien.board.build [output.geojson]``."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gmkit.rulesets.cien.board.build import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

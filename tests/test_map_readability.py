@@ -1,0 +1,85 @@
+"""What makes a map readable at a glance, for every sample game: colour is never the only cue
+(each player's pieces carry an initial, and Pyramid's palette stays apart for colour-blind
+readers), the legend lists what the map shows, and every colour a map gives a player is that
+player's colour."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gmkit.core.drawing.cvd import closest_pair, cvd_distance
+from gmkit.core.drawing.scene import initials
+from gmkit.core.views import Viewer
+from gmkit.game import Game
+from gmkit.rulesets.pyramid.constants import COLOUR_HEX as PYRAMID_COLOURS
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = sorted((ROOT / "data").glob("sample-*"))
+
+
+def _scene(folder: Path):
+    game = Game.open(folder)
+    state = game.ruleset.view(game.state(), Viewer.public())
+    return game, state, game.ruleset.scene(state, game.rules)
+
+
+def test_green_and_teal_are_told_apart_by_colour_blind_readers():
+    """Pyramid's eight player colours: the closest pair, under normal vision and the three
+    dichromacies, is over 12 (Lab); Green and Teal were 7.6 apart before."""
+    distance, a, b = closest_pair(list(PYRAMID_COLOURS.values()))
+    assert distance > 12, (a, b)
+    assert cvd_distance(PYRAMID_COLOURS["Green"], PYRAMID_COLOURS["Teal"]) > 12
+
+
+def test_initials_tell_every_name_apart():
+    names = ["Red", "Rose", "Rust", "Ruby Red", "Ruby Rose", "red", "R"]
+    marks = initials(names)
+    assert len(set(marks.values())) == len(names)
+    assert all(1 <= len(m) <= 3 for m in marks.values())
+    assert marks["Red"] == "R" and marks["Rose"] == "Ro"
+
+
+@pytest.mark.parametrize("folder", SAMPLES, ids=lambda p: p.name)
+def test_every_piece_says_whose_it_is(folder):
+    """Colour is never the only cue: every piece of a player carries its initial."""
+    game, state, scene = _scene(folder)
+    assert scene is not None
+    colours = game.ruleset.player_colours(state, game.rules)
+    for mark in scene.marks:
+        if mark.colour in colours.values() and mark.piece not in ("flag",):
+            assert mark.text, mark
+
+
+@pytest.mark.parametrize("folder", SAMPLES, ids=lambda p: p.name)
+def test_the_legend_lists_each_colour_shown(folder):
+    """Every colour of a piece on the map is in the legend (a player's, eliminated or not)."""
+    _, _, scene = _scene(folder)
+    assert scene is not None
+    legend = {e.colour for e in scene.legend}
+    assert {m.colour for m in scene.marks if m.piece != "flag"} <= legend | {"#9e9e9e"}
+
+
+def test_an_eliminated_empire_still_on_the_board_is_in_the_legend_as_such():
+    """AZTLAN: an empire out of the game whose cities or armies remain is listed, marked
+    eliminated (the Chalcans of the sample)."""
+    _, state, scene = _scene(ROOT / "data" / "sample-aztlan")
+    out = [p for p, s in state["players"].select("id", "status").iter_rows() if s != "active"]
+    labels = [e.label for e in scene.legend]
+    for pid in out:
+        shown = any(pid in str(o) for o in state["cities"]["owner"].to_list())
+        assert (f"{pid} (eliminated)" in labels) == shown or not shown
+
+
+def test_aeternus_legend_lists_only_the_biomes_on_the_map_and_each_player():
+    """The legend is compact: the biomes the map shows, not all of them, and each player by
+    name with the initial on their token."""
+    _, state, scene = _scene(ROOT / "data" / "sample-aeternus")
+    shown = set(state["world"]["biome"].to_list())
+    labels = [e.label for e in scene.legend]
+    from gmkit.rulesets.aeternus.drawing import BIOME_FILLS
+
+    assert {b for b in BIOME_FILLS if b in labels} == {b for b in BIOME_FILLS if b in shown}
+    for pid in state["players"].filter(state["players"]["active"])["id"].to_list():
+        assert any(label.split(" ")[1] == pid for label in labels if " " in label), pid
