@@ -32,7 +32,7 @@ from gmkit.core.orders import PostLine  # noqa: E402
 from gmkit.core.params import Params  # noqa: E402
 from gmkit.core.ruleset import find_ruleset  # noqa: E402
 from gmkit.core.steps import Driver  # noqa: E402
-from gmkit.core.store import parquet_bytes  # noqa: E402
+from gmkit.core.files import parquet_bytes  # noqa: E402
 from gmkit.rulesets.aeternus.orders import parse_line  # noqa: E402
 from gmkit.rulesets.aeternus.rules import PARAMS  # noqa: E402
 from gmkit.rulesets.aeternus.state import Table  # noqa: E402

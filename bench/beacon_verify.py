@@ -31,10 +31,10 @@ from py_arkworks_bls12381 import G1Point, G2Point, Scalar  # noqa: E402
 
 from gmkit.core.beacon import NETWORKS, QUICKNET, SCHEME_G1_RFC9380, Beacon, Network, \
     round_at, round_message, verify_drand  # noqa: E402
-from gmkit import fairdice  # noqa: E402
-from gmkit.fairdice import DiceSetting  # noqa: E402
+from gmkit.game import fairdice  # noqa: E402
+from gmkit.game.fairdice import DiceSetting  # noqa: E402
 from gmkit.game import Game  # noqa: E402
-from gmkit.playout import play  # noqa: E402
+from gmkit.sweeps.playout import play  # noqa: E402
 from gmkit.rulesets import find_ruleset  # noqa: E402
 
 TURNS = 280

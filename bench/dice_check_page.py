@@ -87,8 +87,8 @@ def heavy_document(turns: int = TURNS, rolls: int = HEAVY_ROLLS) -> dict[str, An
 
     from gmkit.core import dice as gdice
     from gmkit.core.views import Viewer
-    from gmkit.dicecheck import document
-    from gmkit.summary import _result_text
+    from gmkit.publish.dicecheck import document
+    from gmkit.publish.summary import _result_text
 
     entries = []
     record = hashlib.sha256(b"set-up").hexdigest()
@@ -131,9 +131,9 @@ def bench_dice_check_page(tmp: Path | None = None) -> list[dict]:
         return [{"name": f"dice_check_page_{TURNS}_turns_s", "value": None, "unit": "s",
                  "target": f"< {TARGET_S:g}", "ok": None, "skipped": why}]
     from bench.run import cien_board, ten_players
-    from gmkit.dicecheck import checker_page
-    from gmkit.playout import new_game
-    from gmkit.site import publish
+    from gmkit.publish.dicecheck import checker_page
+    from gmkit.sweeps.playout import new_game
+    from gmkit.publish.site import publish
 
     with tempfile.TemporaryDirectory() as scratch:
         base = Path(tmp or scratch)

@@ -35,16 +35,17 @@ import polars as pl
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gmkit import fairdice  # noqa: E402
+from gmkit.game import fairdice  # noqa: E402
 from gmkit.core.boards.hexgrid import Hex, spiral  # noqa: E402
 from gmkit.core.dice import Dice  # noqa: E402
 from gmkit.core.ruleset import find_ruleset  # noqa: E402
 from gmkit.core.store import GameStore  # noqa: E402
 from gmkit.core.tables import State  # noqa: E402
-from gmkit.core.store import ORDERS_SCHEMA, TurnData  # noqa: E402
+from gmkit.core.tables import ORDERS_SCHEMA  # noqa: E402
+from gmkit.core.store import TurnData  # noqa: E402
 from gmkit.game import (Game, events_frame, resolved_with,  # noqa: E402
                         rolls_frame, starting_board)
-from gmkit.playout import derived_seed  # noqa: E402
+from gmkit.sweeps.playout import derived_seed  # noqa: E402
 from gmkit.rulesets.jungle import world  # noqa: E402
 from gmkit.rulesets.jungle.world import CIV  # noqa: E402
 from gmkit.rulesets.jungle.state import frame, rows  # noqa: E402

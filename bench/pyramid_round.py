@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gmkit.game import Game  # noqa: E402
-from gmkit.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
+from gmkit.sweeps.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
 from gmkit.rulesets import find_ruleset  # noqa: E402
 from gmkit.rulesets.pyramid.constants import COLOURS  # noqa: E402
 

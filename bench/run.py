@@ -45,7 +45,7 @@ from bench.whatif import bench_whatif  # noqa: E402
 from gmkit.core.boards.resources import load_package_map  # noqa: E402
 from gmkit.core.boards.polygon import PolygonBoard  # noqa: E402
 from gmkit.game import Game  # noqa: E402
-from gmkit.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
+from gmkit.sweeps.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
 
 TEN = [{"id": c, "name": f"Player {c}", "state": s, "government": g} for c, s, g in [
     ("Red", "Solsauvre", "duchy"), ("Gold", "Coyons", "city-state"), ("Green", "Sevoy", "duchy"),
@@ -118,7 +118,7 @@ def bench_verify(tmp: Path) -> list[dict]:
     v = time.perf_counter() - t
     results = [{"name": f"cien_verify_{turns}_turns_s", "value": round(v, 3), "unit": "s",
                 "target": "< 5", "ok": v < 5 and not problems and turns >= 100}]
-    from gmkit.site import publish
+    from gmkit.publish.site import publish
 
     t = time.perf_counter()
     pages = publish(Game.open(tmp / "hundred"), tmp / "hundred-site")

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gmkit import sweep  # noqa: E402
+from gmkit.sweeps import sweep  # noqa: E402
 
 GAMES = 200
 ROUNDS = 5

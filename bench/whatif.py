@@ -1,7 +1,7 @@
 """What if on an AZTLAN turn, against that turn's own resolve.
 
 A 24-turn AZTLAN game is played by the ruleset's bots; turn 12 is asked again with its first
-attack line withdrawn (:func:`gmkit.whatif.what_if`: the turn resolved with the change, compared
+attack line withdrawn (:func:`gmkit.game.whatif.what_if`: the turn resolved with the change, compared
 with the record, and the turns after replayed up to the first that differs), and the same turn
 is resolved again as recorded (:meth:`Game.resolve_again`, as ``verify`` does). Each pair is
 timed one after the other, in alternating order, each from a freshly opened game (no turn kept
@@ -25,9 +25,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from gmkit.game import Game  # noqa: E402
-from gmkit.playout import new_game  # noqa: E402
+from gmkit.sweeps.playout import new_game  # noqa: E402
 from gmkit.rulesets import find_ruleset  # noqa: E402
-from gmkit.whatif import Changes, what_if  # noqa: E402
+from gmkit.game.whatif import Changes, what_if  # noqa: E402
 
 TURNS = 24
 TURN = 12

@@ -5,7 +5,7 @@ Open it with ``marimo edit notebooks/history.py`` (or ``marimo run``); pick anot
 runs headless as a script (``python notebooks/history.py --game PATH``) and exports to HTML
 (``marimo export html notebooks/history.py -o history.html -- --game PATH``).
 
-Every cell calls gmkit (:mod:`gmkit.history` for the data, :mod:`gmkit.charts` for the charts);
+Every cell calls gmkit (:mod:`gmkit.publish.history` for the data, :mod:`gmkit.publish.charts` for the charts);
 none holds rule logic.
 """
 
@@ -21,7 +21,7 @@ def _():
 
     import marimo as mo
 
-    from gmkit import history
+    from gmkit.publish import history
     from gmkit.game import GameError
 
     return GameError, Path, history, mo
@@ -146,7 +146,7 @@ def _(game, mo):
 
 @app.cell
 def _(game, history, map_turn, mo):
-    from gmkit.mapfile import default_name, map_png
+    from gmkit.publish.mapfile import default_name, map_png
 
     mo.vstack([
         mo.md("## The map"),
@@ -197,7 +197,7 @@ def _(mo, whatif_post, whatif_posts):
 @app.cell
 def _(GameError, game, whatif_dice, whatif_post, whatif_posts, whatif_rule, whatif_text,
       whatif_turn, whatif_withdrawn):
-    from gmkit import whatif
+    from gmkit.game import whatif
 
     _post = whatif_posts.get(whatif_post.value)
     whatif_result, whatif_problem = None, None
@@ -322,7 +322,7 @@ def _(pytest):
         """The bundled sample game, opened read-only through the history API."""
         from pathlib import Path
 
-        from gmkit import history as _history
+        from gmkit.publish import history as _history
 
         root = Path(__file__).resolve().parent.parent / "data" / "sample-cien"
         return _history, _history.open_game(root)

@@ -154,7 +154,7 @@ def _(mo):
 def _(mo):
     def map_download(game, turn):
         """A button giving the public map after ``turn`` as the forum's 1200-pixel PNG."""
-        from gmkit.mapfile import default_name, map_png
+        from gmkit.publish.mapfile import default_name, map_png
 
         return mo.download(data=lambda: map_png(game, turn), filename=default_name(turn),
                            mimetype="image/png", label="Download the map for the forum (PNG)")

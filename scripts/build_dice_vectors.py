@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from gmkit.core import dice as gdice  # noqa: E402
 from gmkit.core.beacon import Beacon, derive_seed  # noqa: E402
-from gmkit.summary import _result_text  # noqa: E402  (how a turn page prints a result)
+from gmkit.publish.summary import _result_text  # noqa: E402  (how a turn page prints a result)
 
 TARGET = ROOT / "docs" / "dice-vectors.json"
 #: A quicknet round published by drand (tests/data/drand/quicknet.json: round 42).

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gmkit.playout import clear_sample_folder, sample_game  # noqa: E402
+from gmkit.sweeps.playout import clear_sample_folder, sample_game  # noqa: E402
 from gmkit.rulesets import find_ruleset  # noqa: E402
 
 TURNS = 8

@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gmkit.core.dice import Dice  # noqa: E402
-from gmkit.fairdice import DiceSetting  # noqa: E402
+from gmkit.game.fairdice import DiceSetting  # noqa: E402
 from gmkit.game import Game  # noqa: E402
-from gmkit.playout import clear_sample_folder, derived_seed, receive_bot_posts  # noqa: E402
+from gmkit.sweeps.playout import clear_sample_folder, derived_seed, receive_bot_posts  # noqa: E402
 from gmkit.rulesets.jungle.bot import civ_post  # noqa: E402
 from gmkit.rulesets.jungle.world import CIV  # noqa: E402
 

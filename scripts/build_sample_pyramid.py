@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gmkit.playout import clear_sample_folder, sample_game  # noqa: E402
+from gmkit.sweeps.playout import clear_sample_folder, sample_game  # noqa: E402
 from gmkit.rulesets.pyramid.constants import COLOURS  # noqa: E402
 
 TURNS = 6

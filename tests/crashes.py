@@ -85,7 +85,7 @@ def context() -> Any:
     global _context
     if _context is None:
         _context = multiprocessing.get_context("forkserver")
-        _context.set_forkserver_preload(["gmkit.cli", "gmkit.game", "gmkit.site",
+        _context.set_forkserver_preload(["gmkit.cli", "gmkit.game.game", "gmkit.publish.site",
                                          "tests.crashes"])
     return _context
 

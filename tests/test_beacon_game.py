@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from gmkit import fairdice
+from gmkit.game import fairdice
 from gmkit.core.beacon import derive_seed, round_time
 from gmkit.game import Game
 from tests.test_cli import files, one_line_failure, run  # noqa: F401  (fixture)

@@ -13,9 +13,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from gmkit import fairdice
+from gmkit.game import fairdice
 from gmkit.game import Game
-from gmkit.playout import sample_game
+from gmkit.sweeps.playout import sample_game
 from tests.test_cli import files, game, one_line_failure, run  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from gmkit.core.ruleset import find_ruleset, registered
-from gmkit.core.store import parquet_bytes
+from gmkit.core.files import parquet_bytes
 from gmkit.game import Game, starting_board
-from gmkit.playout import play
+from gmkit.sweeps.playout import play
 
 RULESETS = registered()
 

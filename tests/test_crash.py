@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from gmkit.cli import main
 from gmkit.game import Game
-from gmkit.verify import verify_game
+from gmkit.game.verify import verify_game
 from tests import crashes
 from tests.test_cli import PLAYERS_TOML
 

@@ -1,4 +1,4 @@
-"""The GM's desk (gmkit.desk), the API behind the turn notebooks, on a copy of the sample game:
+"""The GM's desk (gmkit.desk.desk), the API behind the turn notebooks, on a copy of the sample game:
 the overview, previews that store nothing, stepping, dice entered by the GM, a commit that fails
 half-way, and published summaries that keep secret posts secret."""
 
@@ -343,6 +343,28 @@ def test_commit_reveal_publish_keeps_secret_posts_out_of_the_public_summaries(de
     assert canary_note not in pub.bbcode["public"] and canary_note not in pub.html["public"]
     assert "<svg" in pub.html["public"] and "[b]" in pub.bbcode["public"]
     assert SEED in pub.html["public"]
+
+
+def test_the_desk_writes_each_players_own_report_as_gmkit_report_does(desk, tmp_path):
+    """Each player gets their own report from the desk, the same page ``gmkit report --view
+    player:ID`` makes: Green's secret post is in Green's report and in no other player's."""
+    from gmkit.core.reports import render
+    from gmkit.publish.turns import report_for
+
+    canary = "CANARY-GREEN-40c7"
+    desk.withdraw(39)  # Green's secret post; replaced by one carrying the canary
+    desk.receive("Green", f"Between us: {canary}.\n[b]9 Grain for Conquest of Dombrecy[/b]",
+                 secret=True)
+    desk.run_all()
+    desk.commit()
+    pub = desk.publish_reports(tmp_path / "reports")
+    assert set(pub.players) == {p.id for p in desk.game.everyone()} and len(pub.players) > 1
+    for pid, paths in pub.players.items():
+        assert sorted(p.name for p in paths) == ["turn-0007.bbcode", "turn-0007.html"]
+        page = next(p for p in paths if p.suffix == ".html").read_text("utf-8")
+        view = f"player:{pid}"
+        assert page == render(report_for(Game.open(desk.root), 7, view), view=view, fmt="html")
+        assert (canary in page) == (pid == "Green"), pid
 
 
 def test_step_maps_are_titled_with_the_turn_being_resolved_and_the_step_as_written(desk):

@@ -10,7 +10,7 @@ from gmkit.core.boards.resources import default_board_map
 from gmkit.core.ruleset import find_ruleset
 from gmkit.desk import Desk
 from gmkit.game import Game
-from gmkit.playout import play, receive_bot_posts
+from gmkit.sweeps.playout import play, receive_bot_posts
 
 
 def test_the_desk_steps_through_each_actors_action(tmp_path: Path) -> None:

@@ -23,12 +23,12 @@ import pytest
 
 from bench.dice_check_page import check_result, offline_browser
 from bench.notebook_clicks import missing_browser
-from gmkit import dicecheck
+from gmkit.publish import dicecheck
 from gmkit.core import dice as gdice
 from gmkit.core.beacon import Beacon, derive_seed
 from gmkit.core.views import Viewer
 from gmkit.game import Game
-from gmkit.site import publish
+from gmkit.publish.site import publish
 from tests.test_beacon_game import VECTORS as DRAND, play_turn
 from tests.test_cli import files, run  # noqa: F401  (fixture)
 
@@ -183,7 +183,7 @@ def test_turn_page_prints_the_dice_of_its_document_entry(tmp_path):
     dice document: change the entry, and the page shows the change (one source for both)."""
     game = Game.open(ROOT / "data" / "sample-jungle")
     from gmkit.core.reports import render_html
-    from gmkit.summary import turn_report
+    from gmkit.publish.summary import turn_report
 
     report = turn_report(game, 2, viewer="public")
     entry = dicecheck.turn_entry(report, game.store.manifest(2))
@@ -438,7 +438,7 @@ def test_a_beacon_mixed_game_checks_in_the_browser(driver, files, tmp_path):  # 
             game.reveal(t)
     publish(Game.open(files / "g"), tmp_path / "site", workers=1)
     from gmkit.core.reports import render_html
-    from gmkit.summary import turn_report
+    from gmkit.publish.summary import turn_report
 
     for t in game.store.turns()[1:]:  # the beacon as the document holds it, as pages print it
         report = turn_report(game, t, viewer="public")

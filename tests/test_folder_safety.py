@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from gmkit.cli import main
-from gmkit.core.store import parquet_bytes
+from gmkit.core.files import parquet_bytes
 from gmkit.game import Game
-from gmkit.verify import check_anchor, verify_game
+from gmkit.game.verify import check_anchor, verify_game
 from tests.test_crash import ATTACK_POST, bases  # noqa: F401  (module fixture)
 
 
@@ -447,11 +447,13 @@ def test_folders_are_synced_after_posts_seeds_and_rollbacks(
     """A stored post, a new seed and a rollback's renames are made durable: the folder holding
     the new entry is synced (on XFS or btrfs an unsynced entry can vanish at a power cut)."""
     import gmkit.core.files as files
+    import gmkit.core.pending as pending
+    import gmkit.core.rollback as rollback
     import gmkit.core.store as store
 
     synced: list[Path] = []
     real = files.fsync_dir
-    for module in (files, store):  # the atomic writer's and the store's own syncs
+    for module in (files, store, pending, rollback):  # the atomic writer's and the store's syncs
         monkeypatch.setattr(module, "fsync_dir", lambda p: (synced.append(Path(p)), real(p)))
     game = Game.open(played)
     game.store.add_post(None, "Red", ATTACK_POST, secret=False, received="x")

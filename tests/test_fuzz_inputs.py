@@ -21,9 +21,9 @@ from gmkit.core.boards.files import read_board
 from gmkit.core.orders import MAX_LINE_CHARS, OrderError, ParseResult
 from gmkit.core.params import ParamError
 from gmkit.core.ruleset import GM_POSTER, find_ruleset, registered
-from gmkit.fairdice import FairDiceError, parse_time
+from gmkit.game.fairdice import FairDiceError, parse_time
 from gmkit.game import Game, GameError, starting_board
-from gmkit.intake import config_problems
+from gmkit.game.intake import config_problems
 
 FUZZ = settings(max_examples=100, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from gmkit.cli import main
-from gmkit.fairdice import DiceSetting, announced
+from gmkit.game.fairdice import DiceSetting, announced
 from gmkit.game import Game, GameOverError
-from gmkit.playout import play
+from gmkit.sweeps.playout import play
 
 PLAYERS = [{"id": "Ann", "name": "Ann"}, {"id": "Bo", "name": "Bo"}]
 

@@ -1,6 +1,6 @@
 """Golden turn transcripts: a seeded playout of each ruleset, compared line for line with the
 transcript kept in ``tests/golden/``. After a deliberate rule change, regenerate it with
-``python -m gmkit.transcript <ruleset> > tests/golden/<ruleset>.txt`` and read the diff."""
+``python -m gmkit.sweeps.transcript <ruleset> > tests/golden/<ruleset>.txt`` and read the diff."""
 
 from __future__ import annotations
 
@@ -9,16 +9,25 @@ from pathlib import Path
 
 import pytest
 
-from gmkit.transcript import transcript
+from gmkit.rulesets import registered
+from gmkit.sweeps.transcript import transcript
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
-@pytest.mark.parametrize("name", sorted(p.stem for p in GOLDEN.glob("*.txt")))
+@pytest.mark.parametrize("name", registered())
 def test_playout_matches_golden_transcript(name):
-    """Every roll and event of six seeded turns is as recorded."""
-    want = (GOLDEN / f"{name}.txt").read_text("utf-8")
+    """Every roll and event of six seeded turns is as recorded (a registered ruleset without a
+    transcript fails: write it with the command above)."""
+    path = GOLDEN / f"{name}.txt"
+    assert path.is_file(), f"no golden transcript for the ruleset {name!r}: {path}"
+    want = path.read_text("utf-8")
     got = transcript(name)
     diff = "".join(difflib.unified_diff(want.splitlines(True), got.splitlines(True),
                                         "golden", "now", n=1))
     assert got == want, diff[:4000]
+
+
+def test_every_golden_transcript_belongs_to_a_registered_ruleset():
+    """A transcript left behind by a ruleset that is gone (or renamed) is no test at all."""
+    assert sorted(p.stem for p in GOLDEN.glob("*.txt")) == registered()

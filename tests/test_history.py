@@ -1,4 +1,4 @@
-"""A game's history (gmkit.history) and its charts (gmkit.charts), on a copy of the sample game:
+"""A game's history (gmkit.publish.history) and its charts (gmkit.publish.charts), on a copy of the sample game:
 players over every turn, the public view hiding GM-only figures and events, timeline filters,
 the dice report's luck figure on rolls whose percentile is known, the map at any turn, and every
 chart rendering to static SVG offline."""
@@ -15,7 +15,8 @@ from typing import Any
 import polars as pl
 import pytest
 
-from gmkit import charts, history
+from gmkit.publish import charts
+from gmkit.publish import history
 from gmkit.core.dice import ENTERED, SEEDED, Roll, dice_distribution
 from gmkit.core.reports import chart_svg
 from gmkit.core.store import TurnData
@@ -280,7 +281,7 @@ def test_a_subject_the_ruleset_does_not_follow_is_named_with_those_it_does(tmp_p
     characters); any other is refused in one line listing the ones it follows."""
     import pytest as _pytest
 
-    from gmkit import history as _history
+    from gmkit.publish import history as _history
     from gmkit.game import Game as _Game
 
     game = _Game.new(tmp_path / "g", "example", [{"id": "Amber"}, {"id": "Birch"}])

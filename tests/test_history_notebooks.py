@@ -156,7 +156,7 @@ def test_marimo_notebook_headless_and_exported(tmp_path: Path, game: Path) -> No
 def test_marimo_app_cells(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
-    from gmkit import history
+    from gmkit.publish import history
 
     def run(*args: str) -> dict:
         monkeypatch.setattr(sys, "argv", [str(MARIMO), *args])

@@ -444,7 +444,7 @@ def test_the_game_and_the_desk_draw_the_rulesets_stacks_and_arrows(
 def test_the_panel_shows_the_orders_map_when_there_are_arrows(
         desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("ipywidgets")
-    from gmkit.panel import DeskPanel
+    from gmkit.desk.panel import DeskPanel
 
     panel = DeskPanel(desk)
     assert panel["orders_map"].value == ""

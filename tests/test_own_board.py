@@ -17,7 +17,7 @@ from gmkit.core.boards.hexgrid import Hex, spiral
 from gmkit.core.boards.resources import board_bytes, package_resource, ruleset_package
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.game import Game, GameError, starting_board
-from gmkit.playout import play
+from gmkit.sweeps.playout import play
 from gmkit.rulesets.jungle.world import CITIES
 
 

@@ -21,8 +21,8 @@ from gmkit.core.dice import Dice, commitment, new_seed
 from gmkit.core.reports import RollLine, StepSection, TurnReport, render_html
 from gmkit.core.ruleset import find_ruleset
 from gmkit.game import Game, rolls_frame
-from gmkit.playout import play
-from gmkit.summary import _result_text
+from gmkit.sweeps.playout import play
+from gmkit.publish.summary import _result_text
 
 ROOT = Path(__file__).resolve().parents[1]
 

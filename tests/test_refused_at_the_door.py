@@ -12,7 +12,7 @@ import pytest
 
 from gmkit.core.orders import MAX_LINE_CHARS, MAX_POST_CHARS, LimitError, size_problems
 from gmkit.game import Game
-from gmkit.playout import new_game
+from gmkit.sweeps.playout import new_game
 from gmkit.rulesets.pyramid.constants import COLOURS
 from tests.test_cli import files, game, one_line_failure, run  # noqa: F401  (fixtures)
 

@@ -12,7 +12,7 @@ import pytest
 
 from gmkit.core.ruleset import RuleChange
 from gmkit.game import Game
-from gmkit.playout import play
+from gmkit.sweeps.playout import play
 from gmkit.rulesets.example import ThreeHills
 
 PLAYERS = [{"id": "Amber"}, {"id": "Birch"}]

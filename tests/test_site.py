@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from gmkit import dicecheck
+from gmkit.publish import dicecheck
 from gmkit.game import Game
-from gmkit.playout import play, receive_bot_posts
-from gmkit.site import publish
+from gmkit.sweeps.playout import play, receive_bot_posts
+from gmkit.publish.site import publish
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = "<script>alert(1)</script>"

@@ -1,4 +1,4 @@
-"""SQL over a game folder (gmkit.sql): every table across every turn as a view holding each turn
+"""SQL over a game folder (gmkit.publish.sql): every table across every turn as a view holding each turn
 once at its latest revision, the public view that leaves out secret posts, hidden rolls and events
 and passes the state through the ruleset's ``public_state``, decoded JSON and timestamps, Parquet
 export, and a tampered file reported rather than read."""
@@ -13,11 +13,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from gmkit import sql
+from gmkit.publish import sql
 from gmkit.core.ruleset import find_ruleset, registered
-from gmkit.core.store import StoreError, TamperError
+from gmkit.core.files import StoreError, TamperError
 from gmkit.game import Game, GameError, starting_board
-from gmkit.playout import play, receive_bot_posts
+from gmkit.sweeps.playout import play, receive_bot_posts
 
 CANARY = "CANARY-SECRET-5be2"
 PLAYERS = [{"id": "Red", "name": "Aude", "state": "Solsauvre", "government": "duchy"},

@@ -1,4 +1,4 @@
-"""Balance sweeps (gmkit.sweep, ``gmkit sweep``): seeded bot games per rule variant, played
+"""Balance sweeps (gmkit.sweeps.sweep, ``gmkit sweep``): seeded bot games per rule variant, played
 through the same resolution as a real game, the same tables wherever they run, and any game
 replayed as an ordinary game folder."""
 
@@ -11,10 +11,10 @@ import polars as pl
 import pytest
 from click.testing import CliRunner, Result
 
-from gmkit import sweep
+from gmkit.sweeps import sweep
 from gmkit.cli import main
 from gmkit.game import Game
-from gmkit.sweep_page import render_page
+from gmkit.sweeps.page import render_page
 
 #: A short sweep of Three Hills: few games, few rounds.
 SMALL = {"rounds": 4, "seed": "test"}

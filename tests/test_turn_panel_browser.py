@@ -1,4 +1,4 @@
-"""The Jupyter turn panel (``gmkit.panel``) on every bundled sample, in JupyterLab driven by
+"""The Jupyter turn panel (``gmkit.desk.panel``) on every bundled sample, in JupyterLab driven by
 headless Chromium: the panel's tab labels show whole ("Commit and publish", not "Commit and
 pu...").
 
@@ -45,7 +45,7 @@ def lab(tmp_path_factory):
     root = tmp_path_factory.mktemp("lab")
     for sample in SAMPLES:
         shutil.copytree(ROOT / "data" / f"sample-{sample}", root / f"sample-{sample}")
-        cell = ["from gmkit.desk import Desk\n", "from gmkit.panel import DeskPanel\n",
+        cell = ["from gmkit.desk import Desk\n", "from gmkit.desk.panel import DeskPanel\n",
                 f"panel = DeskPanel(Desk.open('sample-{sample}'))\n", "panel.widget"]
         (root / f"{sample}.ipynb").write_text(json.dumps({
             "cells": [{"cell_type": "code", "metadata": {}, "execution_count": None,

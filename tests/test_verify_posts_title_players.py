@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gmkit.core import pending as gpending
 from gmkit.core import store as gstore
 from gmkit.game import Game
 from tests.test_cli import PLAYERS_TOML, files, game, one_line_failure, run  # noqa: F401
@@ -82,7 +83,8 @@ def test_the_posts_folder_is_synced_after_consumed_posts_move(
     """Committing a turn moves its posts to pending/used, then syncs both folders."""
     synced: list[Path] = []
     real = gstore.fsync_dir
-    monkeypatch.setattr(gstore, "fsync_dir", lambda p: (synced.append(Path(p)), real(p)))
+    for module in (gstore, gpending):  # the store's commit, and its pending input's move
+        monkeypatch.setattr(module, "fsync_dir", lambda p: (synced.append(Path(p)), real(p)))
     assert run("commit-seed", game).exit_code == 0
     assert run("orders", game, "--player", "Red", "-",
                input="[b]10 Grain for Defense of Coyons[/b]").exit_code == 0

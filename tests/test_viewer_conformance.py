@@ -17,16 +17,16 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from gmkit import history
+from gmkit.publish import history
 from gmkit.cli import main
 from gmkit.core.dice import Dice
 from gmkit.core.reports import render_bbcode, render_html
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.views import Viewer
 from gmkit.game import Game, starting_board
-from gmkit.playout import derived_seed
-from gmkit.site import publish
-from gmkit.summary import turn_report
+from gmkit.sweeps.playout import derived_seed
+from gmkit.publish.site import publish
+from gmkit.publish.summary import turn_report
 
 RULESETS = registered()
 TURNS = 3
@@ -186,11 +186,99 @@ def test_cli_status_and_reports_show_each_viewer_only_their_canaries(played):
     _check(out.output, Viewer.public(), planted, "status")
     gm = runner.invoke(main, ["status", str(game.root), "--gm"])
     assert gm.exit_code == 0, gm.output
+    header = next((line for line in out.output.splitlines() if line.startswith("│")), "")
+    assert header, out.output
     for column in game.ruleset.gm_only_columns():
-        assert column not in out.output
+        assert column not in {c.strip() for c in header.strip("│").split("┆")}, (column, header)
     for viewer in _viewers(game):
         for fmt in ("html", "bbcode"):
             res = runner.invoke(main, ["report", str(game.root), "--turn", "2", "--view",
                                        str(viewer), "--format", fmt])
             assert res.exit_code == 0, res.output
             _check(res.output, viewer, planted, f"gmkit report ({fmt})")
+
+
+# -- canaries in hidden state -----------------------------------------------------------------
+
+HIDDEN = re.compile(r"(?<![\w.])(9[1-4]\d\d)(?![\w.])")
+
+
+def _hidden_cells(game: Game) -> dict[str, dict[str, int]]:
+    """The cells the public may not see in ``game``'s state (the GM's value, blanked in the
+    public view): per table, each such whole-number column of its first row, with a canary
+    value (9101, 9102, ...) to plant there."""
+    gm, public = game.state(), game.state(viewer=Viewer.public())
+    out: dict[str, dict[str, int]] = {}
+    k = 0
+    for name, frame in gm.tables.items():
+        seen = public.tables.get(name)
+        if frame.is_empty():
+            continue
+        for column, dtype in frame.schema.items():
+            if not dtype.is_integer():
+                continue
+            shown = None if seen is None or column not in seen.columns else seen[column][0]
+            if frame[column][0] is not None and shown != frame[column][0]:
+                k += 1
+                out.setdefault(name, {})[column] = 9100 + k
+    return out
+
+
+def _outputs(game: Game, viewer: Viewer, tmp: Path) -> str:
+    """Every output drawn for ``viewer`` of turns 0 and 1: reports with their maps, the
+    history's frames and maps, SQL, ``gmkit status`` and the published site."""
+    parts = []
+    report = turn_report(game, game.first_turn + 1, viewer=viewer)
+    parts += [render_html(report), *render_bbcode(report), report.map_before_svg or ""]
+    parts += [history.player_series(game, view=viewer).write_ndjson(),
+              history.timeline(game, view=viewer).write_ndjson(),
+              history.map_at(game, game.first_turn, view=viewer)]
+    for table in game.ruleset.schemas:
+        parts.append(game.history(table, view=viewer).write_ndjson())
+    if viewer.is_public:
+        from gmkit import sql
+
+        parts += [sql.query(game, f'select * from "{t}"').write_ndjson()
+                  for t in game.ruleset.schemas]
+        status = CliRunner().invoke(main, ["status", str(game.root)])
+        assert status.exit_code == 0, status.output
+        parts.append(status.output)
+        publish(game, tmp / "site", workers=1)
+        parts += [p.read_text("utf-8") for p in (tmp / "site").rglob("*.html")]
+    else:
+        status = CliRunner().invoke(main, ["status", str(game.root), "--gm"])
+        parts.append(status.output)
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_hidden_state_canaries_reach_no_public_output(name, tmp_path):
+    """What only the GM may see of the state (a Cien treasury, a Pyramid player's food and
+    serfs, a Jungle house's stores, a Three Hills digger's gold) planted with canary values in
+    a given starting position: the GM's outputs show them, no public output does, maps and
+    history included."""
+    rs = find_ruleset(name)
+    board = starting_board(rs)[0]
+    players = rs.example_players(board)
+    probe = Game.new(tmp_path / "probe", name, players)
+    cells = _hidden_cells(probe)
+    if not cells:
+        pytest.skip(f"{rs.title} keeps no whole-number state from the public")
+    tables = {t: f.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.lit(v))
+                                .otherwise(pl.col(c)).cast(f.schema[c]).alias(c)
+                                for c, v in cells.get(t, {}).items())
+              for t, f in probe.state().tables.items()}
+    game = Game.new(tmp_path / "game", name, players, state=tables)
+    turn = game.next_turn
+    game.store.write_seed(turn, derived_seed("hidden", "turn", turn))
+    state = game.state()
+    for pid in game.ruleset.players_to_move(state):
+        dice = Dice(derived_seed("hidden", "bot", turn), turn, f"bot/{pid}")
+        game.receive(pid, game.ruleset.bot_post(state, pid, game.rules, dice),
+                     received="2026-01-01T00:00:00+00:00")
+    game.commit(game.start())
+    planted = {str(v) for c in cells.values() for v in c.values()}
+    gm = set(HIDDEN.findall(_outputs(game, Viewer.gm(), tmp_path))) & planted
+    assert gm, f"the GM's outputs show none of the planted values {sorted(planted)}"
+    leaked = set(HIDDEN.findall(_outputs(game, Viewer.public(), tmp_path))) & planted
+    assert not leaked, f"public outputs show hidden values {sorted(leaked)}"

@@ -10,13 +10,13 @@ from click.testing import CliRunner
 from gmkit.cli import main
 from gmkit.core.dice import Roll
 from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, TurnReport,
-                                for_view, public_view, render_bbcode, render_html, view_report)
+                                render_bbcode, render_html, view_report)
 from gmkit.core.steps import Event
 from gmkit.core.views import (Viewer, sees_event, sees_post, visible_events, visible_orders,
                               visible_rolls)
 from gmkit.game import Game
-from gmkit.playout import play
-from gmkit.site import PublishError, publish
+from gmkit.sweeps.playout import play
+from gmkit.publish.site import PublishError, publish
 
 
 def test_viewer_is_written_and_parsed_back():
@@ -151,15 +151,15 @@ def test_report_for_a_player_holds_their_secrets_and_no_one_elses():
 def test_a_view_only_narrows():
     """The public view of a player's report drops their secrets; the GM's view, or another
     player's, cannot be rebuilt from a narrower one."""
-    red = for_view(_report(), "player:Red")
-    pub = public_view(red)
-    direct = public_view(_report())
+    red = view_report(_report(), "player:Red")
+    pub = view_report(red, "public")
+    direct = view_report(_report(), "public")
     assert pub.steps == direct.steps and pub.orders == direct.orders
     assert pub.standings is not None and pub.standings.equals(direct.standings)
     assert [o.player for o in pub.orders] == ["Gold"] and "gold" not in pub.standings.columns
     for narrow, wide in ((red, "gm"), (red, "player:Gold"), (pub, "player:Red"), (pub, "gm")):
         with pytest.raises(ValueError):
-            for_view(narrow, wide)
+            view_report(narrow, wide)
     with pytest.raises(ValueError):
         TurnReport("g", "r", 1, view="everyone")
 

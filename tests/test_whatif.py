@@ -1,4 +1,4 @@
-"""What if: a committed turn resolved again with one thing changed (:mod:`gmkit.whatif`), on every
+"""What if: a committed turn resolved again with one thing changed (:mod:`gmkit.game.whatif`), on every
 sample game, never writing in the game folder."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from gmkit.cli import main
 from gmkit.game import Game, GameError
-from gmkit.whatif import Changes, changed_posts, describe, field_changes, what_if
+from gmkit.game.whatif import Changes, changed_posts, describe, field_changes, what_if
 from tests.test_cli import files  # noqa: F401  (fixture: a map and a player list)
 
 SAMPLES = sorted(p.name for p in (Path(__file__).resolve().parent.parent / "data").glob("sample-*"))
@@ -70,7 +70,7 @@ def test_whatif_never_writes_in_the_game_folder(sample: Path, tmp_path: Path) ->
         describe(result)
         describe(what_if(game, turn, Changes(replace={first["seq"]: ""}, dice={"no-draw": 1},
                                              add=((first["player"], first["text"]),))))
-    from gmkit.whatif import write_out
+    from gmkit.game.whatif import write_out
 
     write_out(game, result, tmp_path / "out")
     assert _hashes(sample) == before
@@ -376,7 +376,7 @@ def test_whatif_leaves_an_interrupted_rule_change_for_the_next_command(tmp_path:
     with what each turn recorded)."""
     import json
 
-    from gmkit.whatif import open_game
+    from gmkit.game.whatif import open_game
 
     root = _copy(tmp_path, "sample-cien")
     pending = root / "pending" / "changes.json"
@@ -394,8 +394,8 @@ def test_whatif_leaves_an_interrupted_rule_change_for_the_next_command(tmp_path:
 
 
 def test_whatif_refuses_a_folder_with_an_interrupted_rollback(tmp_path: Path) -> None:
-    from gmkit.core.store import ROLLBACK_JOURNAL
-    from gmkit.whatif import open_game
+    from gmkit.core.rollback import ROLLBACK_JOURNAL
+    from gmkit.game.whatif import open_game
 
     root = _copy(tmp_path, "sample-cien")
     (root / ROLLBACK_JOURNAL).write_text("{}", encoding="utf-8")

@@ -13,14 +13,17 @@ import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 from gmkit.core.ruleset import find_ruleset, registered
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKFLOW = ["desk.py", "summary.py", "charts.py", "history.py", "site.py", "panel.py", "cli.py",
-            "game.py", "verify.py", "sql.py", "dicecheck.py"]
+#: Every workflow module: all of gmkit's code outside the core and the rulesets.
+WORKFLOW = sorted(str(p.relative_to(ROOT / "gmkit")) for p in (ROOT / "gmkit").rglob("*.py")
+                  if p.relative_to(ROOT / "gmkit").parts[0] not in ("core", "rulesets"))
 
 
 def _ruleset_columns() -> set[str]:
     """Every table column of every registered ruleset that is not a generic word."""
     generic = {"id", "name", "player", "turn", "status", "kind", "text", "value", "seq", "title",
-               "x", "y", "a", "b"}
+               "x", "y", "a", "b",
+               # words of the workflow's own tables and formats that a ruleset also uses
+               "ended", "winner", "number", "s"}
     cols = {c for name in registered() for schema in find_ruleset(name).schemas.values()
             for c in schema}
     return cols - generic
@@ -46,7 +49,7 @@ def test_standings_name_their_subject_and_colours_come_from_the_ruleset(name: st
     """Standings may rank players, houses, characters or factions, and say which; every
     subject's colour comes from the ruleset."""
     from gmkit.game import Game, starting_board
-    from gmkit.playout import play
+    from gmkit.sweeps.playout import play
     import tempfile
 
     rs = find_ruleset(name)
@@ -60,3 +63,60 @@ def test_standings_name_their_subject_and_colours_come_from_the_ruleset(name: st
         headline = rs.headline()
         if headline is not None:
             assert headline.column in standings.columns
+
+
+#: The workflow's packages from the bottom up: a module imports only from its own package or a
+#: lower one (gmkit.history, gmkit.charts and gmkit.sql are names of gmkit.publish's modules).
+LAYERS = {"__init__.py": 0, "game": 1, "publish": 2, "sweeps": 2, "history.py": 2.5,
+          "charts.py": 2.5, "sql.py": 2.5,
+          "desk": 3, "cli": 4}
+
+
+def _imported(module: str) -> set[str]:
+    """Every gmkit module a workflow module imports, wherever the import stands."""
+    path = ROOT / "gmkit" / module
+    tree = ast.parse(path.read_text("utf-8"))
+    package = ".".join(("gmkit", *Path(module).with_suffix("").parts[:-1]))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join([*package.split(".")[:len(package.split(".")) - node.level + 1],
+                                 *([base] if base else [])])
+            out |= {base} | {f"{base}.{a.name}" for a in node.names}
+    return {m for m in out if m.startswith("gmkit")}
+
+
+@pytest.mark.parametrize("module", WORKFLOW)
+def test_workflow_imports_run_one_way_and_name_no_ruleset(module: str) -> None:
+    """A workflow module imports the core, the rulesets' registry and its own or a lower
+    workflow package, never a ruleset's own modules (it asks the registry) nor a package above
+    it (the game folder's package is imported by publishing and the desk, never the reverse)."""
+    own = LAYERS[Path(module).parts[0]]
+    for name in _imported(module):
+        parts = name.split(".")
+        if parts[1] == "rulesets":
+            assert len(parts) == 2 or parts[2] in ("find_ruleset", "registered"), \
+                f"{module} imports the ruleset module {name}"
+            continue
+        if parts[1] == "core":
+            continue
+        if not (ROOT / "gmkit" / parts[1]).is_dir():
+            top = f"{parts[1]}.py"
+        else:
+            top = parts[1]
+        if top == Path(module).parts[0]:
+            continue
+        assert top in LAYERS and LAYERS[top] <= own and not (
+            LAYERS[top] == own and top in ("publish", "sweeps")), \
+            f"{module} imports {name}, above or beside it"
+
+
+def test_the_import_check_meets_every_workflow_package() -> None:
+    """The check above reads the imports of every workflow package (it met the case it is
+    about): each package's modules import something of gmkit."""
+    met = {Path(m).parts[0] for m in WORKFLOW if _imported(m)}
+    assert set(LAYERS) - {"__init__.py"} <= met, sorted(set(LAYERS) - met)

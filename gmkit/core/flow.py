@@ -7,8 +7,7 @@ common ones:
 * :func:`by_column`: by a column of a state table (Fame, initiative), highest or lowest first,
   read from the state as it stands when the step begins; actors tied on the column are put in
   order by a logged draw (a shuffle of each tied group), so the GM can enter it instead;
-* :func:`by_time_posted`: by when each actor's first order was posted (as received);
-* :func:`by_player`: by name, a fixed order for games that want one.
+* :func:`by_time_posted`: by when each actor's first order was posted (as received).
 
 Each returns an ``actors`` function ``(state, orders, dice, rules) -> (actors, events)``.
 """
@@ -86,16 +85,5 @@ def by_time_posted(*, rule: str, what: str = "Order of play") -> ActorsFn:
             if e.player not in out:
                 out.append(e.player)
         return out, [_ordering_event(rule, f"{what}, as posted", out, {})]
-
-    return actors
-
-
-def by_player(*, rule: str, what: str = "Order of play") -> ActorsFn:
-    """The players who sent orders, by name."""
-
-    def actors(state: State, orders: Orders[Any], dice: Dice,
-               rules: Params) -> tuple[list[str], list[Event]]:
-        out = sorted(orders)
-        return out, [_ordering_event(rule, f"{what}, by name", out, {})]
 
     return actors

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import State
 
 

@@ -402,7 +402,7 @@ def render_bbcode(report: TurnReport, max_chars: int = 20000) -> list[str]:
     tags closed and reopened around each break. With more than one part each starts with a line
     ``(part i/n)``.
 
-    As in :func:`render_html`, a report in the public view is filtered by :func:`public_view`.
+    As in :func:`render_html`, a report in the public view is filtered by :func:`~gmkit.core.report_model.view_report`.
     """
     if report.view != "gm":
         report = view_report(report, report.view)  # idempotent; see render_html

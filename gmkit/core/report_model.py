@@ -224,23 +224,6 @@ def _private_standings(standings: pl.DataFrame, hidden: Sequence[str],
         for c in present)
 
 
-def public_view(report: TurnReport) -> TurnReport:
-    """The public copy of ``report``: :func:`view_report` for the public. Idempotent:
-    ``public_view(public_view(r)) == public_view(r)``."""
-    return view_report(report, Viewer.public())
-
-
-def for_view(report: TurnReport, view: str | Viewer) -> TurnReport:
-    """``report`` as seen in ``view`` (``"gm"``, ``"public"`` or ``"player:ID"``):
-    :func:`view_report`. ``"gm"`` returns a GM report unchanged.
-
-    Raises ValueError for an unknown view, and for a view that cannot be rebuilt from what
-    ``report`` holds (the GM view from any other, a player's from the public or another
-    player's).
-    """
-    return view_report(report, view)
-
-
 def _scrub_chart(chart: Any, hidden: Sequence[str]) -> Any:
     """The chart without the ``hidden`` fields in its inline data, or None if it uses one.
 

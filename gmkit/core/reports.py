@@ -10,9 +10,9 @@ After a turn is resolved the GM publishes a :class:`TurnReport`. It renders two 
 A report is drawn for a viewer (:class:`gmkit.core.views.Viewer`): the *GM* view holds
 everything, the *public* view what everyone may see, a *player* view (``"player:Red"``) what the
 public sees plus that player's own secret orders, results and private figures. Reports of a
-game are built for their viewer by :func:`gmkit.summary.turn_report` (maps and standings drawn
+game are built for their viewer by :func:`gmkit.publish.summary.turn_report` (maps and standings drawn
 from the ruleset's view of the state). :func:`view_report` narrows a report already built, with
-the same rules (:func:`public_view` and :func:`for_view` are its short forms): it removes the
+the same rules: it removes the
 posts, events and rolls the viewer may not see, GM-only standings values and GM notes. It
 cannot redraw maps: a map in a GM report stays as drawn.
 
@@ -41,9 +41,9 @@ from gmkit.core.report_bbcode import bbcode_escape, render_bbcode
 from gmkit.core.report_chart import chart_svg, sanitize_svg
 from gmkit.core.report_model import (FORMATS, VERIFY_SENTENCE, VIEWS, _CONTROL, EventLine,
                                      OrderPost, RollLine, StepSection, TurnReport, _cell,
-                                     _seed_check, _source_label, for_view, public_view,
-                                     safe_link, verify_message, view_report)
-from gmkit.core.store import atomic_write
+                                     _seed_check, _source_label, safe_link, verify_message,
+                                     view_report)
+from gmkit.core.files import atomic_write
 from gmkit.core.views import Viewer
 
 __all__ = [
@@ -57,8 +57,6 @@ __all__ = [
     "CSP",
     "bbcode_escape",
     "chart_svg",
-    "for_view",
-    "public_view",
     "render",
     "render_bbcode",
     "render_html",
@@ -139,7 +137,7 @@ def render_html(report: TurnReport) -> str:
     No external request of any kind: inline CSS, inline SVG, and a Content-Security-Policy of
     ``default-src 'none'; style-src 'unsafe-inline'; img-src data:``. All text is autoescaped;
     only the trusted map SVGs and the sanitized chart SVG are inserted as markup. A report that
-    says it holds the public view is passed through :func:`public_view` again (idempotent), so
+    says it holds the public view is passed through :func:`view_report` again (idempotent), so
     one built by hand with ``view="public"`` cannot leak what it should not hold.
     """
     if report.view != "gm":
@@ -181,7 +179,7 @@ def render(
     """``report`` in ``view`` as HTML (a string) or BBCode (a list of parts)."""
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    shown = for_view(report, view)
+    shown = view_report(report, view)
     if fmt == "html":
         return render_html(shown)
     return render_bbcode(shown, max_chars=max_chars)

@@ -7,7 +7,7 @@ knows this interface; it never imports a ruleset.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -19,6 +19,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Arrow, Scene
 from gmkit.core.envelope import Orders
 from gmkit.core.orders import OrderError, ParseResult
+from gmkit.core.players import PlayerInfo
 from gmkit.core.params import Param, Params, apply_rule_changes
 from gmkit.core.steps import Event, Outcome, Step
 from gmkit.core.tables import Schema, State
@@ -62,15 +63,6 @@ class RuleChange:
     value: Any
     why: str
     at_once: bool = False
-
-
-@dataclass(frozen=True)
-class PlayerInfo:
-    """A player as ``game.toml`` lists them; ``extra`` holds ruleset-specific fields."""
-
-    id: str
-    name: str
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 #: The type of one order of a ruleset (``Ruleset[CienOrder]``).
@@ -358,6 +350,11 @@ class Ruleset(ABC, Generic[O]):
         raise ValueError(f"{self.title} reads no chat exports: receive each post with "
                          "'gmkit orders'")
 
+    def counted_posts(self, rules: Params) -> str:
+        """Which of a player's several posts for a turn count: ``"all"`` (the default), or only
+        the ``"first"`` or the ``"last"`` when a rule of the game says so."""
+        return "all"
+
     def joins(self, parsed: ParseResult[O]) -> bool:
         """Whether a post from someone who is not a player makes them one (a message of intent
         to join, as Aeternus's rule 2 has): it is then received under the poster's name, and
@@ -388,8 +385,24 @@ def register(cls: _R) -> _R:
     return cls
 
 
+#: Who can import rulesets that are not registered yet: called with a name (or None: all).
+_LOADERS: list[Callable[[str | None], None]] = []
+
+
+def add_loader(load: Callable[[str | None], None]) -> None:
+    """Let :func:`find_ruleset` and :func:`registered` import rulesets when first asked:
+    ``load(name)`` imports the one so named (if any), ``load(None)`` every one (an alias is
+    found by importing them all)."""
+    _LOADERS.append(load)
+
+
 def find_ruleset(name: str) -> Ruleset[Any]:
     """A ruleset instance by name or alias (case-insensitive)."""
+    for asked in (name.casefold(), None):
+        if name.casefold() in _REGISTRY:
+            break
+        for load in _LOADERS:
+            load(asked)
     try:
         return _REGISTRY[name.casefold()]()
     except KeyError:
@@ -399,4 +412,6 @@ def find_ruleset(name: str) -> Ruleset[Any]:
 
 def registered() -> list[str]:
     """The names of the registered rulesets."""
+    for load in _LOADERS:
+        load(None)
     return sorted({c.name for c in _REGISTRY.values()})

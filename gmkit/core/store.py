@@ -14,6 +14,7 @@ Layout of a game folder::
         entered.json          dice the GM entered from rolls made elsewhere
     attic/                    turns set aside by an explicit rollback, never deleted
     pending/posts/*.json      posts received for the next turn
+    pending/dice-0004.txt     dice the GM entered for turn 4 before resolving it
     secret/0004.seed          the seed of turn 4 (GM only until revealed)
     revealed/0004.seed        the seed once revealed
 
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import functools
 import hashlib
 import io
 import json
@@ -37,7 +37,7 @@ import tempfile
 import threading
 import time
 import tomllib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,46 +46,19 @@ import polars as pl
 import tomli_w
 
 from gmkit.core.files import (StoreError, TamperError, _mkdir, _write_bytes, atomic_write,
-                              current_umask, fsync_dir, parquet_bytes, read_json_file,
-                              read_regular, read_text_file, sha256_file)
-from gmkit.core.tables import Schema, SchemaError, State, check_frame
+                              current_umask, fsync_dir, parquet_bytes, read_regular,
+                              read_text_file, sha256_file)
+from gmkit.core.rollback import Rollbacks
+from gmkit.core.tables import ADDED_COLUMNS, LOG_SCHEMAS, Schema, SchemaError, State, check_frame
 
 FORMAT = "gmkit-turn/1"
 TURN_DIR = re.compile(r"^(\d{4,})\.r(\d+)$")
 
-ORDERS_SCHEMA: Schema = {"seq": pl.Int64, "player": pl.String, "secret": pl.Boolean,
-                         "received": pl.String, "text": pl.String, "posted": pl.String}
-#: Columns added to a log after games were written without them, and their value in an older
-#: file (read as if it had the column; the file itself, whose hash is history, is never changed).
-ADDED_COLUMNS: Mapping[str, pl.Expr] = {"posted": pl.lit(None, pl.String),
-                                         "shared_with": pl.lit(None, pl.List(pl.String))}
-ROLLS_SCHEMA: Schema = {"step": pl.String, "draw_id": pl.String, "purpose": pl.String,
-                        "rule": pl.String, "expression": pl.String, "result": pl.String,
-                        "total": pl.Float64, "source": pl.String, "public": pl.Boolean,
-                        "player": pl.String, "shared_with": pl.List(pl.String)}
-EVENTS_SCHEMA: Schema = {"step": pl.String, "kind": pl.String, "rule": pl.String,
-                         "text": pl.String, "player": pl.String, "region": pl.String,
-                         "public": pl.Boolean, "data": pl.String,
-                         "shared_with": pl.List(pl.String)}
-LOG_SCHEMAS: Mapping[str, Schema] = {"orders": ORDERS_SCHEMA, "rolls": ROLLS_SCHEMA,
-                                     "events": EVENTS_SCHEMA}
-
-
-#: The journal of a rollback under way; the next command completes it.
-ROLLBACK_JOURNAL = "rollback-journal.json"
-#: The journal of several posts stored at once (an import); the next command completes it.
-IMPORT_JOURNAL = "pending/import-journal.json"
-SEED_TEXT = re.compile(r"[0-9a-f]{64}")
 GITIGNORE = """\
 # The GM's secret seeds: never share them before they are revealed (revealed/ holds those).
 secret/
 .lock
 """
-
-
-def commitment_of(seed: str) -> str:
-    """The commitment of a seed: sha256 of its hex text (see :mod:`gmkit.core.dice`)."""
-    return hashlib.sha256(seed.encode("ascii")).hexdigest()
 
 
 @dataclass
@@ -119,7 +92,7 @@ def canonical_turn_dir(turn: int, revision: int) -> str:
     return f"{turn:04d}.r{revision}"
 
 
-class GameStore:
+class GameStore(Rollbacks):
     """A game folder on disk. ``schemas`` are the ruleset's state table schemas; ``added``
     names the tables (``None``) and columns (a tuple) the ruleset added after games were
     written, which an older turn reads as an empty table or a null column."""
@@ -337,9 +310,6 @@ class GameStore:
         except SchemaError as e:
             raise StoreError(str(e)) from None
 
-    def _read_parquet(self, path: Path, schema: Schema) -> pl.DataFrame:
-        return self._parse_parquet(path, path, schema)
-
     def _state_table(self, name: str, blobs: Mapping[str, bytes | Path], folder: Path
                      ) -> pl.DataFrame:
         """State table ``name`` of a turn whose files are ``blobs``; a table or column the
@@ -522,128 +492,6 @@ class GameStore:
             self._set_aside_consumed()
             return final
 
-    # -- rollback ------------------------------------------------------------------------------
-    def rollback(self, to_turn: int, reason: str = "") -> list[Path]:
-        """Set aside every turn after ``to_turn``, with its seeds, posts and dice, into
-        ``attic/`` (kept, never deleted); the turns are then played again with fresh seeds.
-
-        The whole move is planned first and written as a journal; a rollback killed half-way
-        is completed by the next gmkit command that opens the game, so the folder is never
-        left between two timelines."""
-        with self.lock():
-            self._finish_rollback()
-            if to_turn not in self._turn_dirs():
-                raise StoreError(f"{self.root}: no turn {to_turn} to roll back to")
-            attic = self.root / "attic"
-            _mkdir(attic)
-            stamp = 1 + max((int(p.name[:3]) for p in attic.iterdir() if p.name[:3].isdigit()),
-                            default=-1)
-            prefix = f"{stamp:03d}-"
-            moves: list[tuple[str, str]] = []
-            set_aside: list[dict[str, Any]] = []
-            for turn, revs in sorted(self._turn_dirs().items(), reverse=True):
-                if turn <= to_turn:
-                    continue
-                for rev, path in sorted(revs.items()):
-                    moves.append((f"turns/{path.name}", f"attic/{prefix}{path.name}"))
-                    set_aside.append({"turn": turn, "revision": rev,
-                                      "manifest": self.manifest_hash(turn, rev)})
-            retired = []
-            for folder in ("secret", "revealed"):
-                for seed in sorted((self.root / folder).glob("*.seed")):
-                    if seed.stem.isdigit() and int(seed.stem) > to_turn:
-                        moves.append((f"{folder}/{seed.name}",
-                                      f"attic/{prefix}{folder}-{seed.name}"))
-                        with contextlib.suppress(StoreError):
-                            retired.append(commitment_of(self._seed_text(seed)))
-            pending = self.root / "pending"
-            for post in sorted((pending / "posts").glob("*.json")):
-                with contextlib.suppress(StoreError, ValueError, TypeError):
-                    if int(read_json_file(post).get("turn", -1)) > to_turn:
-                        moves.append((f"pending/posts/{post.name}",
-                                      f"attic/{prefix}post-{post.name}"))
-            for used in sorted((pending / "used").glob("*.json")):
-                head = used.name.split("-", 1)[0]
-                if head.isdigit() and int(head) > to_turn:
-                    moves.append((f"pending/used/{used.name}", f"attic/{prefix}used-{used.name}"))
-            for dice in sorted(pending.glob("dice-*.txt")):
-                number = dice.stem.split("-", 1)[1]
-                if number.isdigit() and int(number) > to_turn:
-                    moves.append((f"pending/{dice.name}", f"attic/{prefix}{dice.name}"))
-            journal = {"to_turn": to_turn, "reason": reason, "record": f"attic/{prefix}rollback.json",
-                       "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                       "set_aside": set_aside, "retired_seeds": sorted(set(retired)),
-                       "moves": moves}
-            atomic_write(self.root / ROLLBACK_JOURNAL,
-                         json.dumps(journal, indent=1, ensure_ascii=False).encode())
-            self._finish_rollback()
-            return [self.root / dst for src, dst in moves if src.startswith("turns/")]
-
-    def rollback_pending(self) -> bool:
-        """True when a rollback was interrupted and is still to be completed."""
-        return (self.root / ROLLBACK_JOURNAL).exists()
-
-    def recover(self) -> None:
-        """Complete a rollback that was interrupted (a no-op when none was)."""
-        if self.rollback_pending():
-            with self.lock():
-                self._finish_rollback()
-
-    def _finish_rollback(self) -> None:
-        self._finish_import()  # an import stopped half-way is completed first
-        path = self.root / ROLLBACK_JOURNAL
-        if not path.exists():
-            return
-        journal = read_json_file(path)
-        for src, dst in journal["moves"]:
-            s, d = self.root / src, self.root / dst
-            if os.path.lexists(s) and not os.path.lexists(d):
-                os.rename(s, d)
-        for folder in {Path(dst).parent for _, dst in journal["moves"]} | {
-                Path(src).parent for src, _ in journal["moves"]}:
-            with contextlib.suppress(OSError):
-                fsync_dir(self.root / folder)
-        record = {k: journal[k] for k in ("to_turn", "reason", "at", "set_aside",
-                                          "retired_seeds")}
-        atomic_write(self.root / journal["record"],
-                     json.dumps(record, indent=1, ensure_ascii=False).encode())
-        os.unlink(path)
-        fsync_dir(self.root)
-
-    def rollbacks(self) -> list[dict[str, Any]]:
-        """Every completed rollback's record (oldest first)."""
-        out = []
-        for p in sorted((self.root / "attic").glob("*-rollback.json")):
-            with contextlib.suppress(StoreError):
-                out.append({**read_json_file(p), "file": p.name})
-        return out
-
-    def retired_commitments(self) -> set[str]:
-        """Commitments of every seed a rollback set aside, and of every set-aside turn: such a
-        seed belongs to another timeline and is never committed again."""
-        out: set[str] = set()
-        for rec in self.rollbacks():
-            out.update(str(c) for c in rec.get("retired_seeds", []))
-        attic = self.root / "attic"
-        for seed in attic.glob("*.seed"):
-            with contextlib.suppress(StoreError):
-                out.add(commitment_of(self._seed_text(seed)))
-        for manifest in attic.glob("*/manifest.json"):
-            with contextlib.suppress(StoreError):
-                c = self.parse_manifest(manifest).get("seed_commitment")
-                if isinstance(c, str):
-                    out.add(c)
-        return out
-
-    def attic_manifests(self) -> list[tuple[Path, dict[str, Any], str]]:
-        """Every set-aside turn revision in the attic: folder, manifest and manifest hash."""
-        out = []
-        for manifest in sorted((self.root / "attic").glob("*/manifest.json")):
-            with contextlib.suppress(StoreError):
-                out.append((manifest.parent, self.parse_manifest(manifest),
-                            sha256_file(manifest)))
-        return out
-
     # -- across turns --------------------------------------------------------------------------
     def history(self, table: str, *, verify: bool = True) -> pl.DataFrame:
         """One table (a state table, or orders, rolls, events) across every turn, with ``turn``.
@@ -675,284 +523,3 @@ class GameStore:
         if not frames:
             return pl.DataFrame(schema={**schema, "turn": pl.Int64})
         return pl.concat(frames, how="vertical").select("turn", *schema)
-
-    # -- pending input -------------------------------------------------------------------------
-    def _post_records(self) -> list[tuple[Path, dict[str, Any]]]:
-        """Every pending post file with its record, checked (errors name the file)."""
-        if (self.root / IMPORT_JOURNAL).exists():
-            with self.lock():
-                self._finish_import()
-        out = []
-        for p in sorted((self.root / "pending" / "posts").glob("*.json")):
-            rec = read_json_file(p)
-            for key, kind in (("turn", int), ("seq", int), ("player", str), ("secret", bool),
-                              ("received", str), ("text", str)):
-                if key not in rec:
-                    raise StoreError(f"{p}: the post has no '{key}'")
-                if not isinstance(rec[key], kind) or (kind is int and isinstance(rec[key], bool)):
-                    raise StoreError(f"{p}: '{key}' must be a {kind.__name__}, not {rec[key]!r}")
-            if rec.setdefault("posted", None) is not None and not isinstance(rec["posted"], str):
-                raise StoreError(f"{p}: 'posted' must be a time, not {rec['posted']!r}")
-            out.append((p, rec))
-        return out
-
-    def consumed(self, turn: int) -> set[int]:
-        """The posts the current revision of a committed turn consumed (empty when the turn is
-        not committed)."""
-        if turn not in self._turn_dirs():
-            return set()
-        manifest = self.manifest(turn)
-        if isinstance(manifest.get("posts"), list):
-            return {int(s) for s in manifest["posts"]}
-        # a turn written before manifests listed their posts: its orders table says
-        return set(self.read_turn(turn).orders["seq"].to_list())
-
-    def _set_aside_consumed(self) -> None:
-        """Move the posts a committed turn consumed to ``pending/used`` (housekeeping: the
-        manifest already says which were consumed, so a crash here loses nothing)."""
-        used = self.root / "pending" / "used"
-        consumed = functools.cache(self.consumed)  # each turn's manifest read once
-        moved = False
-        for p, rec in self._post_records_lenient():
-            turn = rec["turn"]
-            if rec["seq"] in consumed(turn):
-                _mkdir(used)
-                os.rename(p, used / f"{turn:04d}-{p.name}")
-                moved = True
-        if moved:  # the manifest records what was consumed; the folders say so too, synced
-            fsync_dir(used)
-            fsync_dir(self.root / "pending" / "posts")
-
-    def _post_records_lenient(self) -> list[tuple[Path, dict[str, Any]]]:
-        out = []
-        for p in sorted((self.root / "pending" / "posts").glob("*.json")):
-            with contextlib.suppress(StoreError):
-                rec = read_json_file(p)
-                if isinstance(rec.get("turn"), int) and isinstance(rec.get("seq"), int):
-                    out.append((p, rec))
-        return out
-
-    def add_post(self, turn: int | None, player: str, text: str, *, secret: bool,
-                 received: str, note: str = "", posted: str | None = None) -> tuple[int, int]:
-        """Store a post received for the coming turn; returns ``(seq, turn)``.
-
-        The turn is read under the lock (``turn`` None), or checked to be still the coming one,
-        so a post never lands in a turn committed meanwhile."""
-        with self.lock():
-            self._finish_rollback()
-            coming = self.latest() + 1
-            if turn is not None and turn != coming:
-                raise StoreError(f"turn {turn} is committed already; the post was not stored "
-                                 f"(orders are now for turn {coming})")
-            posts = self.root / "pending" / "posts"
-            _mkdir(posts)
-            seq = self._next_seq()
-            record = {"turn": coming, "seq": seq, "player": player, "secret": secret,
-                      "received": received, "text": text, "posted": posted}
-            if note:
-                record["note"] = note
-            atomic_write(posts / f"{seq:05d}.json", json.dumps(record, ensure_ascii=False).encode(),
-                         exclusive=True)
-            return seq, coming
-
-    def add_posts(self, records: Sequence[Mapping[str, Any]]) -> tuple[list[int], int]:
-        """Store several posts for the coming turn at once, all or none (an import): each
-        record holds ``player``, ``text``, ``secret``, ``received``, ``posted`` and a
-        ``source`` (where it came from, such as a chat message), with an ``account`` (the
-        sender's account) where known. A post whose source was received before (pending,
-        consumed or withdrawn) is not stored again. Returns the new posts' numbers and their
-        turn.
-
-        The posts are written first as one journal file (the point of no return), then one
-        file each; a command stopped half-way is completed by the next one."""
-        with self.lock():
-            self._finish_rollback()
-            coming = self.latest() + 1
-            have = set(self.received_sources())
-            seq = self._next_seq()
-            batch: list[dict[str, Any]] = []
-            for rec in records:
-                source = rec.get("source")
-                if source is not None:
-                    if source in have:
-                        continue
-                    have.add(str(source))
-                batch.append({"turn": coming, "seq": seq, "player": rec["player"],
-                              "secret": bool(rec.get("secret", False)),
-                              "received": rec["received"], "text": rec["text"],
-                              "posted": rec.get("posted"), "source": source,
-                              **({"account": rec["account"]} if rec.get("account") else {})})
-                seq += 1
-            if batch:
-                atomic_write(self.root / IMPORT_JOURNAL,
-                             json.dumps({"posts": batch}, ensure_ascii=False).encode())
-                self._finish_import()
-            return [r["seq"] for r in batch], coming
-
-    def _finish_import(self) -> None:
-        """Write the posts of an import's journal that are not written yet, then drop it."""
-        path = self.root / IMPORT_JOURNAL
-        if not path.exists():
-            return
-        batch = read_json_file(path).get("posts")  # whole: atomic_write renames it in place
-        if not isinstance(batch, list):
-            raise StoreError(f"{path}: an import's journal must list its posts")
-        posts = self.root / "pending" / "posts"
-        _mkdir(posts)
-        for rec in batch:
-            # written whole again (a file a stop cut short is made complete), synced below
-            (posts / f"{int(rec['seq']):05d}.json").write_bytes(
-                json.dumps(rec, ensure_ascii=False).encode())
-        os.sync()  # every post on disk before the journal that holds them goes
-        fsync_dir(posts)
-        os.unlink(path)
-        fsync_dir(path.parent)
-
-    def _next_seq(self) -> int:
-        """The number the next post gets: one more than any post kept (pending, consumed,
-        withdrawn or set aside by a rollback)."""
-        pending = self.root / "pending"
-        seen = [p.stem.rsplit("-", 1)[-1] for sub in ("posts", "withdrawn", "used")
-                for p in (pending / sub).glob("*.json")]
-        seen += [p.stem.rsplit("-", 1)[-1] for p in (self.root / "attic").glob("*-post-*.json")]
-        return 1 + max((int(x) for x in seen if x.isdigit()), default=0)
-
-    def received_sources(self) -> dict[str, dict[str, Any]]:
-        """Every post received from a source (an import's message), pending, consumed or
-        withdrawn, by its source: so a message is received once. Posts a rollback set aside
-        do not count (the turns they were for were set aside with them)."""
-        out: dict[str, dict[str, Any]] = {}
-        pending = self.root / "pending"
-        for sub in ("posts", "used", "withdrawn"):
-            for p in sorted((pending / sub).glob("*.json")):
-                with contextlib.suppress(StoreError):
-                    rec = read_json_file(p)
-                    if isinstance(rec, dict) and isinstance(rec.get("source"), str):
-                        out[rec["source"]] = rec
-        return out
-
-    def pending_posts(self, turn: int) -> pl.DataFrame:
-        """The posts received for ``turn`` that it has not consumed, as an orders table (for a
-        committed turn: its late posts)."""
-        done = self.consumed(turn) if turn in self._turn_dirs() else set()
-        rows = [{k: rec[k] for k in ORDERS_SCHEMA} for _, rec in self._post_records()
-                if rec["turn"] == turn and rec["seq"] not in done]
-        return pl.DataFrame(rows, schema=dict(ORDERS_SCHEMA))
-
-    def late_posts(self) -> pl.DataFrame:
-        """Posts that arrived for a turn after it was read for resolving: they stay with that
-        turn until the GM re-resolves it to include them or carries them to the coming turn.
-        An orders table with a ``turn`` column."""
-        committed = self._turn_dirs()
-        consumed = functools.cache(self.consumed)  # each turn's manifest read once
-        rows = [{"turn": rec["turn"], **{k: rec[k] for k in ORDERS_SCHEMA}}
-                for _, rec in self._post_records()
-                if rec["turn"] in committed and rec["seq"] not in consumed(rec["turn"])]
-        return pl.DataFrame(rows, schema={"turn": pl.Int64, **ORDERS_SCHEMA})
-
-    def carry_post(self, seq: int) -> int:
-        """Carry a late post to the coming turn (the GM's explicit choice); returns that turn."""
-        with self.lock():
-            self._finish_rollback()
-            coming = self.latest() + 1
-            for path, rec in self._post_records():
-                if rec["seq"] == seq:
-                    if rec["turn"] == coming:
-                        raise StoreError(f"post #{seq} is already a post for turn {coming}")
-                    if rec["turn"] > coming or rec["seq"] in self.consumed(rec["turn"]):
-                        break
-                    rec = {**rec, "turn": coming, "carried_from": rec["turn"]}
-                    atomic_write(path, json.dumps(rec, ensure_ascii=False).encode())
-                    return coming
-            raise StoreError(f"post #{seq} is not a late post (see 'gmkit status')")
-
-    def withdraw_post(self, seq: int, reason: str = "") -> None:
-        """Set a pending post aside (kept in ``pending/withdrawn``, with the reason)."""
-        with self.lock():
-            src = self.root / "pending" / "posts" / f"{seq:05d}.json"
-            if not src.exists():
-                raise StoreError(f"{src}: no such pending post")
-            dst = self.root / "pending" / "withdrawn"
-            _mkdir(dst)
-            if (dst / src.name).exists():
-                raise StoreError(f"{dst / src.name}: a withdrawn post with this number is kept "
-                                 "already")
-            record = read_json_file(src)
-            record["withdrawn"] = {"reason": reason,
-                                   "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-            atomic_write(dst / src.name, json.dumps(record, ensure_ascii=False).encode(),
-                         exclusive=True)
-            os.unlink(src)
-            fsync_dir(src.parent)
-
-    def withdrawn_posts(self) -> list[dict[str, Any]]:
-        """Every withdrawn post's record (with the reason it was withdrawn)."""
-        out = []
-        for p in sorted((self.root / "pending" / "withdrawn").glob("*.json")):
-            with contextlib.suppress(StoreError):
-                out.append(read_json_file(p))
-        return out
-
-    def clear_posts(self, turn: int) -> None:
-        """Set aside the posts a committed turn consumed (kept in ``pending/used``); posts that
-        arrived after the turn was read stay pending, as late posts."""
-        with self.lock():
-            self._set_aside_consumed()
-
-    # -- seeds ---------------------------------------------------------------------------------
-    def seed_path(self, turn: int, *, revealed: bool = False) -> Path:
-        """Where a turn's seed is kept (secret, or once revealed)."""
-        return self.root / ("revealed" if revealed else "secret") / f"{turn:04d}.seed"
-
-    @staticmethod
-    def _seed_text(path: Path) -> str:
-        blob = read_regular(path)
-        try:
-            seed = blob.decode("ascii").strip()
-        except UnicodeDecodeError as e:
-            raise StoreError(f"{path}: a seed is 64 hexadecimal characters; byte "
-                             f"0x{blob[e.start]:02x} at offset {e.start} is not") from None
-        if not SEED_TEXT.fullmatch(seed):
-            raise StoreError(f"{path}: a seed is 64 hexadecimal characters, not {seed[:80]!r}")
-        return seed
-
-    def read_seed(self, turn: int) -> str | None:
-        """A turn's seed (revealed copy first, else the GM's secret copy), or None."""
-        for revealed in (True, False):
-            p = self.seed_path(turn, revealed=revealed)
-            if os.path.lexists(p):
-                return self._seed_text(p)
-        return None
-
-    def write_seed(self, turn: int, seed: str, *, revealed: bool = False) -> None:
-        """Keep a turn's seed, created once and never replaced (a seed that a rollback set aside
-        is refused: it belongs to another timeline)."""
-        if not SEED_TEXT.fullmatch(seed):
-            raise StoreError(f"a seed is 64 hexadecimal characters, not {seed[:80]!r}")
-        with self.lock():
-            self._finish_rollback()
-            p = self.seed_path(turn, revealed=revealed)
-            if not revealed and commitment_of(seed) in self.retired_commitments():
-                raise StoreError(f"this seed was committed for a turn that a rollback set aside; "
-                                 f"turn {turn} needs a fresh seed")
-            try:
-                atomic_write(p, (seed + "\n").encode("ascii"), exclusive=True)
-            except FileExistsError:
-                if self._seed_text(p) != seed:
-                    raise StoreError(f"{p}: a different seed is already kept for turn "
-                                     f"{turn}") from None
-
-    def seed_for(self, turn: int, make: Callable[[], str]) -> str:
-        """The secret seed of ``turn``, made once with ``make`` under the lock: two commands
-        asking at once get the same seed and print the same commitment."""
-        with self.lock():
-            self._finish_rollback()
-            seed = self.read_seed(turn)
-            if seed is not None:
-                if commitment_of(seed) in self.retired_commitments():
-                    raise StoreError(f"{self.seed_path(turn)}: this seed belongs to a turn that "
-                                     "a rollback set aside; it is never used again")
-                return seed
-            seed = make()
-            atomic_write(self.seed_path(turn), (seed + "\n").encode("ascii"), exclusive=True)
-            return seed

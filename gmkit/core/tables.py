@@ -91,3 +91,22 @@ class State:
         """Same turn and the same tables, row for row."""
         return (self.turn == other.turn and self.tables.keys() == other.tables.keys()
                 and all(self.tables[n].equals(other.tables[n]) for n in self.tables))
+
+
+# -- the logs of a committed turn: the posts read, every draw, every event -------------------
+ORDERS_SCHEMA: Schema = {"seq": pl.Int64, "player": pl.String, "secret": pl.Boolean,
+                         "received": pl.String, "text": pl.String, "posted": pl.String}
+#: Columns added to a log after games were written without them, and their value in an older
+#: file (read as if it had the column; the file itself, whose hash is history, is never changed).
+ADDED_COLUMNS: Mapping[str, pl.Expr] = {"posted": pl.lit(None, pl.String),
+                                         "shared_with": pl.lit(None, pl.List(pl.String))}
+ROLLS_SCHEMA: Schema = {"step": pl.String, "draw_id": pl.String, "purpose": pl.String,
+                        "rule": pl.String, "expression": pl.String, "result": pl.String,
+                        "total": pl.Float64, "source": pl.String, "public": pl.Boolean,
+                        "player": pl.String, "shared_with": pl.List(pl.String)}
+EVENTS_SCHEMA: Schema = {"step": pl.String, "kind": pl.String, "rule": pl.String,
+                         "text": pl.String, "player": pl.String, "region": pl.String,
+                         "public": pl.Boolean, "data": pl.String,
+                         "shared_with": pl.List(pl.String)}
+LOG_SCHEMAS: Mapping[str, Schema] = {"orders": ORDERS_SCHEMA, "rolls": ROLLS_SCHEMA,
+                                     "events": EVENTS_SCHEMA}

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from gmkit import history
+from gmkit.publish import history
 from gmkit.desk import Desk, sample_working_copy
 from gmkit.game import Game
 

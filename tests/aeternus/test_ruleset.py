@@ -13,7 +13,7 @@ from tests.aeternus.scenario import play, scenario
 
 from gmkit.core.ruleset import find_ruleset
 from gmkit.game import Game
-from gmkit.playout import play as playout
+from gmkit.sweeps.playout import play as playout
 from gmkit.rulesets.aeternus.orders import Fish, Scout, Timed, Trade, Traverse, Vote, parse
 from gmkit.rulesets.aeternus.steps import STEPS
 
@@ -112,7 +112,7 @@ def test_a_world_carried_from_action_to_action_resolves_as_one_rebuilt_from_its_
 
     rs = find_ruleset("aeternus")
     game = playout(Game.new(tmp_path / "g", "aeternus", rs.example_players(None)), 2, "carry")
-    from gmkit.playout import receive_bot_posts
+    from gmkit.sweeps.playout import receive_bot_posts
     receive_bot_posts(game, "carry")
     carried = game.start()
     carried.driver.run_all()
@@ -134,7 +134,7 @@ def test_a_world_carried_from_action_to_action_resolves_as_one_rebuilt_from_its_
 def test_2_1_2_the_history_follows_each_factions_hexes_members_and_influence():
     """2.1.2: a faction's influence is the hexes its flags occupy per member; the history
     follows each faction's figures over the batches (the standings stay per player)."""
-    from gmkit import history
+    from gmkit.publish import history
 
     game = Game.open(Path(__file__).resolve().parents[2] / "data" / "sample-aeternus")
     series = history.subject_series(game, "faction")
@@ -152,8 +152,8 @@ def test_4_a_generation_draw_entered_at_the_desk_resolves_commits_and_verifies(t
     """4, 5.3: the GM enters a hex's landmark from a roll made elsewhere at the desk; the batch
     resolves with it, the log shows it entered, and ``verify`` replays the batch with it."""
     from gmkit.desk import Desk
-    from gmkit.playout import receive_bot_posts
-    from gmkit.verify import verify_game
+    from gmkit.sweeps.playout import receive_bot_posts
+    from gmkit.game.verify import verify_game
 
     rs = find_ruleset("aeternus")
     game = playout(Game.new(tmp_path / "g", "aeternus", rs.example_players(None)), 1, "enter")

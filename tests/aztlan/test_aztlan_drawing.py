@@ -208,7 +208,7 @@ def test_the_desk_shows_an_aztlan_turns_orders(tmp_path: Path) -> None:
     from gmkit.core.ruleset import find_ruleset
     from gmkit.desk import Desk
     from gmkit.game import Game
-    from gmkit.playout import receive_bot_posts
+    from gmkit.sweeps.playout import receive_bot_posts
 
     players = find_ruleset("aztlan").example_players(None)
     game = Game.new(tmp_path / "aztlan", "aztlan", players)

@@ -11,7 +11,7 @@ import pytest
 
 from gmkit.core.steps import Termination
 from gmkit.game import Game
-from gmkit.playout import play
+from gmkit.sweeps.playout import play
 from gmkit.rulesets import find_ruleset
 from gmkit.rulesets.aztlan.state import season_of, turn_of
 

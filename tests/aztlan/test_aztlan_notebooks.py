@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gmkit import history
+from gmkit.publish import history
 from gmkit.desk import Desk, DeskError, sample_working_copy
 
 from tests.sample_notebooks import export_turn_notebook, run_history_notebook, sample_tree

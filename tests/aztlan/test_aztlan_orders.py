@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from gmkit.core.boards.polygon import PolygonBoard
@@ -579,6 +579,17 @@ def test_fuzz_parse_never_crashes_and_errors_name_their_line(board: PolygonBoard
     for line, order in result.orders:
         assert line.number in numbers
         assert describe(order)
+
+
+def test_fuzzed_posts_meet_the_cases_the_fuzz_test_is_about(board: GameMap) -> None:
+    """The fuzz test above checks errors that name their line and orders read from lines: its
+    posts do produce both (else it would pass without checking anything)."""
+    quick = settings(max_examples=3000, database=None, deadline=None,
+                     suppress_health_check=list(HealthCheck))
+    erred = find(POST, lambda p: any(e.line is not None
+                                     for e in parse(p, board, "Aztecs").errors), settings=quick)
+    read = find(POST, lambda p: bool(parse(p, board, "Aztecs").orders), settings=quick)
+    assert parse(erred, board, "Aztecs").errors and parse(read, board, "Aztecs").orders
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

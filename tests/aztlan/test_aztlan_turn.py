@@ -27,10 +27,10 @@ from gmkit.core.dice import ENTERED, SEEDED, Dice
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Driver, Event, Termination
 from gmkit.core.tables import State
-from gmkit.playout import new_game
+from gmkit.sweeps.playout import new_game
 from gmkit.rulesets import find_ruleset
 from gmkit.rulesets.aztlan.orders import NEUTRAL
 from gmkit.rulesets.aztlan.state import ELIMINATED, frame, season_of, setup, turn_of

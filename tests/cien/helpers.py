@@ -10,7 +10,7 @@ import polars as pl
 
 from gmkit.core.dice import Dice
 from gmkit.core.boards.polygon import PolygonBoard
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Driver
 from gmkit.core.tables import State
 from gmkit.rulesets import find_ruleset

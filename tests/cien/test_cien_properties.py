@@ -1,4 +1,4 @@
-"""Property tests of the Crown of Cien through the real workflow (gmkit.playout): for random seeds,
+"""Property tests of the Crown of Cien through the real workflow (gmkit.sweeps.playout): for random seeds,
 players and a few turns of bot playouts the game's invariants hold (no negative treasury, one owner
 per province and only active players own, verification passes), the same seed builds byte-identical
 tables, and any post, however garbled, is read without crashing, each error naming its line."""
@@ -17,9 +17,10 @@ from shapely.geometry import mapping
 
 from gmkit.rulesets.cien.orders import NOT_BOLD
 from gmkit.core.orders import NO_ORDERS_MESSAGE
-from gmkit.core.store import LOG_SCHEMAS, parquet_bytes
+from gmkit.core.tables import LOG_SCHEMAS
+from gmkit.core.files import parquet_bytes
 from gmkit.game import Game
-from gmkit.playout import new_game
+from gmkit.sweeps.playout import new_game
 from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
 from tests.cien.helpers import RULESET, grid_map, scenario
 

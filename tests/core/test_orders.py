@@ -8,21 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gmkit.core.orders import (
-    NO_ORDERS_MESSAGE,
-    AmbiguousOrderError,
-    IllegalOrderError,
-    NameIndex,
-    OrderError,
-    OrderSyntaxError,
-    ParseResult,
-    PostLine,
-    UnknownNameError,
-    extract_lines,
-    join_alternatives,
-    normalize,
-    parse_post,
-)
+from gmkit.core.orders import (NO_ORDERS_MESSAGE, AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError,
+    ParseResult, PostLine, UnknownNameError, extract_lines, join_alternatives, parse_post)
+from gmkit.core.names import NameIndex, normalize
 
 PROVINCES = ["Tróys", "Coyons", "Sevoy", "Solsauvre", "Guicardie"]
 

@@ -13,7 +13,7 @@ import pytest
 from gmkit.core.params import LIMIT, ParamError
 from gmkit.core.ruleset import find_ruleset
 from gmkit.game import Game
-from gmkit.playout import new_game
+from gmkit.sweeps.playout import new_game
 from gmkit.rulesets.pyramid.constants import COLOURS
 from tests.test_cli import one_line_failure, run
 
@@ -145,8 +145,8 @@ def test_a_value_recorded_out_of_range_is_kept_for_replay_but_listed() -> None:
 
 def test_the_turn_report_names_the_default_a_rule_change_replaced(pyramid: Path) -> None:
     """The next turn's report says what the rule was: the default, never 'None'."""
-    from gmkit.playout import play
-    from gmkit.summary import turn_report
+    from gmkit.sweeps.playout import play
+    from gmkit.publish.summary import turn_report
 
     assert run("rules", pyramid, "--set", "serf_food=5", "--why", "a rich land").exit_code == 0
     game = play(Game.open(pyramid), 1, "ranges")

@@ -22,11 +22,10 @@ from gmkit.core.reports import (
     TurnReport,
     bbcode_escape,
     chart_svg,
-    for_view,
-    public_view,
     render,
     render_bbcode,
     render_html,
+    view_report,
     write_report,
 )
 
@@ -125,7 +124,7 @@ def gm_html(report: TurnReport) -> str:
 
 @pytest.fixture(scope="module")
 def public_html(report: TurnReport) -> str:
-    return render_html(public_view(report))
+    return render_html(view_report(report, "public"))
 
 
 @pytest.fixture(scope="module")
@@ -134,8 +133,9 @@ def outputs(report: TurnReport, gm_html: str, public_html: str) -> dict[str, str
         "gm_html": gm_html,
         "public_html": public_html,
         "gm_bbcode": "\n".join(render_bbcode(report)),
-        "public_bbcode": "\n".join(render_bbcode(public_view(report))),
-        "public_bbcode_small": "\n".join(render_bbcode(public_view(report), max_chars=400)),
+        "public_bbcode": "\n".join(render_bbcode(view_report(report, "public"))),
+        "public_bbcode_small": "\n".join(render_bbcode(view_report(report, "public"),
+                                                      max_chars=400)),
         "gm_bbcode_small": "\n".join(render_bbcode(report, max_chars=400)),
     }
 
@@ -162,7 +162,7 @@ def test_gm_outputs_hold_everything(outputs: dict[str, str], name: str) -> None:
 
 
 def test_public_view_filters(report: TurnReport) -> None:
-    pub = public_view(report)
+    pub = view_report(report, "public")
     assert pub.view == "public"
     assert [o.player for o in pub.orders] == [XSS, "Red"]
     assert all(e.public for s in pub.steps for e in s.events)
@@ -173,8 +173,8 @@ def test_public_view_filters(report: TurnReport) -> None:
 
 
 def test_public_view_is_idempotent(report: TurnReport) -> None:
-    once = public_view(report)
-    twice = public_view(once)
+    once = view_report(report, "public")
+    twice = view_report(once, "public")
     for f in fields(TurnReport):
         a, b = getattr(once, f.name), getattr(twice, f.name)
         if isinstance(a, pl.DataFrame):
@@ -185,13 +185,13 @@ def test_public_view_is_idempotent(report: TurnReport) -> None:
     assert render_bbcode(once) == render_bbcode(twice)
 
 
-def test_for_view(report: TurnReport) -> None:
-    assert for_view(report, "gm") is report
-    assert for_view(report, "public").view == "public"
+def test_view_report(report: TurnReport) -> None:
+    assert view_report(report, "gm") is report
+    assert view_report(report, "public").view == "public"
     with pytest.raises(ValueError):
-        for_view(report, "bogus")
+        view_report(report, "bogus")
     with pytest.raises(ValueError):
-        for_view(public_view(report), "gm")
+        view_report(view_report(report, "public"), "gm")
     with pytest.raises(ValueError):
         TurnReport("g", "r", 1, view="everyone")
 
@@ -200,9 +200,9 @@ def test_chart_using_gm_only_column_is_dropped_in_public_view() -> None:
     df = pl.DataFrame({"player": ["Red", "Blue"], "secret_treasury": [987654, 3]})
     chart = alt.Chart(df).mark_bar().encode(x="player:N", y="secret_treasury:Q")
     rep = make_report(chart=chart)
-    assert public_view(rep).chart is None
+    assert view_report(rep, "public").chart is None
     assert TREASURY in chart_svg(chart)  # the GM still sees it
-    html = render_html(public_view(rep))
+    html = render_html(view_report(rep, "public"))
     assert TREASURY not in html and "<svg" in html  # the maps remain
 
 
@@ -210,11 +210,11 @@ def test_chart_tooltip_on_gm_only_column_is_dropped() -> None:
     df = pl.DataFrame({"player": ["Red"], "score": [1], "secret_treasury": [987654]})
     chart = alt.Chart(df).mark_bar().encode(x="player:N", y="score:Q",
                                             tooltip=["secret_treasury:Q"])
-    assert public_view(make_report(chart=chart)).chart is None
+    assert view_report(make_report(chart=chart), "public").chart is None
 
 
 def test_chart_inline_data_is_scrubbed(report: TurnReport) -> None:
-    pub = public_view(report)
+    pub = view_report(report, "public")
     assert pub.chart is not None
     spec = pub.chart if isinstance(pub.chart, dict) else pub.chart.to_dict(validate=False)
     assert TREASURY not in json.dumps(spec)
@@ -222,7 +222,7 @@ def test_chart_inline_data_is_scrubbed(report: TurnReport) -> None:
 
 
 def test_render_convenience(report: TurnReport) -> None:
-    assert render(report) == render_html(public_view(report))
+    assert render(report) == render_html(view_report(report, "public"))
     assert render(report, view="gm", fmt="bbcode") == render_bbcode(report)
     with pytest.raises(ValueError):
         render(report, fmt="pdf")
@@ -380,7 +380,7 @@ def test_html_sections(gm_html: str, public_html: str) -> None:
 
 def test_seed_not_yet_revealed() -> None:
     rep = make_report(seed=None)
-    html = render_html(public_view(rep))
+    html = render_html(view_report(rep, "public"))
     assert "not yet revealed" in html
     assert "not yet revealed" in "\n".join(render_bbcode(rep))
 
@@ -389,7 +389,7 @@ def test_minimal_report_renders() -> None:
     rep = TurnReport("Game", "Rules", 1)
     html = render_html(rep)
     assert "none posted" in html and "not yet revealed" in html
-    assert render_bbcode(public_view(rep))[0].startswith("[size=150][b]Game")
+    assert render_bbcode(view_report(rep, "public"))[0].startswith("[size=150][b]Game")
 
 
 # ---------------------------------------------------------------------------- BBCode parts
@@ -456,7 +456,7 @@ def test_bbcode_hard_wraps_long_lines() -> None:
 
 
 def test_bbcode_single_part_has_no_header(report: TurnReport) -> None:
-    parts = render_bbcode(public_view(report))
+    parts = render_bbcode(view_report(report, "public"))
     assert len(parts) == 1
     assert not parts[0].startswith("(part")
     assert _balanced(parts[0])
@@ -535,8 +535,8 @@ def test_trusted_markup_and_equal_plain_text_are_told_apart() -> None:
 
 
 def test_public_view_equals_itself(report: TurnReport) -> None:
-    once = public_view(report)
-    assert public_view(once) == once
+    once = view_report(report, "public")
+    assert view_report(once, "public") == once
 
 
 def test_hand_built_public_report_is_still_filtered(report: TurnReport) -> None:
@@ -551,17 +551,17 @@ def test_chart_filtering_on_gm_only_column_is_dropped() -> None:
     df = pl.DataFrame({"player": ["Red", "Blue"], "score": [1, 2], "secret_treasury": [9, 0]})
     chart = (alt.Chart(df).mark_bar().encode(x="player:N", y="score:Q")
              .transform_filter("datum.secret_treasury > 5"))
-    assert public_view(make_report(chart=chart)).chart is None
+    assert view_report(make_report(chart=chart), "public").chart is None
 
 
 def test_chart_with_text_data_naming_gm_only_column_is_dropped() -> None:
     data = alt.Data(values="player,score,secret_treasury\nRed,1,987654\n",
                     format=alt.DataFormat(type="csv"))
     chart = alt.Chart(data).mark_bar().encode(x="player:N", y="score:Q")
-    assert public_view(make_report(chart=chart)).chart is None
+    assert view_report(make_report(chart=chart), "public").chart is None
 
 
 def test_chart_without_gm_only_column_is_kept_as_is() -> None:
     df = pl.DataFrame({"player": ["Red", "Blue"], "score": [1, 2]})
     chart = alt.Chart(df).mark_bar().encode(x="player:N", y="score:Q")
-    assert public_view(make_report(chart=chart)).chart is chart
+    assert view_report(make_report(chart=chart), "public").chart is chart

@@ -1,4 +1,4 @@
-"""Tests for gmkit.core.store (the game folder) and the turn workflow of gmkit.game that rests on
+"""Tests for gmkit.core.store (the game folder) and the turn workflow of gmkit.game.game that rests on
 it: atomic commits, turns never overwritten, revisions, rollback into the attic, tamper and schema
 checks, the manifest chain, history across turns, pending posts, seeds and verification."""
 
@@ -15,18 +15,12 @@ from shapely.geometry import mapping
 
 import gmkit.core.store as store_mod
 from gmkit.core.dice import ENTERED, SEEDED, check_reveal, commitment
-from gmkit.core.store import (
-    ORDERS_SCHEMA,
-    GameStore,
-    StoreError,
-    TamperError,
-    TurnData,
-    parquet_bytes,
-    sha256_file,
-)
+from gmkit.core.tables import ORDERS_SCHEMA
+from gmkit.core.store import GameStore, TurnData, sha256_file
+from gmkit.core.files import StoreError, TamperError, parquet_bytes
 from gmkit.core.tables import State
 from gmkit.game import Game, GameError, events_frame, rolls_frame
-from gmkit.playout import new_game, play
+from gmkit.sweeps.playout import new_game, play
 from tests.cien.helpers import grid_map
 
 # ---------------------------------------------------------------------------
@@ -432,7 +426,7 @@ class TestHistoryAndPosts:
 
 
 # ---------------------------------------------------------------------------
-# the turn workflow (gmkit.game)
+# the turn workflow (gmkit.game.game)
 # ---------------------------------------------------------------------------
 
 

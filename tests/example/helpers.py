@@ -12,7 +12,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.orders import OrderError
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Driver
 from gmkit.core.tables import State
 from gmkit.rulesets import find_ruleset

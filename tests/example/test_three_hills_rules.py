@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gmkit.core.params import ParamError
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Termination
 from gmkit.rulesets.example.drawing import board_svg
 from gmkit.rulesets.example.rules import board

@@ -9,9 +9,10 @@ import polars as pl
 import pytest
 
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
-from gmkit.core.ruleset import PlayerInfo, find_ruleset
+from gmkit.core.players import PlayerInfo
+from gmkit.core.ruleset import find_ruleset
 from gmkit.game import Game
-from gmkit.playout import play
+from gmkit.sweeps.playout import play
 from gmkit.rulesets.jungle.world import assigned_hex
 
 RS = find_ruleset("jungle")

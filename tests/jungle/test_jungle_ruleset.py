@@ -13,7 +13,7 @@ import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 from gmkit.core.ruleset import find_ruleset
 from gmkit.core.views import Viewer
 from gmkit.game import Game
-from gmkit.playout import play
+from gmkit.sweeps.playout import play
 from gmkit.rulesets.jungle import actions as A
 from gmkit.rulesets.jungle.posts import FigureLine
 from gmkit.rulesets.jungle.world import CIV

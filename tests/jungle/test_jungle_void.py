@@ -12,7 +12,7 @@ import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 from gmkit.core.ruleset import find_ruleset
 from gmkit.desk import Desk
 from gmkit.game import Game
-from gmkit.summary import turn_report
+from gmkit.publish.summary import turn_report
 from gmkit.rulesets.jungle import actions as A
 from gmkit.rulesets.jungle.orders import parse
 from gmkit.rulesets.jungle.resolve import resolve_part

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.ruleset import find_ruleset
-from gmkit.core.store import parquet_bytes
+from gmkit.core.files import parquet_bytes
 from gmkit.core.views import Viewer
 from gmkit.game import Game
-from gmkit.playout import play as playout
+from gmkit.sweeps.playout import play as playout
 from gmkit.rulesets.pyramid.drawing import board_scene, order_arrows, orders_scene
 from gmkit.rulesets.pyramid.orders import parse
 from tests.pyramid.helpers import make, play
@@ -128,7 +128,7 @@ def test_the_shipped_board_is_a_graph_board_copied_into_each_game(tmp_path: Path
 
 def test_a_player_list_outside_two_to_eight_is_refused() -> None:
     """Start areas exist for 2 to 8 players."""
-    from gmkit.core.ruleset import PlayerInfo
+    from gmkit.core.players import PlayerInfo
 
     one = [PlayerInfo("Red", "R")]
     nine = [PlayerInfo(f"P{i}", f"P{i}") for i in range(9)]

@@ -18,9 +18,9 @@ from gmkit.cli import main
 from gmkit.core.reports import render
 from gmkit.core.ruleset import find_ruleset
 from gmkit.game import Game, GameError
-from gmkit.playout import play
-from gmkit.summary import turn_report
-from gmkit.verify import verify_game
+from gmkit.sweeps.playout import play
+from gmkit.publish.summary import turn_report
+from gmkit.game.verify import verify_game
 
 
 def _game(root: Path) -> Game:
@@ -170,7 +170,7 @@ def test_status_lists_the_corrections_recorded_for_the_coming_turn(tmp_path: Pat
 def test_a_turn_sealed_for_its_beacon_takes_no_correction(tmp_path: Path) -> None:
     """Dice mixed with a public beacon are bent by nobody: once the turn is sealed, its
     starting state is no longer corrected (it could be, knowing the beacon)."""
-    from gmkit.fairdice import DiceSetting
+    from gmkit.game.fairdice import DiceSetting
 
     rs = find_ruleset("example")
     game = Game.new(tmp_path / "g", "example", rs.example_players(None),

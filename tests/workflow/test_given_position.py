@@ -21,9 +21,9 @@ from gmkit.cli import main
 from gmkit.core.dice import Dice
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.game import Game, board_path
-from gmkit.playout import play
-from gmkit.position import PositionError, write_position
-from gmkit.verify import verify_game
+from gmkit.sweeps.playout import play
+from gmkit.game.position import PositionError, write_position
+from gmkit.game.verify import verify_game
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "old-games"
 

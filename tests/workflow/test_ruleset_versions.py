@@ -22,10 +22,10 @@ from click.testing import CliRunner
 from gmkit.cli import main
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.game import Game
-from gmkit.playout import play
+from gmkit.sweeps.playout import play
 from gmkit.rulesets.example import ThreeHills
 from gmkit.rulesets.example.rules import PARAMS
-from gmkit.verify import verify_game
+from gmkit.game.verify import verify_game
 
 FIXED = tuple(dataclasses.replace(p, default=20) if p.name == "dig_die" else p for p in PARAMS)
 

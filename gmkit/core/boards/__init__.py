@@ -18,7 +18,7 @@ ruleset can move between board kinds without touching its adjudication::
 A place is whatever identifies a spot on the board: a province or place name (``str``) on
 polygon and graph boards, a :class:`~gmkit.core.boards.hexgrid.Hex` on a hex grid. Players
 type places in orders; :meth:`Board.parse_place` turns the typed text into a place (through
-the board's :class:`~gmkit.core.orders.NameIndex` when its places have names) and
+the board's :class:`~gmkit.core.names.NameIndex` when its places have names) and
 :meth:`Board.place_text` writes a place back the way a player would type it.
 """
 
@@ -28,7 +28,7 @@ from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Literal, Protocol, TypeVar, runtime_checkable
 
-from gmkit.core.orders import NameIndex
+from gmkit.core.names import NameIndex
 
 __all__ = ["Board", "BoardError", "BoardKind", "BOARD_KINDS", "Place"]
 

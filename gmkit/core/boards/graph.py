@@ -43,7 +43,7 @@ from typing import Any, Literal
 import polars as pl
 
 from gmkit.core.boards import BoardError, read_board_file
-from gmkit.core.orders import NameIndex
+from gmkit.core.names import NameIndex
 
 __all__ = ["GraphBoard", "GraphPlace", "load_package_board"]
 

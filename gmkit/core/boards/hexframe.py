@@ -13,13 +13,50 @@ Every function agrees with its scalar twin (the test suite checks it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 import polars as pl
 
-if TYPE_CHECKING:  # pragma: no cover - only for type checkers
-    from gmkit.core.boards.hexgrid import Layout
+
+class _Matrices(Protocol):
+    """A layout's forward (``f*``) and inverse (``b*``) matrices."""
+
+    @property
+    def f0(self) -> float: ...
+    @property
+    def f1(self) -> float: ...
+    @property
+    def f2(self) -> float: ...
+    @property
+    def f3(self) -> float: ...
+    @property
+    def b0(self) -> float: ...
+    @property
+    def b1(self) -> float: ...
+    @property
+    def b2(self) -> float: ...
+    @property
+    def b3(self) -> float: ...
+
+
+class _Point(Protocol):
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+
+
+class Layout(Protocol):
+    """What the frames read of a :class:`gmkit.core.boards.hexgrid.Layout` (named by what it
+    offers, so that this module sits below the grid that uses it)."""
+
+    @property
+    def orientation(self) -> _Matrices: ...
+    @property
+    def size(self) -> _Point: ...
+    @property
+    def origin(self) -> _Point: ...
 
 __all__ = [
     "DIRECTIONS_FRAME",

@@ -34,7 +34,7 @@ import shapely
 from shapely.geometry import MultiPolygon, Polygon, mapping, shape
 from shapely.ops import polylabel
 
-from gmkit.core.orders import NameIndex
+from gmkit.core.names import NameIndex
 
 __all__ = ["KINDS", "MapError", "PolygonBoard", "Region", "polygon_board", "write_geojson"]
 

@@ -24,11 +24,12 @@ from gmkit.core.drawing.scene import Scene
 from gmkit.core.intake import Imported, Intake
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, PlayerInfo, RuleChange, Ruleset, register
+from gmkit.core.ruleset import Headline, RuleChange, Ruleset, register
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
-from gmkit.rulesets.aeternus import orders as aeternus_orders
-from gmkit.rulesets.aeternus import state as aeternus_state
+import gmkit.rulesets.aeternus.orders as aeternus_orders
+import gmkit.rulesets.aeternus.state as aeternus_state
 from gmkit.rulesets.aeternus.bot import random_post
 from gmkit.rulesets.aeternus.coords import from_axial
 from gmkit.rulesets.aeternus.discord import import_exports

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from gmkit.core.boards import hexgrid as grid
+import gmkit.core.boards.hexgrid as grid
 from gmkit.core.boards.hexgrid import Hex
 
 __all__ = [

@@ -31,17 +31,9 @@ class UnionFind:
     def __len__(self) -> int:
         return len(self.parent)
 
-    def add(self) -> int:
-        """A new singleton set; returns its element."""
-        i = len(self.parent)
-        self.parent.append(i)
-        self.size.append(1)
-        self.first.append(i)
-        return i
-
     def add_joined(self, others: Sequence[int]) -> int:
         """A new element joined at once to the sets of ``others`` (elements, ``-1`` skipped);
-        returns it. The same as :meth:`add` then :meth:`union` with each, in one call."""
+        returns it."""
         parent, size, first = self.parent, self.size, self.first
         i = root = len(parent)
         parent.append(i)
@@ -70,24 +62,3 @@ class UnionFind:
             parent[i] = parent[parent[i]]
             i = parent[i]
         return i
-
-    def union(self, a: int, b: int) -> int:
-        """Merge the sets of ``a`` and ``b``; returns the new root."""
-        ra, rb = self.find(a), self.find(b)
-        if ra == rb:
-            return ra
-        if self.size[ra] < self.size[rb]:
-            ra, rb = rb, ra
-        self.parent[rb] = ra
-        self.size[ra] += self.size[rb]
-        if self.first[rb] < self.first[ra]:
-            self.first[ra] = self.first[rb]
-        return ra
-
-    def set_size(self, i: int) -> int:
-        """The size of ``i``'s set."""
-        return self.size[self.find(i)]
-
-    def set_id(self, i: int) -> int:
-        """A stable name of ``i``'s set: its smallest element (roots move as sets merge)."""
-        return self.first[self.find(i)]

@@ -23,15 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gmkit.core.boards.hexgrid import Hex
-from gmkit.core.orders import (
-    IllegalOrderError,
-    NameIndex,
-    OrderError,
-    OrderSyntaxError,
-    ParseResult,
-    PostLine,
-    parse_post,
-)
+from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult, PostLine, parse_post)
+from gmkit.core.names import NameIndex
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.aeternus.clock import parse_time, time_text

@@ -34,7 +34,7 @@ import polars as pl
 from gmkit.core.boards.hexgrid import Hex
 from gmkit.core.dice import Dice
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State
 from gmkit.rulesets.aeternus.clock import parse_time, phase_number, time_text
 from gmkit.rulesets.aeternus.constants import LAKE, LANDMARK_ORDER

@@ -31,7 +31,12 @@ from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
-from gmkit.rulesets.aeternus import actions, factions, fishing, judge, ledger, movement
+import gmkit.rulesets.aeternus.actions as actions
+import gmkit.rulesets.aeternus.factions as factions
+import gmkit.rulesets.aeternus.fishing as fishing
+import gmkit.rulesets.aeternus.judge as judge
+import gmkit.rulesets.aeternus.ledger as ledger
+import gmkit.rulesets.aeternus.movement as movement
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
 from gmkit.rulesets.aeternus.doing import ActionFailed, Doing, replenish
 from gmkit.rulesets.aeternus.orders import (

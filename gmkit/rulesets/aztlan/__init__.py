@@ -28,12 +28,13 @@ from gmkit.core.boards.polygon import PolygonBoard, polygon_board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
 from gmkit.core.drawing.scene import Scene
-from gmkit.core.ruleset import Headline, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Headline, Ruleset, register
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Event, Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
-from gmkit.rulesets.aztlan import orders as az_orders
-from gmkit.rulesets.aztlan import state as az_state
+import gmkit.rulesets.aztlan.orders as az_orders
+import gmkit.rulesets.aztlan.state as az_state
 from gmkit.rulesets.aztlan.bot import random_post
 from gmkit.rulesets.aztlan.state import ACTIVE, SEASONS, board, position
 from gmkit.rulesets.aztlan.roster import check_players
@@ -148,7 +149,7 @@ class Aztlan(Ruleset[AztlanOrder]):
     def scene(self, state: State, rules: Params) -> Scene:
         """Cities by holder, armies as stacks, the empires outlined (see
         :func:`gmkit.rulesets.aztlan.drawing.scene`)."""
-        from gmkit.rulesets.aztlan import drawing
+        import gmkit.rulesets.aztlan.drawing as drawing
 
         return drawing.scene(state)
 
@@ -172,7 +173,7 @@ class Aztlan(Ruleset[AztlanOrder]):
 
     def order_arrows(self, state: State, orders: Orders[AztlanOrder],
                      events: Sequence[Event], rules: Params) -> list[Any]:
-        from gmkit.rulesets.aztlan import drawing
+        import gmkit.rulesets.aztlan.drawing as drawing
 
         outcomes = {(e.player, int(e.data["line"])): str(e.data["code"]) for e in events
                     if e.kind == "order" and e.player and e.data.get("line")}

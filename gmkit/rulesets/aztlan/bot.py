@@ -12,7 +12,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.params import Params
 from gmkit.core.tables import State
-from gmkit.rulesets.aztlan import orders as az
+import gmkit.rulesets.aztlan.orders as az
 from gmkit.rulesets.aztlan.state import ACTIVE, CHICHIMECS, board, position
 from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES
 

@@ -12,7 +12,8 @@ import functools
 import re
 
 from gmkit.core.boards.polygon import PolygonBoard
-from gmkit.core.orders import NameIndex, OrderSyntaxError, join_alternatives
+from gmkit.core.orders import OrderSyntaxError, join_alternatives
+from gmkit.core.names import NameIndex
 from gmkit.rulesets.aztlan.board.geography import DESERT, DESERT_ABBR, EMPIRES
 
 __all__ = ["names", "one_name", "player_index", "player_name", "sector_index"]

@@ -36,13 +36,13 @@ import re
 from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.orders import (
     IllegalOrderError,
-    NameIndex,
     OrderError,
     OrderSyntaxError,
     ParseResult,
     PostLine,
     parse_post,
 )
+from gmkit.core.names import NameIndex
 from gmkit.rulesets.aztlan.names import names, one_name, player_name, sector_index
 from gmkit.rulesets.aztlan.order_types import (
     Action,

@@ -7,7 +7,7 @@ import difflib
 from collections.abc import Sequence
 
 from gmkit.core.boards.polygon import PolygonBoard
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.rulesets.aztlan.board.geography import EMPIRES
 
 #: The fields an AZTLAN player may have.

@@ -34,7 +34,7 @@ from shapely.geometry import box
 
 from gmkit.core.boards.polygon import PolygonBoard, Region
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State
 from gmkit.rulesets.aztlan.orders import NEUTRAL, Position
 from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES, check_map, home_centres

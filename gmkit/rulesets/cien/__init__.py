@@ -18,13 +18,14 @@ from gmkit.core.boards.polygon import polygon_board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
 from gmkit.core.drawing.scene import Scene
-from gmkit.core.ruleset import Headline, PlayerInfo, Ruleset, register
-from gmkit.rulesets.cien import drawing as cien_drawing
+from gmkit.core.ruleset import Headline, Ruleset, register
+import gmkit.rulesets.cien.drawing as cien_drawing
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
-from gmkit.rulesets.cien import orders as cien_orders
-from gmkit.rulesets.cien import state as cien_state
+import gmkit.rulesets.cien.orders as cien_orders
+import gmkit.rulesets.cien.state as cien_state
 from gmkit.rulesets.cien.constants import CAPITAL, COLOUR_HEX, PARAMS
 from gmkit.rulesets.cien.bot import random_post
 from gmkit.rulesets.cien.odds import conquest_odds
@@ -78,6 +79,11 @@ class Cien(Ruleset[CienOrder]):
     def links(self, state: State) -> list[tuple[str, str]]:
         return [(f"{r['id']}: coat of arms", r["arms"])
                 for r in state["players"].iter_rows(named=True) if r.get("arms")]
+
+    def counted_posts(self, rules: Params) -> str:
+        """TOURNEZ LA COMMANDE (the ``orders_post`` rule): orders cannot be edited once sent, so a
+        player's first post counts; a house rule may count the latest instead."""
+        return str(rules.get("orders_post", "all"))
 
     def parse_post(self, post: str, player: str, state: State, rules: Params, *,
                    secret: bool = False) -> ParseResult[CienOrder]:

@@ -22,8 +22,9 @@ from typing import Any, Union
 
 import polars as pl
 
-from gmkit.core.orders import (NameIndex, OrderError, OrderSyntaxError, ParseResult, PostLine,
-                               IllegalOrderError, extract_lines, parse_post)
+from gmkit.core.names import NameIndex
+from gmkit.core.orders import (OrderError, OrderSyntaxError, ParseResult, PostLine, IllegalOrderError, extract_lines,
+    parse_post)
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.cien.constants import CAPITAL, COLOURS

@@ -8,7 +8,7 @@ import difflib
 from collections.abc import Sequence
 
 from gmkit.core.boards.polygon import PolygonBoard
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
 
 #: A game starts as one of these (the rules' introduction).

@@ -9,7 +9,7 @@ import polars as pl
 
 from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State
 from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
 

@@ -24,11 +24,12 @@ from gmkit.core.drawing.scene import Arrow
 from gmkit.core.boards import Board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Ruleset, register
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Event, Outcome, Step, Termination
 from gmkit.core.tables import State
-from gmkit.rulesets.example import orders as example_orders
-from gmkit.rulesets.example import state as example_state
+import gmkit.rulesets.example.orders as example_orders
+import gmkit.rulesets.example.state as example_state
 from gmkit.rulesets.example.bot import random_post
 from gmkit.rulesets.example.drawing import board_scene, colours
 from gmkit.rulesets.example.rules import PARAMS, board

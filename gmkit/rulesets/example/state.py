@@ -9,7 +9,7 @@ import polars as pl
 
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.params import Params
-from gmkit.core.ruleset import PlayerInfo
+from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State
 from gmkit.rulesets.example.rules import CAMP_KIND, HILL, board
 

@@ -28,11 +28,14 @@ from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Headline, Ruleset, register
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
-from gmkit.rulesets.jungle import posts, views, world
+import gmkit.rulesets.jungle.posts as posts
+import gmkit.rulesets.jungle.views as views
+import gmkit.rulesets.jungle.world as world
 from gmkit.rulesets.jungle.bot import random_post
 from gmkit.rulesets.jungle.constants import PARAMS
 from gmkit.rulesets.jungle.drawing import colours, scene
@@ -49,7 +52,7 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     name = "jungle"
     version = "2"
     legacy = {"1": {"spend_limit": "each_spend", "new_units": "captain_only",
-                         "void_report": "legacy_text"}}
+                         "void_report": "legacy_text", "store_report": "public"}}
     title = "The Law of the Jungle"
     aliases = ("law-of-the-jungle",)
     params = PARAMS

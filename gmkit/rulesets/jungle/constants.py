@@ -83,6 +83,11 @@ PARAMS = (
           "food runs out (feed_order), or each missing food is drawn among the characters "
           "weighted by the food still owed to them (per_food)",
           choices=("feed_order", "per_food")),
+    Param("store_report", "house", FOOD,
+          "the evening's feeding names a house's food store: told to that house and the GM "
+          "(house), or to everyone (public, gmkit's first wording: the stores are the GM's and "
+          "the house's to know, so the public saw what its standings hide)",
+          choices=("house", "public")),
     Param("loss_rounding", "floor", ATTACKS,
           "rounding of an attribute lost (attack, starvation, desperate halving), which the "
           "text leaves unrounded; down like every rounding the text names (floor), to the "

@@ -13,7 +13,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle import actions as A
+import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.constants import ACTIONS, ORDERS, POLICIES, SPENDING
 from gmkit.rulesets.jungle.constants import CITIZEN as CITIZEN_RULE
 from gmkit.rulesets.jungle.constants import TLATOANI as TLATOANI_RULE

@@ -16,7 +16,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle import actions as A
+import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.attack import (LEVELS, Attack, AttackOutcome, AttackType, Fighter,
                                           resolve_attack, title_bonus)
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, char, house, members

@@ -40,8 +40,9 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.orders import (IllegalOrderError, LimitError, NameIndex, OrderError,
-                               OrderSyntaxError, extract_lines)
+from gmkit.core.orders import (IllegalOrderError, LimitError, OrderError, OrderSyntaxError,
+                               extract_lines)
+from gmkit.core.names import NameIndex
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle.state import FIGURE_SCHEMAS, Row

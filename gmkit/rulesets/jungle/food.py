@@ -93,7 +93,8 @@ def eat(state: State, dice: Dice, rules: Params) -> tuple[State, list[Event]]:
         events.append(Event("eat", FOOD, f"House {h['house']} needs {total} food from its store "
                             f"of {before}; {sum(short.values())} short.", h["player"],
                             data={"need": total, "store": before,
-                                  "short": sum(short.values())}))
+                                  "short": sum(short.values())},
+                            public=rules.store_report == "public"))
         for c in mine:
             s = short[c["name"]]
             if not s:

@@ -25,7 +25,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.orders import IllegalOrderError, OrderError
 from gmkit.core.params import Params
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle import actions as A
+import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.edit import char
 from gmkit.rulesets.jungle.effects import EFFECTS, Void
 from gmkit.rulesets.jungle.fight import prepare

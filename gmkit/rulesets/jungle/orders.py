@@ -29,11 +29,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from gmkit.core.orders import (IllegalOrderError, NameIndex, OrderError, OrderSyntaxError,
-                               ParseResult, PostLine, parse_post)
+from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult, PostLine, parse_post)
+from gmkit.core.names import NameIndex
 from gmkit.core.params import Params
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle import actions as A
+import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.attack import AttackType
 from gmkit.rulesets.jungle.constants import GOD_NAMES
 

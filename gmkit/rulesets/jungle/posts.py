@@ -26,11 +26,12 @@ from typing import Any, Union
 
 import polars as pl
 
-from gmkit.core.orders import (IllegalOrderError, NameIndex, OrderError, OrderSyntaxError,
-                               ParseResult, PostLine, size_problems)
+from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
+                               PostLine, size_problems)
+from gmkit.core.names import NameIndex
 from gmkit.core.params import Params
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle import actions as A
+import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.figures import Figures, check_figures, parse_figures
 from gmkit.rulesets.jungle.orders import parse as parse_round
 from gmkit.rulesets.jungle.proposals import LINE, RuleProposal, parse_line

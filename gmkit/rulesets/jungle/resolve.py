@@ -36,7 +36,7 @@ from gmkit.core.flow import by_column
 from gmkit.core.params import Params
 from gmkit.core.steps import ActFn, Driver, Event, Step, StepFn
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle import actions as A
+import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.constants import ACTIONS, JOINT, SLAVES
 from gmkit.rulesets.jungle.edit import char, update
 from gmkit.rulesets.jungle.effects import EFFECTS, Void, join_houses

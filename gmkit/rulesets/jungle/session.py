@@ -27,7 +27,7 @@ from gmkit.core.envelope import Orders
 from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle import cities
+import gmkit.rulesets.jungle.cities as cities
 from gmkit.rulesets.jungle.constants import FOOD, GODS, RESEARCH, STRUCTURE, TLATOANI
 from gmkit.rulesets.jungle.edit import update
 from gmkit.rulesets.jungle.figures import check_figures

@@ -31,15 +31,16 @@ from gmkit.core.boards import Board, BoardError
 from gmkit.core.drawing.scene import Arrow
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, PlayerInfo, Ruleset, register
+from gmkit.core.ruleset import Headline, Ruleset, register
+from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Event, Outcome, Step
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
-from gmkit.rulesets.pyramid import board as land_board
-from gmkit.rulesets.pyramid import drawing
-from gmkit.rulesets.pyramid import orders as pyr_orders
-from gmkit.rulesets.pyramid import outcome as pyr_outcome
-from gmkit.rulesets.pyramid import state as pyr_state
+import gmkit.rulesets.pyramid.board as land_board
+import gmkit.rulesets.pyramid.drawing as drawing
+import gmkit.rulesets.pyramid.orders as pyr_orders
+import gmkit.rulesets.pyramid.outcome as pyr_outcome
+import gmkit.rulesets.pyramid.state as pyr_state
 from gmkit.rulesets.pyramid.board import LandBoard
 from gmkit.rulesets.pyramid.bot import random_post
 from gmkit.rulesets.pyramid.constants import COLOURS, PARAMS

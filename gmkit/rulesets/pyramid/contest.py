@@ -46,10 +46,6 @@ class Side:
     noble: str | None = None
     holder: bool = False
 
-    def fleet(self) -> tuple[int, ...]:
-        """Counts of functioning pyramids by size, largest size first."""
-        return tuple(self.pyramids.count(s) for s in reversed(SIZES))
-
     def largest(self) -> int:
         """Index in :data:`SIZES` of its largest pyramid (-1 without one)."""
         return max((SIZES.index(s) for s in self.pyramids), default=-1)

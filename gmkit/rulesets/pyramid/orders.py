@@ -35,7 +35,8 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from gmkit.core.orders import NameIndex, OrderSyntaxError, ParseResult, PostLine, parse_post
+from gmkit.core.names import NameIndex
+from gmkit.core.orders import OrderSyntaxError, ParseResult, PostLine, parse_post
 from gmkit.core.tables import State
 from gmkit.rulesets.pyramid.constants import POPULATION, SIZES
 

@@ -19,52 +19,30 @@ food stored by the previous round's harvest.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from gmkit.core.dice import Dice
 from gmkit.core.orders import OrderError
 from gmkit.core.params import Params
-from gmkit.core.steps import Event, Step, void_event
+from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
 from gmkit.rulesets.pyramid.constants import (CONFLICT, CONSTRUCTION, CONTEST, FOOD, FOOD_LAND,
-                                              LAND, MOVEMENT, NOBLES, PRIESTS, SERFS,
-                                              STAFFING, size_glory, size_stone)
+                                              LAND, MOVEMENT, PRIESTS, SERFS, STAFFING, size_glory,
+                                              size_stone)
 from gmkit.rulesets.pyramid.allocation import (build_orders, new_pyramids, plan_priests,
                                                plan_serfs, priest_orders, serf_orders)
-from gmkit.rulesets.pyramid.contest import Side, resolve
 from gmkit.rulesets.pyramid.economy import Tables, land_output
 from gmkit.rulesets.pyramid.movement import path_problem, scout_move
-from gmkit.rulesets.pyramid.orders import (AssignSerfs, Births, Build, Claim, Lead, Move, Order,
-                                           StaffPyramid, Starve, describe)
+from gmkit.rulesets.pyramid.orders import (AssignSerfs, Births, Build, Lead, Move, Order,
+                                           StaffPyramid, Starve)
 from gmkit.rulesets.pyramid.refs import build_target, find_noble, find_pyramid
+from gmkit.rulesets.pyramid.contested import contest
+from gmkit.rulesets.pyramid.phase import Orders, Result, of_kind, players_by_id, told_void
 from gmkit.rulesets.pyramid.state import (ACTIVE, ELIMINATED, Rows, adjacency, births_text,
                                           frame, functioning, names_in_use, noble_name, rows)
 
-Orders = Mapping[str, Sequence[Order]]
-Result = tuple[State, list[Event]]
-
-
-def _of(orders: Orders, kind: type) -> list[tuple[str, Any]]:
-    return [(pid, o) for pid in sorted(orders) for o in orders[pid] if isinstance(o, kind)]
-
-
-def _players(state: State) -> dict[str, dict[str, Any]]:
-    return {r["id"]: r for r in rows(state, "players")}
-
-
 # -- 1. assignments ---------------------------------------------------------------------------
-
-def _void(rules: Params, pid: str, order: Order, reason: str, rule: str,
-          legacy: Event | None = None, region: str | None = None) -> list[Event]:
-    """An accepted order that cannot be carried out when the round reaches it, told to its
-    player (``void_report = told``); with ``legacy_skipped``, ``legacy`` (what gmkit first
-    said, if anything)."""
-    if rules.void_report != "told":
-        return [legacy] if legacy is not None else []
-    return [void_event(pid, rule, reason, line=order.line, order=describe(order),
-                       region=region)]
-
 
 def assign(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     """Serfs go to land the player holds (RESOURCES: Serfs); priests to pyramids, at most its
@@ -73,7 +51,7 @@ def assign(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     changed."""
     if rules.assignments != "together":
         return _assign_in_line_order(state, orders, dice, rules)
-    players = _players(state)
+    players = players_by_id(state)
     spaces = rows(state, "spaces")
     pyramids = rows(state, "pyramids")
     events: list[Event] = []
@@ -86,7 +64,7 @@ def assign(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
         if serfs:
             plan = plan_serfs(me, spaces, serfs)
             for o, reason in plan.refused:
-                events += _void(rules, pid, o, reason, SERFS)
+                events += told_void(rules, pid, o, reason, SERFS)
             for o in serfs:
                 if plan.lines.get(o.space) == o.line and o.space in plan.counts:
                     space = next(s for s in spaces if s["name"] == o.space)
@@ -100,7 +78,7 @@ def assign(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
                 if rules.staff_new == "same_post" else []
             plan = plan_priests(me, pyramids, priests, rules, new)
             for o, reason in plan.refused:
-                events += _void(rules, pid, o, reason, PRIESTS)
+                events += told_void(rules, pid, o, reason, PRIESTS)
             numbers = {line: num for num, line in plan.lines.items() if num in plan.counts}
             for o in priests:
                 num = numbers.get(o.line)
@@ -114,9 +92,9 @@ def assign(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
                                     f"{p['size']} pyramid {num} ("
                                     + ("staffed" if count >= need else f"needs {need}") + ").",
                                     pid, p["space"], data={"priests": count}))
-    for pid, o in _of(orders, Births):
+    for pid, o in of_kind(orders, Births):
         players[pid]["births"] = births_text(o.pattern)
-    for pid, o in _of(orders, Starve):
+    for pid, o in of_kind(orders, Starve):
         players[pid]["starve"] = ",".join(o.kinds)
     return state.replace(players=frame(list(players.values()), "players"),
                          spaces=frame(spaces, "spaces"),
@@ -126,11 +104,11 @@ def assign(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
 def _assign_in_line_order(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     """``assignments = line_order``: each line applied in turn against the allocation the lines
     before it left; a line that no longer fits is skipped."""
-    players = _players(state)
+    players = players_by_id(state)
     spaces = rows(state, "spaces")
     pyramids = rows(state, "pyramids")
     events: list[Event] = []
-    for pid, o in _of(orders, AssignSerfs):
+    for pid, o in of_kind(orders, AssignSerfs):
         me = players[pid]
         space = next(s for s in spaces if s["name"] == o.space)
         others = sum(s["serfs"] for s in spaces if s["holder"] == pid and s is not space)
@@ -141,7 +119,7 @@ def _assign_in_line_order(state: State, orders: Orders, dice: Dice, rules: Param
         space["serfs"] = o.count
         events.append(Event("serfs", SERFS, f"{pid} sets {o.count} serfs to work {o.space}.",
                             pid, o.space, public=False, data={"serfs": o.count}))
-    for pid, o in _of(orders, StaffPyramid):
+    for pid, o in of_kind(orders, StaffPyramid):
         me = players[pid]
         try:
             p = find_pyramid(o.pyramid, pyramids, pid)
@@ -154,9 +132,9 @@ def _assign_in_line_order(state: State, orders: Orders, dice: Dice, rules: Param
         events.append(Event("priests", PRIESTS, f"{pid} sets {count} priests to {p['size']} "
                             f"pyramid {p['number']} ({'staffed' if count >= need else 'needs ' + str(need)}).",
                             pid, p["space"], data={"priests": count}))
-    for pid, o in _of(orders, Births):
+    for pid, o in of_kind(orders, Births):
         players[pid]["births"] = births_text(o.pattern)
-    for pid, o in _of(orders, Starve):
+    for pid, o in of_kind(orders, Starve):
         players[pid]["starve"] = ",".join(o.kinds)
     return state.replace(players=frame(list(players.values()), "players"),
                          spaces=frame(spaces, "spaces"),
@@ -185,17 +163,17 @@ def move(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     pyramids = rows(state, "pyramids")
     events: list[Event] = []
     arrivals: Rows = []
-    for pid, o in _of(orders, Lead) + _of(orders, Move):
+    for pid, o in of_kind(orders, Lead) + of_kind(orders, Move):
         mine = {n for n, h in held.items() if h == pid}
         noble = None
         if isinstance(o, Lead):
             try:
                 noble = find_noble(o.noble, nobles, pid)
             except OrderError as err:
-                events += _void(rules, pid, o, err.reason, MOVEMENT)
+                events += told_void(rules, pid, o, err.reason, MOVEMENT)
                 continue
             if noble["moved_from"] is not None:
-                events += _void(rules, pid, o, f"{noble['name']} has moved already this round",
+                events += told_void(rules, pid, o, f"{noble['name']} has moved already this round",
                                 MOVEMENT)
                 continue
             origin = str(noble["space"])
@@ -206,16 +184,16 @@ def move(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
             try:
                 p = find_pyramid(ref, pyramids, pid, space=origin, built=True)
             except OrderError as err:
-                events += _void(rules, pid, o, f"{err.reason}; the rest of the order stands",
+                events += told_void(rules, pid, o, f"{err.reason}; the rest of the order stands",
                                 MOVEMENT)
                 continue
             need = size_stone(p["size"], rules)
             if not functioning(p, rules):
-                events += _void(rules, pid, o, f"{p['size']} pyramid {p['number']} has "
+                events += told_void(rules, pid, o, f"{p['size']} pyramid {p['number']} has "
                                 f"{p['priests']} of the {need} priests it needs to move or "
                                 "fight, so it stays; the rest of the order stands", STAFFING)
             elif p["moved_from"] is not None:
-                events += _void(rules, pid, o, f"{p['size']} pyramid {p['number']} has moved "
+                events += told_void(rules, pid, o, f"{p['size']} pyramid {p['number']} has moved "
                                 "already this round; the rest of the order stands", MOVEMENT)
             else:
                 moving.append(p)
@@ -223,7 +201,7 @@ def move(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
         why = path_problem(origin, o.path, adj, mine, rules, led=noble is not None,
                            scout=scout_move(o.troops, sizes, rules))
         if why:
-            events += _void(rules, pid, o, f"the move from {origin} cannot be made ({why})",
+            events += told_void(rules, pid, o, f"the move from {origin} cannot be made ({why})",
                             MOVEMENT, Event("skipped", MOVEMENT, f"{pid}: the move from "
                                             f"{origin} cannot be made ({why}).", pid, origin),
                             origin)
@@ -248,203 +226,13 @@ def move(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
                          pyramids=frame(pyramids, "pyramids")), events
 
 
-# -- 3. contested land ------------------------------------------------------------------------
-
-def _claims(orders: Orders) -> set[tuple[str, str]]:
-    out = {(pid, o.space) for pid, o in _of(orders, Claim)}
-    out |= {(pid, o.path[-1]) for pid, o in _of(orders, Lead) if o.claim and o.path}
-    return out
-
-
-def contest(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
-    """Land entered by another player's forces goes to the victor of the ladder; the loser's
-    troops and pyramids are destroyed and its noble becomes the victor's DEAD; an attacking
-    noble gains glory, a victor half the glory of each noble it defeats (WAR, RESOURCES)."""
-    round_ = state.turn + 1
-    players = _players(state)
-    spaces = {s["name"]: s for s in rows(state, "spaces")}
-    nobles = rows(state, "nobles")
-    troops = rows(state, "troops")
-    pyramids = rows(state, "pyramids")
-    dead = rows(state, "dead")
-    claims = _claims(orders)
-    events: list[Event] = []
-    retreats: list[tuple[str, str]] = []
-    taken: set[tuple[str, str]] = set()
-    contested = sorted({n["space"] for n in nobles if n["moved_from"] is not None
-                        and spaces[n["space"]]["holder"] != n["player"]})
-    for space_name in contested:
-        space = spaces[space_name]
-        holder = space["holder"]
-        present = ({n["player"] for n in nobles if n["space"] == space_name}
-                   | {t["player"] for t in troops if t["space"] == space_name}
-                   | {p["player"] for p in pyramids if p["space"] == space_name
-                      and p["moved_from"] is not None})
-        if holder is not None:
-            present.add(holder)
-        sides = []
-        for pid in sorted(present):
-            noble = next((n for n in nobles if n["space"] == space_name and n["player"] == pid),
-                         None)
-            fighting = tuple(sorted(str(p["size"]) for p in pyramids
-                                    if p["space"] == space_name and p["player"] == pid
-                                    and functioning(p, rules)))
-            sides.append(Side(pid, sum(t["count"] for t in troops if t["space"] == space_name
-                                       and t["player"] == pid), fighting,
-                              noble["name"] if noble else None, pid == holder))
-            if noble is not None and pid != holder and noble["moved_from"] is not None:
-                noble["glory"] += int(rules.glory_per_attempt)
-                events.append(Event("glory", NOBLES, f"{noble['name']} ({pid}) leads an attempt "
-                                    f"to take {space_name}: +{rules.glory_per_attempt} glory.",
-                                    pid, space_name, data={"glory": noble["glory"]}))
-        verdict = resolve(sides, rules)
-        described = "; ".join(
-            f"{s.player}{' (holder)' if s.holder else ''}: "
-            f"{s.noble or 'no noble'}, {s.troops} troops"
-            + (f", {' '.join(s.pyramids)} pyramid(s)" if s.pyramids else "") for s in sides)
-        events.append(Event("contest", CONTEST, f"{space_name} is contested ({described}): "
-                            + ", then ".join(r.value for r in verdict.rungs) + "; "
-                            + (f"{verdict.victor} holds it." if verdict.victor
-                               else "no one holds it."), verdict.victor, space_name,
-                            data={"rungs": [r.name for r in verdict.rungs],
-                                  "victor": verdict.victor, "holder": holder,
-                                  "sides": [s.player for s in sides]}))
-        for winner, loser in verdict.defeats:
-            wnoble = next((n for n in nobles if n["space"] == space_name
-                           and n["player"] == winner), None)
-            lnoble = next((n for n in nobles if n["space"] == space_name
-                           and n["player"] == loser), None)
-            lost_troops = sum(t["count"] for t in troops
-                              if t["space"] == space_name and t["player"] == loser)
-            troops = [t for t in troops if not (t["space"] == space_name and t["player"] == loser)]
-            lost_pyr = [p for p in pyramids if p["space"] == space_name
-                        and p["player"] == loser and functioning(p, rules)]
-            pyramids = [p for p in pyramids if not any(p is q for q in lost_pyr)]
-            text = f"{winner} defeats {loser} at {space_name}"
-            if lost_troops or lost_pyr:
-                text += (": " + " and ".join(([f"{lost_troops} troops"] if lost_troops else [])
-                                             + [f"{p['size']} pyramid {p['number']}"
-                                                for p in lost_pyr]) + " destroyed")
-            if lnoble is not None:
-                nobles = [n for n in nobles if n is not lnoble]
-                dead.append({"name": lnoble["name"], "glory": lnoble["glory"], "held_by": winner,
-                             "from_player": loser, "died_round": round_})
-                text += f"; {lnoble['name']} (glory {lnoble['glory']}) is {winner}'s DEAD"
-                if wnoble is not None:
-                    gain = int(lnoble["glory"]) // int(rules.defeat_glory_divisor)
-                    wnoble["glory"] += gain
-                    text += f"; {wnoble['name']} gains {gain} glory"
-            events.append(Event("defeat", CONFLICT, text + ".", winner, space_name,
-                                data={"loser": loser, "troops": lost_troops,
-                                      "pyramids": len(lost_pyr),
-                                      "dead": lnoble["name"] if lnoble else None}))
-        if verdict.victor is not None and verdict.victor != holder:
-            space.update(holder=verdict.victor, serfs=0)
-            for p in [p for p in pyramids if p["space"] == space_name
-                      and p["player"] != verdict.victor]:
-                if (verdict.victor, space_name) in claims or rules.claim_unordered == "claim":
-                    me = players[verdict.victor]
-                    me["pyramids_made"] += 1
-                    events.append(Event("claim", STAFFING, f"{verdict.victor} claims "
-                                        f"{p['player']}'s unstaffed {p['size']} pyramid at "
-                                        f"{space_name} (now its pyramid {me['pyramids_made']}).",
-                                        verdict.victor, space_name))
-                    p.update(player=verdict.victor, number=me["pyramids_made"], priests=0)
-                else:
-                    pyramids = [q for q in pyramids if q is not p]
-                    events.append(Event("razed", STAFFING, f"{verdict.victor} destroys "
-                                        f"{p['player']}'s unstaffed {p['size']} pyramid at "
-                                        f"{space_name}.", verdict.victor, space_name))
-        retreats += [(pid, space_name) for pid in verdict.retreat]
-        if verdict.victor is not None and verdict.victor != holder:
-            taken.add((verdict.victor, space_name))
-    for pid, o in _of(orders, Claim):
-        if (pid, o.space) not in taken:
-            events += _void(rules, pid, o, f"{pid} did not take {o.space} this round, so there "
-                            "is nothing to claim there", STAFFING, region=o.space)
-    state = state.replace(players=frame(list(players.values()), "players"),
-                          spaces=frame(list(spaces.values()), "spaces"),
-                          nobles=frame(nobles, "nobles"), troops=frame(troops, "troops"),
-                          pyramids=frame(pyramids, "pyramids"), dead=frame(dead, "dead"))
-    state, more = _retreat(state, retreats, dice, rules)
-    return _settle(state), events + more
-
-
-def _retreat(state: State, retreats: Sequence[tuple[str, str]], dice: Dice,
-             rules: Params) -> Result:
-    """Forces that retreat intact go back where they came from; if another noble now stands
-    there, to a neighbouring land of theirs without a noble (chosen by dice); with none, they
-    are cut off: troops and pyramids lost, the noble the DEAD of whoever holds their origin."""
-    round_ = state.turn + 1
-    spaces = {s["name"]: s for s in rows(state, "spaces")}
-    adj = adjacency(state)
-    nobles, troops = rows(state, "nobles"), rows(state, "troops")
-    pyramids, dead = rows(state, "pyramids"), rows(state, "dead")
-    events: list[Event] = []
-    for pid, space_name in retreats:
-        noble = next((n for n in nobles if n["space"] == space_name and n["player"] == pid
-                      and n["moved_from"] is not None), None)
-        origins = {n["moved_from"] for n in nobles if n is noble}
-        origins |= {t["moved_from"] for t in troops if t["space"] == space_name
-                    and t["player"] == pid and t["moved_from"] is not None}
-        origins |= {p["moved_from"] for p in pyramids if p["space"] == space_name
-                    and p["player"] == pid and p["moved_from"] is not None}
-        for origin in sorted(origins):
-            others = {n["space"] for n in nobles if n is not noble}
-            target: str | None = origin
-            if spaces[origin]["holder"] != pid or origin in others:
-                free = sorted(b for b in adj[origin] | {origin}
-                              if spaces[b]["holder"] == pid and b not in others)
-                target = dice.choice(free, purpose=f"{pid}'s retreat from {space_name}",
-                                     rule=CONTEST, key=f"retreat/{pid}/{space_name}") \
-                    if free else None
-            goes = [x for x in troops + pyramids if x["space"] == space_name
-                    and x["player"] == pid and x["moved_from"] == origin]
-            if target is None:
-                troops = [t for t in troops if not any(t is g for g in goes)]
-                pyramids = [p for p in pyramids if not any(p is g for g in goes)]
-                text = f"{pid}'s forces retreating from {space_name} are cut off and lost"
-                if noble is not None and noble["moved_from"] == origin:
-                    nobles = [n for n in nobles if n is not noble]
-                    keeper = spaces[origin]["holder"]
-                    if keeper is not None and keeper != pid:
-                        dead.append({"name": noble["name"], "glory": noble["glory"],
-                                     "held_by": keeper, "from_player": pid,
-                                     "died_round": round_})
-                        text += f"; {noble['name']} is {keeper}'s DEAD"
-                events.append(Event("cut_off", CONTEST, text + ".", pid, space_name))
-                continue
-            for g in goes:
-                g.update(space=target, moved_from=None)
-            if noble is not None and noble["moved_from"] == origin:
-                noble.update(space=target, moved_from=None)
-            events.append(Event("retreat", CONTEST, f"{pid}'s forces retreat intact from "
-                                f"{space_name} to {target}.", pid, target))
-    return state.replace(nobles=frame(nobles, "nobles"), troops=frame(troops, "troops"),
-                         pyramids=frame(pyramids, "pyramids"), dead=frame(dead, "dead")), events
-
-
-def _settle(state: State) -> State:
-    """Movement marks cleared and troop stacks merged by player and space."""
-    stacks: dict[tuple[str, str], int] = {}
-    for t in rows(state, "troops"):
-        key = (t["player"], t["space"])
-        stacks[key] = stacks.get(key, 0) + int(t["count"])
-    troops = [{"player": p, "space": s, "count": c, "moved_from": None}
-              for (p, s), c in sorted(stacks.items()) if c > 0]
-    nobles = [dict(n, moved_from=None) for n in rows(state, "nobles")]
-    pyramids = [dict(p, moved_from=None) for p in rows(state, "pyramids")]
-    return state.replace(troops=frame(troops, "troops"), nobles=frame(nobles, "nobles"),
-                         pyramids=frame(pyramids, "pyramids"))
-
-
 # -- 4. construction --------------------------------------------------------------------------
 
 def build(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     """Stone (over one or more rounds) and DEAD totalling the minimum glory raise a pyramid
     (PYRAMIDS: Construction)."""
     round_ = state.turn + 1
-    players = _players(state)
+    players = players_by_id(state)
     pyramids = rows(state, "pyramids")
     dead = rows(state, "dead")
     held_by: dict[str, set[str]] = {}
@@ -453,13 +241,13 @@ def build(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
             held_by.setdefault(s["holder"], set()).add(s["name"])
     events: list[Event] = []
     begun: dict[str, Rows] = {}
-    for pid, o in _of(orders, Build):
+    for pid, o in of_kind(orders, Build):
         me = players[pid]
         try:
             row, space = build_target(o.size, o.number, o.space, pyramids, pid, me["home"],
                                       held_by.get(pid, set()))
         except OrderError as err:
-            events += _void(rules, pid, o, f"{o.size} pyramid not built ({err.reason})",
+            events += told_void(rules, pid, o, f"{o.size} pyramid not built ({err.reason})",
                             CONSTRUCTION, Event("skipped", CONSTRUCTION, f"{pid}: {o.size} "
                                                 f"pyramid not built ({err.reason}).", pid,
                                                 public=False))
@@ -518,7 +306,7 @@ def _staff_begun(pid: str, me: dict[str, Any], pyramids: Rows, new: Rows, orders
                             + ("staffed" if count >= need else f"needs {need}") + ").",
                             pid, p["space"], data={"priests": count}))
         if count < o.count:
-            events += _void(rules, pid, o, f"only {count} of the {o.count} priests were idle",
+            events += told_void(rules, pid, o, f"only {count} of the {o.count} priests were idle",
                             PRIESTS)
     return events
 
@@ -528,7 +316,7 @@ def _staff_begun(pid: str, me: dict[str, Any], pyramids: Rows, new: Rows, orders
 def harvest(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     """A unit of serfs on a land produces 4 food or 2 stone by its kind, a second unit half
     that, further units nothing; only on land the player holds (RESOURCES: Serfs)."""
-    players = _players(state)
+    players = players_by_id(state)
     events: list[Event] = []
     made: dict[str, dict[str, int]] = {}
     for s in rows(state, "spaces"):
@@ -563,7 +351,7 @@ def upkeep(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
 def new_nobles(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
     """A player controlling more than 4 land per noble gains a single new noble (RESOURCES:
     Land), placed at home, or on a land of theirs without a noble chosen by dice."""
-    players = _players(state)
+    players = players_by_id(state)
     nobles = rows(state, "nobles")
     spaces = rows(state, "spaces")
     used = names_in_use(state)
@@ -605,7 +393,7 @@ def end(state: State, orders: Orders, dice: Dice, rules: Params) -> Result:
         events.append(Event("dead_lost", CONSTRUCTION, "Unspent DEAD are lost: "
                             + ", ".join(f"{d['name']} ({d['held_by']})" for d in dead) + "."))
         dead = []
-    players = _players(state)
+    players = players_by_id(state)
     holders = set(state["spaces"]["holder"].drop_nulls().to_list())
     with_nobles = set(state["nobles"]["player"].to_list())
     for pid, me in players.items():

@@ -1,0 +1,5 @@
+"""``python -m gmkit.cli``: the ``gmkit`` command."""
+
+from gmkit.cli import main
+
+main()

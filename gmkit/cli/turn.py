@@ -1,0 +1,268 @@
+"""``gmkit`` commands of a turn: guard its dice (deadline, seal, beacon, commitment, reveal),
+receive its posts (one by one or imported), and resolve it."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import click
+import polars as pl
+
+from gmkit.core.orders import MAX_POST_CHARS
+from gmkit.game import Game, GameError, ImportRefused
+from gmkit.cli.app import GAME, entered_dice, main, read_text, table_config
+
+
+@main.command()
+@GAME
+@click.argument("time", metavar="TIME")
+def deadline(game: Path, time: str) -> None:
+    """Set the coming turn's order deadline (ISO 8601 with its zone, e.g.
+    2026-11-30T20:00:00+00:00); the summary of the turn before announces it."""
+    g = Game.open(game)
+    entry = g.set_deadline(time)
+    click.echo(f"turn {g.next_turn} order deadline: {entry['deadline']}")
+
+
+@main.command()
+@GAME
+@click.option("--dice", "dice_file", type=click.Path(path_type=Path),
+              help="Dice rolled elsewhere, sealed with the posts: one 'draw-id = value' a line.")
+def seal(game: Path, dice_file: Path | None) -> None:
+    """Seal the coming turn before its beacon round: record and print the sha256 of its posts
+    (their numbers, players and texts) and the GM-entered dice; only these count."""
+    g = Game.open(game)
+    entry = g.seal(entered_dice(dice_file))
+    click.echo(f"turn {g.next_turn} sealed on {len(entry['posts'])} post(s) and "
+               f"{len(entry['entered'])} entered die/dice: seal {entry['digest']}")
+
+
+@main.command("beacon")
+@GAME
+@click.option("--turn", type=int, help="The turn (default: the coming one).")
+@click.option("--round", "round_", metavar="R", help="The beacon's round (drand: a number).")
+@click.option("--randomness", metavar="HEX", help="drand: the round's randomness (optional).")
+@click.option("--signature", metavar="HEX", help="drand: the round's signature.")
+@click.option("--source", metavar="KIND:NAME", help="A named source, e.g. lottery:EuroMillions.")
+@click.option("--value", help="A named source: the value as published.")
+def beacon_command(game: Path, turn: int | None, round_: str | None, randomness: str | None,
+                   signature: str | None, source: str | None, value: str | None) -> None:
+    """Enter the sealed turn's public beacon (a drand round, its signature checked offline and
+    its round the first after the deadline; or a named source), mixed into its dice seed."""
+    g = Game.open(game)
+    turn = g.next_turn if turn is None else turn
+    if source is not None and value is None:
+        raise GameError("a named beacon needs --value (the value as published)")
+    if source is None and (signature is None or round_ is None or not round_.isdigit()):
+        raise GameError("a drand beacon needs --round R (a number) and --signature HEX")
+    entry = g.enter_beacon(round=round_, randomness=randomness, signature=signature,
+                           source=source, value=value, turn=turn)
+    got = entry["beacon"]
+    click.echo(f"turn {turn} beacon: {got['source']} round {got['round']} value {got['value']} "
+               f"({'signature checked' if got['check'] != 'entered' else 'entered'})")
+
+
+@main.command("import")
+@GAME
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def import_command(game: Path, files: tuple[Path, ...]) -> None:
+    """Receive the posts chat exports hold (for a ruleset that reads them: Aeternus reads
+    DiscordChatExporter JSON), a post per message with its posting time. All or nothing: a
+    file or message that cannot be read stops the import, each problem named, and nothing is
+    stored. A message received before is not received again; what is read but does not count
+    (a stranger's message, an edit the rules ignore) is listed."""
+    g = Game.open(game)
+    try:
+        report = g.import_posts(list(files))
+    except ImportRefused as e:
+        for problem in e.problems:
+            click.echo(f"  {problem}", err=True)
+        raise
+    state = g.coming_state()
+    for seq, post in report.stored:
+        parsed = g.ruleset.parse_post(post.text, post.player, state, g.rules)
+        joining = " (joins the game)" if post.newcomer else ""
+        click.echo(f"  post #{seq} {post.player}{joining}, {post.where or post.source}: "
+                   f"{len(parsed.orders)} order(s)")
+        for err in parsed.errors:
+            click.echo(f"    rejected {err}")
+    for notice in report.notices:
+        click.echo(f"  {notice}")
+    click.echo(f"received {len(report.stored)} post(s) for turn {report.turn} from "
+               f"{len(files)} file(s); {len(report.notices)} notice(s) to check by hand")
+
+
+@main.command()
+@GAME
+@click.option("--player", required=True, help="Who sent the post (e.g. the colour in Cien).")
+@click.option("--secret", is_flag=True, help="The post was private (a PM or e-mail).")
+@click.option("--posted", metavar="TIME",
+              help="When the player posted it (the forum's or Discord's time, ISO 8601).")
+@click.option("--allow-empty", is_flag=True,
+              help="Store the post even when no line of it is an order.")
+@click.argument("post", type=click.Path(path_type=Path, allow_dash=True), default="-")
+def orders(game: Path, player: str, secret: bool, posted: str | None, allow_empty: bool,
+           post: Path) -> None:
+    """Store a player's post (a file, or - for standard input) and show how it reads; a post
+    in which no line is an order is refused (--allow-empty), and one beyond the size limits
+    always."""
+    g = Game.open(game)
+    g.refuse_if_over("no orders are taken after the last turn")
+    text = read_text(post, "post", 4 * MAX_POST_CHARS)  # at most 4 bytes a character
+    got = g.receive_post(player, text, secret=secret, posted=posted, allow_empty=allow_empty)
+    result = got.parsed
+    for line, order in result.orders:
+        click.echo(f"  line {line.number}: {g.ruleset.describe_order(order)}")
+    _, problems, accepted = g.read_orders(g.state(), g.store.pending_posts(got.turn))
+    bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(got.player, [])]
+    if bad:
+        click.echo("rejected:")
+        for msg in bad:
+            click.echo(f"  {msg}")
+    void_now = g.ruleset.void_now(g.state(), accepted, g.rules).get(got.player, [])
+    if void_now:
+        click.echo("accepted, but void if resolved now:")
+        for err in void_now:
+            click.echo(f"  {err}")
+    click.echo(f"stored {'secret ' if secret else ''}post #{got.seq} for turn {got.turn}: "
+               f"{len(result.orders)} order(s), {len(bad)} problem(s)")
+    pending = g.store.pending_posts(got.turn)
+    counting = g.effective_posts(pending)
+    if got.seq not in counting["seq"].to_list():
+        other = counting.filter(pl.col("player") == got.player)["seq"].to_list()
+        rule = g.ruleset.counted_posts(g.rules)
+        click.echo(f"this post does not count: under the rules only {got.player}'s "
+                   f"{'first' if rule == 'first' else 'latest'} post counts, which is post "
+                   f"#{other[0] if other else '?'} (withdraw it with 'gmkit withdraw' to let "
+                   "another count)")
+
+
+@main.command("commit-seed")
+@GAME
+def commit_seed(game: Path) -> None:
+    """Print the commitment (sha256 of the secret seed) to post before resolving."""
+    g = Game.open(game)
+    g.refuse_if_over("no dice commitment after the last turn")
+    click.echo(f"turn {g.next_turn} dice commitment: {g.commitment()}")
+
+
+@main.command()
+@GAME
+@click.option("--turn", type=int, help="The committed turn (default: the latest).")
+def reveal(game: Path, turn: int | None) -> None:
+    """Reveal a committed turn's seed so anyone can recompute its rolls."""
+    g = Game.open(game)
+    seed = g.reveal(turn)
+    click.echo(f"turn {turn if turn is not None else g.latest_turn} seed: {seed}")
+
+
+@main.command()
+@GAME
+@click.option("--dice", "dice_file", type=click.Path(path_type=Path),
+              help="Dice rolled elsewhere: one 'draw-id = value' per line.")
+@click.option("--dry-run", is_flag=True, help="Resolve and show, but commit nothing.")
+@click.option("--revise", is_flag=True,
+              help="Re-resolve the latest committed turn as a new revision (the old is kept).")
+@click.option("--include-late", is_flag=True,
+              help="With --revise: include the posts that came in after the turn was read.")
+@click.option("--why", default="", help="With --revise: why the turn is resolved again.")
+@click.option("--allow-empty", is_flag=True, help="Resolve a turn with no post at all.")
+@click.option("--unannounced", is_flag=True,
+              help="Resolve although no commitment was shown first (run commit-seed first).")
+@click.option("--force", is_flag=True, help="Commit although an entered die matches no draw.")
+def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
+            include_late: bool, why: str, allow_empty: bool, unannounced: bool,
+            force: bool) -> None:
+    """Resolve the coming turn step by step and commit it."""
+    g = Game.open(game)
+    if not revise:
+        g.refuse_if_over("no turn is resolved after the last")
+    entered = entered_dice(dice_file)
+    if revise:
+        data = g.re_resolve(entered or None, include_late=include_late, reason=why)
+        titles = {st.name: st for st in g.ruleset.steps(g.rules)}
+        for name in data.events["step"].unique(maintain_order=True).to_list():
+            st = titles.get(name)
+            click.echo(f"== {st.title} [{st.rule}]" if st else f"== {name}")
+            for drawn_row in data.rolls.filter(pl.col("step") == name).iter_rows(named=True):
+                click.echo(f"   die {drawn_row['draw_id']}: {drawn_row['purpose']}: "
+                           f"{drawn_row['expression']} -> {drawn_row['result']} "
+                           f"({drawn_row['source']})")
+            for text in data.events.filter(pl.col("step") == name)["text"].to_list():
+                click.echo(f"   {text}")
+        click.echo(f"turn {data.turn} re-resolved as revision {data.revision}"
+                   + (f" ({why})" if why else ""))
+        return
+    turn = g.next_turn
+    if g.store.read_seed(turn) is None and not unannounced and not dry_run:
+        raise GameError(f"turn {turn} has no dice commitment yet: run 'gmkit commit-seed' and "
+                        "post the hash before resolving (or pass --unannounced)")
+    if g.store.pending_posts(turn).is_empty() and not allow_empty:
+        raise GameError(f"turn {turn} has no post: nothing to resolve (pass --allow-empty to "
+                        "resolve it anyway)")
+    session = g.start(entered, preview=dry_run)
+    if dry_run and g.dice_setting.beacon is not None and session.beacon is None:
+        click.echo("preview: the turn's dice will come from its beacon; these are not them")
+    for player, errs in sorted(session.problems.items()):
+        for e in errs:
+            click.echo(f"{player}: rejected {e}")
+    for player, result in sorted(session.parsed.items()):
+        for e in result.errors:
+            click.echo(f"{player}: rejected {e}")
+    while not session.driver.done:
+        rec = session.driver.next()
+        click.echo(f"== {rec.step.title} [{rec.step.rule}]")
+        for r in rec.rolls:
+            click.echo(f"   die {r.draw_id}: {r.purpose}: {r.expression} -> {r.result} "
+                       f"({r.source})")
+        for event in rec.events:
+            click.echo(f"   {event.text}")
+    drawn = [r.draw_id for r in session.driver.rolls]
+    unused = [(d, difflib.get_close_matches(d, drawn, n=3, cutoff=0.5))
+              for d in session.unused_entered]
+    for draw_id, near in unused:
+        click.echo(f"warning: entered die '{draw_id}' matches no draw of this turn"
+                   + (f" (did you mean {', '.join(near)}?)" if near else ""), err=True)
+    if dry_run:
+        click.echo("dry run: nothing committed")
+        return
+    if unused and not force:
+        raise GameError(f"entered die '{unused[0][0]}' matches no draw of turn {turn}: nothing "
+                        "committed (fix the dice file, or pass --force to commit without it)")
+    data = g.commit(session)
+    click.echo(f"turn {data.turn} committed (commitment {data.seed_commitment})")
+    if data.outcome:
+        click.echo(f"game over: {data.outcome}")
+
+
+@main.command()
+@GAME
+def odds(game: Path) -> None:
+    """Show the exact odds of the contested actions in the orders received so far."""
+    g = Game.open(game)
+    table = g.odds(g.start(preview=True))
+    with table_config(tbl_rows=200, tbl_cols=20, tbl_hide_dataframe_shape=True):
+        click.echo(table if not table.is_empty() else "no contested action")
+
+
+@main.command()
+@GAME
+@click.argument("seq", type=int)
+@click.option("--why", required=True, help="Why the GM withdraws the post (recorded).")
+def withdraw(game: Path, seq: int, why: str) -> None:
+    """Withdraw a pending post (a GM correction, such as a post filed under the wrong player);
+    it is kept in pending/withdrawn with the reason."""
+    g = Game.open(game)
+    g.store.withdraw_post(seq, why)
+    click.echo(f"post #{seq} withdrawn: {why}")
+
+
+@main.command()
+@GAME
+@click.argument("seq", type=int)
+def carry(game: Path, seq: int) -> None:
+    """Carry a late post (one that came in after its turn was read) to the coming turn."""
+    g = Game.open(game)
+    turn = g.carry(seq)
+    click.echo(f"post #{seq} carried to turn {turn}")
