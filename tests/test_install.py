@@ -26,6 +26,7 @@ from gmkit.core.boards.resources import board_bytes, board_file, board_name, def
     ruleset_package
 from gmkit.rulesets import find_ruleset, registered
 from gmkit.rulesets.cien import Cien
+from gmkit.game.setup import board_copy_name
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [name for name in registered() if find_ruleset(name).packaged_board]
@@ -170,7 +171,8 @@ def test_installed_gmkit_new_uses_the_rulesets_own_board(venv: Path, tmp_path: P
                   cwd=tmp_path)
     assert made.returncode == 0, made.stdout[-3000:] + made.stderr[-3000:]
     assert "turn 0 committed" in made.stdout
-    assert (tmp_path / "game" / "map.geojson").read_bytes() == board_bytes(rs)
+    copy = "map.geojson" if rs.board_kind == "polygon" else board_copy_name(rs)
+    assert copy and (tmp_path / "game" / copy).read_bytes() == board_bytes(rs)
 
 
 @pytest.mark.slow

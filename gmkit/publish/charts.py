@@ -17,6 +17,7 @@ import altair as alt
 import polars as pl
 
 __all__ = [
+    "DASHES",
     "NO_PLAYER",
     "dice_chart",
     "metric_label",
