@@ -120,13 +120,14 @@ class PendingInput:
                          exclusive=True)
             return seq, coming
 
-    def add_posts(self, records: Sequence[Mapping[str, Any]]) -> tuple[list[int], int]:
+    def add_posts(self, records: Sequence[Mapping[str, Any]]
+                  ) -> tuple[list[int | None], int]:
         """Store several posts for the coming turn at once, all or none (an import): each
         record holds ``player``, ``text``, ``secret``, ``received``, ``posted`` and a
         ``source`` (where it came from, such as a chat message), with an ``account`` (the
         sender's account) where known. A post whose source was received before (pending,
-        consumed or withdrawn) is not stored again. Returns the new posts' numbers and their
-        turn.
+        consumed or withdrawn) is not stored again. Returns each record's new number (None for
+        a record not stored again), and the turn.
 
         The posts are written first as one journal file (the point of no return), then one
         file each; a command stopped half-way is completed by the next one."""
@@ -136,12 +137,15 @@ class PendingInput:
             have = set(self.received_sources())
             seq = self._next_seq()
             batch: list[dict[str, Any]] = []
+            seqs: list[int | None] = []
             for rec in records:
                 source = rec.get("source")
                 if source is not None:
                     if source in have:
+                        seqs.append(None)
                         continue
                     have.add(str(source))
+                seqs.append(seq)
                 batch.append({"turn": coming, "seq": seq, "player": rec["player"],
                               "secret": bool(rec.get("secret", False)),
                               "received": rec["received"], "text": rec["text"],
@@ -152,7 +156,7 @@ class PendingInput:
                 atomic_write(self.root / IMPORT_JOURNAL,
                              json.dumps({"posts": batch}, ensure_ascii=False).encode())
                 self._finish_import()
-            return [r["seq"] for r in batch], coming
+            return seqs, coming
 
     def _finish_import(self) -> None:
         """Write the posts of an import's journal that are not written yet, then drop it."""

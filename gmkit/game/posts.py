@@ -144,7 +144,7 @@ class ComingTurn(RecordedChanges):
         """``player``, who is no player yet, may post: their post makes them one (the ruleset's
         :meth:`~gmkit.core.ruleset.Ruleset.joins`), or an earlier post of theirs for the coming
         turn did. Otherwise refused, naming the players."""
-        joining = self.newcomers()
+        joining = self.newcomers(state)
         known = {p.casefold(): p for p in joining}
         if player.casefold() in known:
             return known[player.casefold()]
@@ -159,10 +159,11 @@ class ComingTurn(RecordedChanges):
             raise GameError(problem)
         return player
 
-    def newcomers(self) -> list[str]:
+    def newcomers(self, state: State | None = None) -> list[str]:
         """Who is joining with the coming turn: posters of its pending posts who are no
-        players yet (their first post made them one, see :meth:`_newcomer`)."""
-        ids = {p.casefold() for p in self.player_ids(self.coming_state())}
+        players yet (their first post made them one, see :meth:`_newcomer`); ``state`` is the
+        coming state when the caller has it."""
+        ids = {p.casefold() for p in self.player_ids(state or self.coming_state())}
         pending = self.store.pending_posts(self.next_turn)["player"].unique(maintain_order=True)
         return [p for p in pending.to_list() if p.casefold() not in ids]
 
@@ -200,10 +201,7 @@ class ComingTurn(RecordedChanges):
         seqs, turn = self.store.add_posts(
             [{"player": p.player, "text": p.text, "secret": False, "received": stamp,
               "posted": p.posted, "source": p.source, "account": p.account} for p in got.posts])
-        by_source = {r["source"]: r for r in self.store.received_sources().values()
-                     if r.get("seq") in set(seqs)}
-        stored = [(int(by_source[p.source]["seq"]), p) for p in got.posts
-                  if p.source in by_source]
+        stored = [(seq, p) for seq, p in zip(seqs, got.posts) if seq is not None]
         return ImportReport(turn, stored, list(got.notices))
 
     def late_posts(self) -> pl.DataFrame:

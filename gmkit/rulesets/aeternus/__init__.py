@@ -95,8 +95,7 @@ class Aeternus(Ruleset[AeternusOrder]):
 
     def joins(self, parsed: ParseResult[AeternusOrder]) -> bool:
         """2: a message setting forth the intent to become a player (``Join``)."""
-        return any(isinstance(o.order if isinstance(o, aeternus_orders.Timed) else o,
-                              aeternus_orders.Join) for _, o in parsed.orders)
+        return aeternus_orders.joins(parsed)
 
     def series_subjects(self) -> Mapping[str, str]:
         return {"faction": "factions"}

@@ -50,7 +50,7 @@ from gmkit.core.intake import Imported, ImportedPost, Intake, player_id_problem
 from gmkit.core.orders import OrderError, PostLine
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
 from gmkit.rulesets.aeternus.judge import JudgeVote, RemoveJudge, Resign, week_end
-from gmkit.rulesets.aeternus.orders import Join, Timed, parse, parse_line
+from gmkit.rulesets.aeternus.orders import Timed, joins, parse, parse_line
 
 ACTIONS_CHANNEL = "game-actions"
 PROPOSALS_CHANNEL = "proposals"
@@ -388,11 +388,6 @@ def _text_of(channel: str, m: Message) -> str:
     return "\n".join(said)
 
 
-def _joins(text: str) -> bool:
-    return any(isinstance(o.order if isinstance(o, Timed) else o, Join)
-               for _, o in parse(text).orders)
-
-
 def read_posts(exports: Sequence[Export], intake: Intake) -> Imported:
     """The posts the exports make that were not received before, with the errors and notices
     (see the module docstring). ``exports`` may come in any order; a message is read from the
@@ -424,7 +419,7 @@ def read_posts(exports: Sequence[Export], intake: Intake) -> Imported:
         who = accounts.player(m.author)
         newcomer = False
         if who is None and before is None:
-            if channel == ACTIONS_CHANNEL and _joins(m.content):
+            if channel == ACTIONS_CHANNEL and joins(parse(m.content)):
                 who, newcomer = accounts.newcomer_id(m.author), True
             else:
                 out.notices.append(f"{where}: {m.author.name} (account {m.author.id}) is not a "
@@ -490,7 +485,7 @@ def tally(exports: Sequence[Export], intake: Intake) -> Imported:
     per player posted a second before the end, received once. Reactions of non-players and
     periods no export covers yet are notices."""
     state = intake.state
-    accounts = Accounts(intake)
+    accounts = Accounts(intake)  # of the game as it stands: not this import's newcomers
     out = Imported()
     proposals = {str(r["discord_message"]): (parse_time(str(r["ends"])),
                                              f"message {r['discord_message']}")

@@ -485,6 +485,12 @@ def describe(order: Order) -> str:
     return type(order).__name__.lower().replace("faction", " faction")
 
 
+def joins(result: ParseResult[Order]) -> bool:
+    """2: whether a post sets forth its author's intent to become a player (a ``Join``)."""
+    return any(isinstance(o.order if isinstance(o, Timed) else o, Join)
+               for _, o in result.orders)
+
+
 def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
              rules: Params) -> dict[str, list[OrderError]]:
     """What can be known before resolution: the poster is a player, or joins (2: a join
@@ -495,8 +501,7 @@ def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
     known = set(state["players"]["id"].to_list())
     problems: dict[str, list[OrderError]] = {}
     for pid, result in parsed.items():
-        if pid in known or any(isinstance(o.order if isinstance(o, Timed) else o, Join)
-                               for _, o in result.orders):
+        if pid in known or joins(result):
             continue
         errs: list[OrderError] = [IllegalOrderError(f"{pid} is not a player: post 'Join' first (2)",
                                   line=line.number, text=line.text)
