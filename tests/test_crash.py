@@ -231,7 +231,7 @@ def test_a_post_racing_a_commit_is_never_lost(bases: dict[str, Path], tmp_path: 
     for _ in range(4):
         game, results = _together(bases, tmp_path, "ready", ["resolve", "{g}"],
                                   ["orders", "{g}", "--player", "Gold", "{f}/post.txt"])
-        assert [c for c, _ in results] == [0, 0]
+        assert [c for c, _ in results] == [0, 0], results
         said = int(re.search(r"post #\d+ for turn (\d+)", results[1][1]).group(1))
         g = _check_folder(game)
         seqs = set(g.turn(1).orders["seq"].to_list()) | set(
@@ -255,3 +255,27 @@ def test_two_publishes_at_once(bases: dict[str, Path], tmp_path: Path) -> None:
 
 
 WritingCheck = Callable[[Path], None]
+
+
+def test_a_post_set_aside_while_the_posts_are_read_is_not_an_error(
+        bases: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Readers take no lock: a commit may move a consumed post to ``pending/used`` between a
+    reader's listing of the posts and its reading of one. That post was consumed; reading the
+    pending posts goes on without it (it once ended ``gmkit orders`` with 'missing')."""
+    import gmkit.core.pending as pending
+
+    game = Game.open(_copy(bases["ready"], tmp_path / "g"))
+    (post,) = sorted((game.root / "pending" / "posts").glob("*.json"))
+    real = pending.read_json_file
+    used = game.root / "pending" / "used"
+
+    def moved_under_us(path: Path, kind: type = dict) -> object:
+        if path == post and post.exists():
+            used.mkdir(exist_ok=True)
+            post.rename(used / f"0001-{post.name}")
+        return real(path, kind)
+
+    monkeypatch.setattr(pending, "read_json_file", moved_under_us)
+    assert game.store.pending_posts(1).height == 0
+    monkeypatch.setattr(pending, "read_json_file", real)
+    assert json.loads((used / f"0001-{post.name}").read_text("utf-8"))["player"] == "Red"

@@ -107,7 +107,10 @@ def read_regular(path: Path) -> bytes:
         raise StoreError(f"{path}: missing") from None
     if not stat.S_ISREG(st.st_mode):
         raise StoreError(f"{path}: not a regular file")
-    return path.read_bytes()
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:  # moved away since it was looked at
+        raise StoreError(f"{path}: missing") from None
 
 
 def read_text_file(path: Path) -> str:

@@ -49,7 +49,12 @@ class PendingInput:
                 self._finish_import()
         out = []
         for p in sorted((self.root / "pending" / "posts").glob("*.json")):
-            rec = read_json_file(p)
+            try:
+                rec = read_json_file(p)
+            except StoreError:
+                if not os.path.lexists(p):  # set aside by a commit since the listing: consumed
+                    continue
+                raise
             for key, kind in (("turn", int), ("seq", int), ("player", str), ("secret", bool),
                               ("received", str), ("text", str)):
                 if key not in rec:
@@ -203,8 +208,11 @@ class PendingInput:
     def pending_posts(self, turn: int) -> pl.DataFrame:
         """The posts received for ``turn`` that it has not consumed, as an orders table (for a
         committed turn: its late posts)."""
+        records = self._post_records()
+        # what the turn consumed is read after its posts: a commit in between sets aside only
+        # posts its manifest already lists
         done = self.consumed(turn) if turn in self._turn_dirs() else set()
-        rows = [{k: rec[k] for k in ORDERS_SCHEMA} for _, rec in self._post_records()
+        rows = [{k: rec[k] for k in ORDERS_SCHEMA} for _, rec in records
                 if rec["turn"] == turn and rec["seq"] not in done]
         return pl.DataFrame(rows, schema=dict(ORDERS_SCHEMA))
 
