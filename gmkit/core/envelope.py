@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Generic, TypeVar
 
+from gmkit.core.orders import IllegalOrderError, OrderError, ParseResult
+
 O = TypeVar("O")
 
 
@@ -37,6 +39,19 @@ class Envelope(Generic[O]):
     secret: bool = False
     posted: str | None = None  # when the player posted it (ISO 8601), if known
     stored: str = ""  # when gmkit stored the post (ISO 8601)
+    #: The line's number among the player's lines of the turn: its line in the post for a
+    #: single post, unique across a player's several posts (see
+    #: :func:`~gmkit.core.orders.merge_posts`). A validator names the line by it.
+    number: int = 0
+    text: str = ""  # the line as the player wrote it
+
+    def __post_init__(self) -> None:
+        if not self.number:
+            object.__setattr__(self, "number", self.line)
+
+    def reject(self, reason: str, kind: type[OrderError] | None = None) -> OrderError:
+        """The error rejecting this order's line (an :class:`IllegalOrderError` by default)."""
+        return (kind or IllegalOrderError)(reason, line=self.number, text=self.text)
 
     @property
     def when(self) -> datetime:
@@ -74,6 +89,13 @@ class Orders(Mapping[str, list[O]]):
             return orders
         return cls(Envelope(o, player, 0, i + 1) for player, os in orders.items()
                    for i, o in enumerate(os))
+
+    @classmethod
+    def parsed(cls, results: Mapping[str, ParseResult[O]]) -> Orders[O]:
+        """The orders of parsed posts, one post per player (a test, a preview): each in an
+        envelope of its player, post 0, its line."""
+        return cls(Envelope(o, player, 0, line.number, text=line.text)
+                   for player, result in results.items() for line, o in result.orders)
 
     # -- the mapping: player -> orders -----------------------------------------------------------
     def __getitem__(self, player: str) -> list[O]:
@@ -118,6 +140,12 @@ class Orders(Mapping[str, list[O]]):
         """Whether an order came in a secret post (False for an order with no envelope)."""
         e = self._of.get(id(order))
         return e.secret if e is not None else False
+
+    def accepted(self, problems: Mapping[str, Sequence[OrderError]]) -> Orders[O]:
+        """These orders without the lines ``problems`` reject (by player and line number)."""
+        bad = {(player, e.line) for player, errs in problems.items() for e in errs
+               if e.line is not None}
+        return Orders(e for e in self._envelopes if (e.player, e.number) not in bad)
 
     def only(self, keep: Iterable[Envelope[O]]) -> Orders[O]:
         """These orders restricted to ``keep`` (envelopes of this turn)."""

@@ -82,11 +82,13 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
     path = game.root / "map.geojson"
     board = game.board
     state = game.state(t, viewer=Viewer.parse(view))
-    scene = game.ruleset.scene(state, game.rules)
+    draw = game.ruleset.presentation.scene
+    scene = draw(state, game.context()) if draw else None
     if board is None or scene is None:
         raise GameError(f"{game.title}: this game has no map to write as GeoJSON")
-    shown = place_properties(scene, game.ruleset.player_colours(state, game.rules))
-    own = game.ruleset.place_properties(state)
+    shown = place_properties(scene, game.colours(state))
+    of_places = game.ruleset.presentation.places
+    own = of_places(state) if of_places else {}
     places = set(shown) | set(own)
     props = {p: {"turn": t, **shown.get(p, {}), **own.get(str(p), {})} for p in places}
     if isinstance(board, GraphBoard):
@@ -99,7 +101,7 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
     try:
         return to_rfc7946(json.loads(path.read_text(encoding="utf-8")), by_name,
                           adjacency=board.adjacency,
-                          frame=game.ruleset.map_frame)
+                          frame=game.ruleset.board.frame)
     except FrameError as e:
         raise GameError(f"{path}: {e}") from None
 

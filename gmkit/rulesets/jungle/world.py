@@ -21,7 +21,7 @@ from typing import Any
 from gmkit.core.boards import Board
 from gmkit.core.boards.hexgrid import Hex, HexBoard, spiral
 from gmkit.core.params import Params
-from gmkit.core.ruleset import GM_POSTER
+from gmkit.core.parts import GM_POSTER
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import State
 from gmkit.core.dice import Dice
