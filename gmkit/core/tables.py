@@ -59,14 +59,16 @@ Row = dict[str, Any]
 
 
 def frame(rows: Iterable[Mapping[str, Any] | Sequence[Any]], schema: Schema, *,
-          table: str = "table") -> pl.DataFrame:
+          table: str = "table", strict: bool = True) -> pl.DataFrame:
     """Rows as a frame of ``schema``: its columns in schema order, of the schema's types.
 
     A row is a mapping (a key the schema lacks is ignored, a column the row lacks is null) or
     a tuple of every column's value in schema order. No rows give an empty frame of the
     schema's types. A value that is not of its column's type (``1.5`` in an integer column,
     ``"3"`` in a number column) raises :class:`SchemaError` naming ``table``, the column and
-    the value; nothing is converted silently.
+    the value; nothing is converted silently. ``strict=False`` lets polars convert such a
+    value as it can (``1.5`` becomes ``1``) and is about twice as fast, for a hot path whose
+    rows come from frames of the same schema.
 
     >>> frame([{"id": "Red", "gold": 3}], {"id": pl.String, "gold": pl.Int64})["gold"][0]
     3
@@ -77,6 +79,8 @@ def frame(rows: Iterable[Mapping[str, Any] | Sequence[Any]], schema: Schema, *,
     names = list(schema)
     if not listed:
         return pl.DataFrame(schema=dict(schema))
+    if not strict:
+        return pl.DataFrame(listed, schema=dict(schema), orient="row")
     columns: dict[str, list[Any]] = {c: [] for c in names}
     for n, r in enumerate(listed):
         if isinstance(r, Mapping):
