@@ -22,7 +22,7 @@ This module is generic: it never imports a ruleset.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
@@ -191,10 +191,16 @@ def blank_columns(tables: Mapping[str, pl.DataFrame], columns: tuple[str, ...],
 
 
 # -- hidden columns and rows, declared -----------------------------------------------------------
+#: Which value(s) of an owner column are a player's own (default: the player's id itself):
+#: ``(state, player) -> value``, or a list/set/tuple of values (a house, its characters).
+OwnerOf = Callable[[State, str], Any]
+
+
 @dataclass(frozen=True)
 class Private:
-    """Columns of ``table`` that only the GM and each row's owner may see: the player named
-    in the row's ``owner`` column (see ``owner_of`` in :func:`hide_private`). With ``owner``
+    """Columns of ``table`` that only the GM and each row's owner may see: the player whose
+    value is in the row's ``owner`` column (``owner_of`` says which value is a player's, here
+    or for every declaration in :func:`hide_private`; by default their id). With ``owner``
     None the columns are the GM's alone (:meth:`gm_only`).
 
     >>> Private("players", "id", ("treasury",))
@@ -204,6 +210,7 @@ class Private:
     table: str
     owner: str | None
     columns: tuple[str, ...]
+    owner_of: OwnerOf | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "columns", tuple(self.columns))
@@ -222,21 +229,19 @@ class Private:
 
 @dataclass(frozen=True)
 class PrivateRows:
-    """Rows of ``table`` that only the GM and their owner (the ``owner`` column) may see:
-    everyone else sees the table without them. With ``owner`` None the table is the GM's
-    alone (everyone else sees it empty).
+    """Rows of ``table`` that only the GM and their owner (the ``owner`` column; ``owner_of``
+    as for :class:`Private`) may see: everyone else sees the table without them. With
+    ``owner`` None the table is the GM's alone (everyone else sees it empty). ``shown``
+    selects rows everyone sees whoever owns them (a pyramid once built).
 
-    >>> PrivateRows("dead", "held_by").owner
-    'held_by'
+    >>> PrivateRows("pyramids", "player", shown=pl.col("built")).owner
+    'player'
     """
 
     table: str
     owner: str | None
-
-
-#: Which value(s) of an owner column are a player's own (default: the player's id itself):
-#: ``(state, player) -> value``, or a list/set/tuple of values.
-OwnerOf = Callable[[State, str], Any]
+    owner_of: OwnerOf | None = field(default=None, compare=False, repr=False)
+    shown: pl.Expr | None = field(default=None, compare=False, repr=False)
 
 
 def _owned(state: State, owner: str | None, viewer: Viewer,
@@ -254,9 +259,11 @@ def hide_private(state: State, privates: Iterable[Private | PrivateRows],
                  viewer: Viewer | str, *, owner_of: OwnerOf | None = None) -> State:
     """The state as ``viewer`` may see it under ``privates``: for the GM, ``state`` itself;
     for the public, every private column null on every row and every private row gone; for a
-    player, the same but on the rows they own (``owner_of`` says which owner value is theirs:
-    a house, a faction; by default their id). Columns keep their types; tables the state does
-    not hold are skipped; a private column the table lacks raises :class:`SchemaError`.
+    player, the same but on the rows they own (``owner_of`` says which owner value is theirs,
+    a house, a faction, for declarations that do not say; by default their id). Declarations
+    apply in order, each to the table as the ones before left it. Columns keep their types;
+    tables the state does not hold are skipped; a private column the table lacks raises
+    :class:`SchemaError`.
 
     >>> s = State(1, {"players": pl.DataFrame({"id": ["Red", "Blue"], "gold": [3, 5]})})
     >>> gold = [Private("players", "id", ("gold",))]
@@ -273,11 +280,11 @@ def hide_private(state: State, privates: Iterable[Private | PrivateRows],
         if p.table not in state.tables:
             continue
         df = changed.get(p.table, state[p.table])
-        mine = _owned(state, p.owner, v, owner_of)
+        mine = _owned(state, p.owner, v, p.owner_of or owner_of)
         if p.owner is not None and p.owner not in df.columns:
             raise SchemaError(f"{p.table}: no owner column {p.owner} to hide rows by")
         if isinstance(p, PrivateRows):
-            df = df.filter(mine)
+            df = df.filter(mine if p.shown is None else mine | p.shown.fill_null(False))
         else:
             lacking = [c for c in p.columns if c not in df.columns]
             if lacking:

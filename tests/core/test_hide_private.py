@@ -80,3 +80,35 @@ def test_a_table_the_state_lacks_is_skipped_and_a_missing_column_is_an_error():
 def test_a_private_declaration_names_at_least_one_column():
     with pytest.raises(ValueError, match="name at least one column"):
         Private("players", "id", ())
+
+
+def test_each_declaration_may_say_which_owner_values_are_a_players():
+    """A house owns its characters' sheets; its characters own their choices."""
+    chars = pl.DataFrame({"name": ["Ixtli", "Nochtli"], "house": ["Azure", "Crimson"],
+                          "xp": [3, 4]})
+    plans = pl.DataFrame({"character": ["Ixtli", "Nochtli"], "plan": ["a", "b"]})
+    state = State(1, {"characters": chars, "plans": plans})
+    house_of = {"alice": "Azure"}
+
+    def members(s: State, player: str) -> list[str]:
+        own = s["characters"].filter(pl.col("house") == house_of[player])
+        return own["name"].to_list()
+
+    privates = [Private("characters", "house", ("xp",), owner_of=lambda s, p: house_of[p]),
+                PrivateRows("plans", "character", owner_of=members)]
+    out = hide_private(state, privates, "player:alice")
+    assert out["characters"]["xp"].to_list() == [3, None]
+    assert out["plans"]["plan"].to_list() == ["a"]
+
+
+def test_rows_shown_to_all_stay_while_the_rest_are_the_owners():
+    """Pyramids once built stand on the map for everyone; one being built is its owner's."""
+    pyramids = pl.DataFrame({"player": ["Red", "Blue", "Blue"], "built": [True, False, True],
+                             "stone": [5, 2, 7]})
+    state = State(1, {"pyramids": pyramids})
+    privates = [PrivateRows("pyramids", "player", shown=pl.col("built")),
+                Private("pyramids", "player", ("stone",))]
+    public = hide_private(state, privates, "public")["pyramids"]
+    assert public.rows() == [("Red", True, None), ("Blue", True, None)]
+    blue = hide_private(state, privates, "player:Blue")["pyramids"]
+    assert blue.rows() == [("Red", True, None), ("Blue", False, 2), ("Blue", True, 7)]
