@@ -88,7 +88,7 @@ class Orders(Mapping[str, list[O]]):
             unique.append(e)
         self._envelopes = tuple(unique)
         self._by_key = {e.key: e for e in self._envelopes}
-        self._in_order: dict[Any, list[Envelope[O]]] = {}
+        self._in_order: dict[Any, tuple[list[Envelope[O]], dict[Key, int]]] = {}
         self._actors: dict[str, Envelope[O]] | None = None
         self._actor_of: dict[Key, str] = {}
         by_player: dict[str, list[O]] = {}
@@ -143,12 +143,16 @@ class Orders(Mapping[str, list[O]]):
         >>> [e.order for e in orders.received()]
         ['a', 'b']
         """
+        return list(self._ordered(when)[0])
+
+    def _ordered(self, when: Callable[[Envelope[O]], datetime] | None
+                 ) -> tuple[list[Envelope[O]], dict[Key, int]]:
         got = self._in_order.get(when)
         if got is None:
             time = when or (lambda e: e.when)
-            got = self._in_order[when] = sorted(
-                self._envelopes, key=lambda e: (time(e), e.post, e.line, e.index))
-        return list(got)
+            ordered = sorted(self._envelopes, key=lambda e: (time(e), e.post, e.line, e.index))
+            got = self._in_order[when] = (ordered, {e.key: i for i, e in enumerate(ordered)})
+        return got
 
     def following(self, envelope: Envelope[O],
                   when: Callable[[Envelope[O]], datetime] | None = None) -> Envelope[O] | None:
@@ -159,11 +163,10 @@ class Orders(Mapping[str, list[O]]):
         >>> orders.following(orders.by_key(("Blue", 1, 1, 0))).order
         'b'
         """
-        ordered = self.received(when)
-        keys = [e.key for e in ordered]
+        ordered, position = self._ordered(when)
         try:
-            i = keys.index(envelope.key)
-        except ValueError:
+            i = position[envelope.key]
+        except KeyError:
             raise KeyError(f"{envelope.key} is not an order of this turn") from None
         return ordered[i + 1] if i + 1 < len(ordered) else None
 
