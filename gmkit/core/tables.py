@@ -8,8 +8,8 @@ What every ruleset needs around its tables is here once:
 
 * :func:`frame`: rows (dicts or tuples) as a typed frame of a schema (empty rows: an empty
   typed frame);
-* :func:`row` and :func:`update_rows`: a row read by its key, rows changed by key, the
-  schema's types kept;
+* :func:`row`, :func:`rows_by` and :func:`update_rows`: a row read by its key, every row by
+  its key, rows changed by key, the schema's types kept;
 * :meth:`State.derived`: a structure derived from a state's tables (an adjacency, a world),
   built once per state and returned again after; :meth:`State.with_derived` hands a structure
   made for the next state to it, and :meth:`State.claim` takes one to change it in place.
@@ -142,6 +142,25 @@ def row(df: pl.DataFrame, key_col: str, key: Any, *, table: str = "table") -> Ro
         raise MissingRow(f"{table}: {'no' if not hits else len(hits)} row(s) with "
                          f"{key_col} {key!r}")
     return df.row(hits[0], named=True)
+
+
+def rows_by(df: pl.DataFrame, key_col: str, *, table: str = "table") -> dict[Any, Row]:
+    """Every row of ``df`` as a dict (a copy), keyed by its ``key_col``, in the frame's order.
+    A key on two rows raises :class:`SchemaError` naming ``table`` and the key.
+
+    >>> players = frame([("Red", 3), ("Blue", 5)], {"id": pl.String, "gold": pl.Int64})
+    >>> rows_by(players, "id")["Blue"]
+    {'id': 'Blue', 'gold': 5}
+    """
+    if key_col not in df.columns:
+        raise SchemaError(f"{table}: no column {key_col} to look rows up by")
+    out: dict[Any, Row] = {}
+    for r in df.iter_rows(named=True):
+        k = r[key_col]
+        if k in out:
+            raise SchemaError(f"{table}: {key_col} {k!r} is on more than one row")
+        out[k] = r
+    return out
 
 
 def update_rows(df: pl.DataFrame, key_col: str, changes: Mapping[Any, Mapping[str, Any]], *,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from gmkit.core.tables import MissingRow, SchemaError, frame, row, update_rows
+from gmkit.core.tables import MissingRow, SchemaError, frame, row, rows_by, update_rows
 
 PLAYERS = {"id": pl.String, "gold": pl.Int64, "luck": pl.Float64, "titles": pl.List(pl.String),
            "active": pl.Boolean}
@@ -112,3 +112,14 @@ def test_update_rows_refuses_a_value_of_the_wrong_type_or_an_unknown_column():
         update_rows(df, "id", {"Red": {"gold": "x"}}, table="players")
     with pytest.raises(SchemaError, match=r"players: no column wealth to set \(row id 'Red'\)"):
         update_rows(df, "id", {"Red": {"wealth": 1}}, table="players")
+
+
+def test_rows_by_key_are_dict_copies_in_frame_order_and_a_repeated_key_is_refused():
+    df = frame([("Red", 3, 0.5, [], True), ("Blue", 5, 1.5, ["a"], False)], PLAYERS)
+    got = rows_by(df, "id", table="players")
+    assert list(got) == ["Red", "Blue"] and got["Blue"]["titles"] == ["a"]
+    got["Red"]["gold"] = 0
+    assert df["gold"].to_list() == [3, 5]
+    twice = frame([{"id": "Red"}, {"id": "Red"}], PLAYERS)
+    with pytest.raises(SchemaError, match="players: id 'Red' is on more than one row"):
+        rows_by(twice, "id", table="players")
