@@ -31,6 +31,7 @@ from datetime import datetime, timezone
 from typing import Any, Generic, TypeVar
 
 O = TypeVar("O")
+T = TypeVar("T")
 
 #: An envelope's identity: ``(player, post, line, index)``.
 Key = tuple[str, int, int, int]
@@ -91,6 +92,7 @@ class Orders(Mapping[str, list[O]]):
         self._in_order: dict[Any, tuple[list[Envelope[O]], dict[Key, int]]] = {}
         self._actors: dict[str, Envelope[O]] | None = None
         self._actor_of: dict[Key, str] = {}
+        self._derived: dict[str, Any] = {}
         by_player: dict[str, list[O]] = {}
         envelopes_of: dict[str, list[Envelope[O]]] = {}
         for e in self._envelopes:
@@ -169,6 +171,20 @@ class Orders(Mapping[str, list[O]]):
         except KeyError:
             raise KeyError(f"{envelope.key} is not an order of this turn") from None
         return ordered[i + 1] if i + 1 < len(ordered) else None
+
+    def derived(self, key: str, build: Callable[[Orders[O]], T]) -> T:
+        """What ``build(self)`` derives from these orders (the round's actions by character):
+        built the first time it is asked for under ``key``, the same object after, for as long
+        as these orders are resolved (a step's act function runs once per actor with the same
+        orders). Treat it as read-only.
+
+        >>> orders = Orders([Envelope("dig", "Red", 1, 1)])
+        >>> orders.derived("players", lambda o: sorted(o)) is orders.derived("players", list)
+        True
+        """
+        if key not in self._derived:
+            self._derived[key] = build(self)
+        return self._derived[key]  # type: ignore[no-any-return]
 
     # -- identity by key ---------------------------------------------------------------------------
     def by_key(self, key: Key) -> Envelope[O]:

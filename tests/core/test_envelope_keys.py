@@ -119,3 +119,20 @@ def test_actions_as_posted_says_none_when_no_order_came():
     actors, [event] = actions_as_posted(rule="4")(State(1), Orders(), Dice(SEED, 1), RULES)
     assert actors == [] and event.text == "Actions as posted: none."
     assert event.kind == "order of play" and event.data == {"actors": []}
+
+
+def test_a_structure_derived_from_the_orders_is_built_once_per_orders():
+    """An act function runs once per actor with the same orders: what it reads from them is
+    worked out once, and other orders (the GM changed one) derive their own."""
+    calls: list[int] = []
+
+    def by_player(o: Orders[Dig]) -> dict[str, int]:
+        calls.append(1)
+        return {p: sum(d.depth for d in ds) for p, ds in o.items()}
+
+    o = orders()
+    assert o.derived("depths", by_player) == {"Amber": 3, "Amber.Jr": 3, "Blue": 4}
+    assert o.derived("depths", by_player) is o.derived("depths", by_player)
+    assert len(calls) == 1
+    assert o.only_keys([("Blue", 6, 1, 0)]).derived("depths", by_player) == {"Blue": 4}
+    assert len(calls) == 2
