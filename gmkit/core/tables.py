@@ -221,7 +221,8 @@ class State:
     #: (see :meth:`carry`); never compared, shown or stored.
     _carried: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     #: What :meth:`derived` built from these tables (a cache: never compared, shown or stored).
-    _derived: dict[str, _Derived] = field(default_factory=dict, compare=False, repr=False)
+    _derived: dict[str, _Derived] = field(default_factory=dict, init=False, compare=False,
+                                          repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tables", MappingProxyType(dict(self.tables)))

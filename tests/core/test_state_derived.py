@@ -98,3 +98,12 @@ def test_carry_and_take_still_hand_a_value_over_once():
     state = State(1, {"borders": BORDERS}).carry("world", "w")
     assert state.take("world") == "w"
     assert state.take("world") is None
+
+
+def test_a_state_copied_by_dataclasses_replace_derives_afresh():
+    import dataclasses
+
+    state = State(1, {"borders": BORDERS})
+    state.derived("neighbours", neighbours)
+    copy = dataclasses.replace(state, turn=2)
+    assert copy.derived("neighbours", lambda s: {}) == {}
