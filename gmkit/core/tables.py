@@ -213,7 +213,11 @@ class _Derived:
 
 @dataclass(frozen=True)
 class State:
-    """A game's state at one point of a turn: ``turn`` and its named tables."""
+    """A game's state at one point of a turn: ``turn`` and its named tables.
+
+    A structure derived from the tables (an adjacency, a lookup by id, a world) is asked of
+    the state by :meth:`derived`, handed to the next state by :meth:`with_derived`, taken to be
+    changed in place by :meth:`claim`; :meth:`carry` and :meth:`take` are the older way."""
 
     turn: int
     tables: Mapping[str, pl.DataFrame] = field(default_factory=dict)
