@@ -59,7 +59,7 @@ def _play(root: Path, name: str) -> tuple[Game, dict[str, set[str]]]:
                 canary = _canary(ids.index(pid), turn)
                 post += f"\n[b]{canary}[/b]\n"
                 planted[pid].add(canary)
-            game.receive(pid, post, secret=secret, received="2026-01-01T00:00:00+00:00")
+            game.receive_post(pid, post, secret=secret, received="2026-01-01T00:00:00+00:00")
         game.commit(game.start())
         game.reveal(turn)
     return game, planted
@@ -274,8 +274,8 @@ def test_hidden_state_canaries_reach_no_public_output(name, tmp_path):
     state = game.state()
     for pid in game.ruleset.players_to_move(state):
         dice = Dice(derived_seed("hidden", "bot", turn), turn, f"bot/{pid}")
-        game.receive(pid, game.ruleset.bot_post(state, pid, game.rules, dice),
-                     received="2026-01-01T00:00:00+00:00")
+        game.receive_post(pid, game.ruleset.bot_post(state, pid, game.rules, dice),
+                          received="2026-01-01T00:00:00+00:00")
     game.commit(game.start())
     planted = {str(v) for c in cells.values() for v in c.values()}
     gm = set(HIDDEN.findall(_outputs(game, Viewer.gm(), tmp_path))) & planted
