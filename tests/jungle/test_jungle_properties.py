@@ -13,6 +13,7 @@ from gmkit.rulesets.jungle.food import eat
 from gmkit.rulesets.jungle.orders import parse
 from gmkit.rulesets.jungle.resolve import resolve_part
 from gmkit.rulesets.jungle.state import checked
+from tests.cases import Cases
 from tests.jungle.helpers import RULES, char, unit_row, world
 
 NAMES = ["Gualpa", "Itzel", "Xoco", "Mixtli", "Tochtli", "Ome"]
@@ -95,11 +96,12 @@ def test_a_dead_character_never_acts():
     """CHARACTER ACTIONS: once dead, a character's later actions are void, never resolved.
     The run meets the case it is about: a character killed while their own action is still to
     come (each town holds a weak character whom about half the others would kill)."""
-    met: list[bool] = []
+    cases = Cases("a character killed with his own action still to come")
 
     @SETTINGS
     @given(st.data(), st.integers(0, 2**32))
     def check(data, seed):
+        cases.example()
         victim = data.draw(st.sampled_from(NAMES))
         town = data.draw(towns(weak=victim))
         dice = Dice(f"{seed:064x}", 1, "m")
@@ -120,10 +122,10 @@ def test_a_dead_character_never_acts():
             pending |= e.kind == "void" and actor in dead
             if e.kind == "death":
                 dead.add(e.data["character"])
-        met.append(pending)
+        cases.met("a character killed with his own action still to come", pending)
 
     check()
-    assert any(met), f"in {len(met)} sessions no character died with an action still to come"
+    cases.check()
 
 
 @SETTINGS
