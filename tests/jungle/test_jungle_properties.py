@@ -72,10 +72,22 @@ def no_negatives(state) -> bool:
             and state["houses"]["food"].min() >= 0 and state["houses"]["gold"].min() >= 0)
 
 
-@SETTINGS
-@given(towns(), st.data(), st.integers(0, 2**32))
-def test_a_session_keeps_every_attribute_at_zero_or_more(town, data, seed):
-    """ATTRIBUTES: "A character with 0 XP immediately dies"; nothing falls below zero."""
+def test_a_session_keeps_every_attribute_at_zero_or_more():
+    """ATTRIBUTES: "A character with 0 XP immediately dies"; nothing falls below zero. The run
+    meets a character's XP brought to nothing (he dies) and a house's food eaten to nothing."""
+    cases = Cases("a character dying of wounds", "a house's food eaten to nothing")
+
+    @SETTINGS
+    @given(towns(), st.data(), st.integers(0, 2**32))
+    def check(town, data, seed):
+        cases.example()
+        _session(town, data, seed, cases)
+
+    check()
+    cases.check()
+
+
+def _session(town, data, seed, cases: Cases) -> None:
     state = town
     dice = Dice(f"{seed:064x}", 1, "m")
     for slot in (1, 2):
@@ -87,9 +99,12 @@ def test_a_session_keeps_every_attribute_at_zero_or_more(town, data, seed):
         assert no_negatives(state)
         assert all(c["xp"] > 0 for c in state["characters"].to_dicts() if c["alive"])
         checked(state)
+        cases.met("a character dying of wounds",
+                  any(e.kind == "death" and "wounds" in e.text for e in events))
     state, _ = eat(state, dice.for_step("e"), RULES)
     assert no_negatives(state)
     assert all(c["xp"] > 0 for c in state["characters"].to_dicts() if c["alive"])
+    cases.met("a house's food eaten to nothing", (state["houses"]["food"] == 0).any())
 
 
 def test_a_dead_character_never_acts():
@@ -128,16 +143,26 @@ def test_a_dead_character_never_acts():
     cases.check()
 
 
-@SETTINGS
-@given(towns(), st.data(), st.integers(0, 2**32))
-def test_the_same_seed_resolves_the_same_way(town, data, seed):
-    """Randomness is an input: the same seed and posts give the same state and events."""
-    actions = []
-    for house in HOUSES:
-        actions += [a for _, a in parse(lines(data.draw, house), town, house, 1, RULES).orders]
-    one = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
-    two = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
-    assert one[0].equals(two[0]) and [e.text for e in one[1]] == [e.text for e in two[1]]
+def test_the_same_seed_resolves_the_same_way():
+    """Randomness is an input: the same seed and posts give the same state and events. The
+    run meets attacks, whose outcome is drawn."""
+    cases = Cases("an attack resolved")
+
+    @SETTINGS
+    @given(towns(), st.data(), st.integers(0, 2**32))
+    def check(town, data, seed):
+        cases.example()
+        actions = []
+        for house in HOUSES:
+            actions += [a for _, a in parse(lines(data.draw, house), town, house, 1,
+                                            RULES).orders]
+        one = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
+        two = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
+        assert one[0].equals(two[0]) and [e.text for e in one[1]] == [e.text for e in two[1]]
+        cases.met("an attack resolved", any(e.kind == "attack" for e in one[1]))
+
+    check()
+    cases.check()
 
 
 @given(st.lists(st.tuples(st.sampled_from(["A", "B", "C", "nobody"]),
