@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gmkit.core.boards.graph import GraphBoard
+from gmkit.core.parts import Context
 from gmkit.core.ruleset import find_ruleset
 from gmkit.core.files import parquet_bytes
 from gmkit.core.views import Viewer
@@ -78,7 +79,7 @@ def test_standings_show_private_figures_to_their_player_only() -> None:
     """The standings drawn from a player's view rank everyone by what stands on the map and
     show stores and population on that player's own row only."""
     rules = RULESET.rules()
-    table = RULESET.standings(RULESET.view(_state(), Viewer.player("Blue")), rules)
+    table = RULESET.standings(RULESET.view(_state(), Viewer.player("Blue")), Context(rules))
     assert set(RULESET.views.gm_only) <= set(table.columns)
     red = table.filter(pl.col("player") == "Red").row(0, named=True)
     blue = table.filter(pl.col("player") == "Blue").row(0, named=True)
