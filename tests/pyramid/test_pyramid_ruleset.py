@@ -153,3 +153,40 @@ def test_the_same_seed_gives_the_same_game(tmp_path_factory, master: str) -> Non
         for table in RULESET.schemas:
             assert parquet_bytes(a.state(turn)[table]) == parquet_bytes(b.state(turn)[table])
         assert a.turn(turn).events.equals(b.turn(turn).events)
+
+
+def _two_posts(tmp_path: Path) -> Game:
+    """Red's orders in two posts: the first's line 1 valid, the second's line 1 naming a noble
+    Red does not have."""
+    game = Game.new(tmp_path / "g", "pyramid", RULESET.example_players(None))
+    home = game.state()["players"].filter(pl.col("id") == "Red")["home"].item()
+    game.receive("Red", "excess food: 2 serfs")
+    game.receive("Red", f"noble 9 to {home}")
+    return game
+
+
+def test_a_line_rejected_in_a_later_post_is_named_and_left_out_by_its_own_number(
+        tmp_path: Path) -> None:
+    """Orders in several posts (``line_numbers = across_posts``): the lines are numbered once
+    across the posts, so a line the second post gets wrong is named by its post and its own
+    line, and only that line is left out; the first post's line 1 stands."""
+    game = _two_posts(tmp_path)
+    _, problems, orders = game.read_orders(game.coming_state(), game.store.pending_posts(1))
+    (err,) = problems["Red"]
+    assert (err.line, err.post_line) == (2, 1) and "you have no noble 9" in str(err)
+    assert str(err).startswith(f"post #{err.post}, line 1:")
+    assert [type(o).__name__ for o in orders["Red"]] == ["Births"]
+
+
+def test_each_post_numbering_names_a_later_posts_line_by_its_line_in_that_post(
+        tmp_path: Path) -> None:
+    """``line_numbers = each_post`` (versions 1 and 2): a rejected line is named by its line in
+    its own post, so the line of that number across the posts (the first post's) is the one
+    left out, as gmkit first did."""
+    game = _two_posts(tmp_path)
+    rules = RULESET.rules({"line_numbers": "each_post"})
+    _, problems, orders = game.read_orders(game.coming_state(), game.store.pending_posts(1),
+                                           rules)
+    (err,) = problems["Red"]
+    assert err.line == 1 and "you have no noble 9" in str(err)
+    assert [type(o).__name__ for o in orders["Red"]] == ["Lead"]

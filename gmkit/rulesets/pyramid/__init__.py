@@ -45,9 +45,11 @@ class PyramidPowerWars(Ruleset[orders.Order]):
     name = "pyramid"
     title = "Pyramid Power Wars"
     aliases = ("pyramid-power-wars", "ppw")
-    version = "2"
+    version = "3"
     legacy = {"1": {"assignments": "line_order", "idle_priests": "legacy_first_pyramid",
-                    "staff_new": "next_round", "void_report": "legacy_skipped"}}
+                    "staff_new": "next_round", "void_report": "legacy_skipped",
+                    "line_numbers": "each_post"},
+              "2": {"line_numbers": "each_post"}}
     params = PARAMS
     schemas = tables.SCHEMAS
     board = BoardSpec(kind="graph", packaged=f"board/{land.DEFAULT_BOARD}",

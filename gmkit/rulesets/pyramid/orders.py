@@ -239,11 +239,13 @@ def parse(post: str, state: State) -> ParseResult[Order]:
 
 def validate(state: State, orders: Orders[Order], ctx: Context) -> Problems:
     """Every problem of every player's orders, by player (players without problems absent),
-    each naming the line as the player's orders number it (unique across their posts)."""
+    each naming the line as the player's orders number it, once across their posts
+    (``line_numbers = each_post``: by its line in its own post)."""
+    across = ctx.rules.line_numbers == "across_posts"
     problems: Problems = {}
     for pid in orders:
-        sent = [e.order if e.order.line == e.number else replace(e.order, line=e.number)
-                for e in orders.of(pid)]
+        sent = [replace(e.order, line=e.number) if across and e.order.line != e.number
+                else e.order for e in orders.of(pid)]
         errs = check_orders(state, pid, sent, ctx.rules)
         if errs:
             problems[pid] = errs
