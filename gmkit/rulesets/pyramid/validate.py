@@ -14,7 +14,7 @@ from typing import Any
 
 from gmkit.core.orders import IllegalOrderError, OrderError
 from gmkit.core.params import Params
-from gmkit.core.tables import State
+from gmkit.core.tables import State, rows_by
 from gmkit.rulesets.pyramid.allocation import (build_orders, new_pyramids, plan_priests,
                                                plan_serfs, priest_orders, serf_orders)
 from gmkit.rulesets.pyramid.rules import size_stone
@@ -49,7 +49,7 @@ def staffing_after(state: State, player: str, orders: Sequence[Order],
 def check_orders(state: State, pid: str, orders: Sequence[Order],
                  rules: Params) -> list[OrderError]:
     """The problems of one player's orders, in line order."""
-    players = {r["id"]: r for r in rows(state, "players")}
+    players = rows_by(state["players"], "id", table="players")
     me = players.get(pid)
     errs: list[OrderError] = []
 
