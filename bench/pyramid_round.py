@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from gmkit.game import Game  # noqa: E402
 from gmkit.sweeps.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
 from gmkit.rulesets import find_ruleset  # noqa: E402
-from gmkit.rulesets.pyramid.constants import COLOURS  # noqa: E402
+from gmkit.rulesets.pyramid.rules import COLOURS  # noqa: E402
 
 MASTER = "bench pyramid"
 ROUNDS_BEFORE = 4
@@ -42,7 +42,7 @@ REPEAT = 9
 
 def largest_board_spaces() -> int:
     """The lands of the largest board the ruleset ships (the one a new game is played on)."""
-    return len(find_ruleset("pyramid").board())
+    return len(find_ruleset("pyramid").default_board() or ())
 
 
 def eight_players() -> list[dict[str, Any]]:

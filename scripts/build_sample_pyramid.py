@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gmkit.sweeps.playout import clear_sample_folder, sample_game  # noqa: E402
-from gmkit.rulesets.pyramid.constants import COLOURS  # noqa: E402
+from gmkit.rulesets.pyramid.rules import COLOURS  # noqa: E402
 
 TURNS = 6
 MASTER = "gmkit Pyramid Power Wars sample game"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from gmkit.core.parts import Context
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.files import parquet_bytes
 from gmkit.game import Game, starting_board
@@ -26,7 +27,7 @@ def test_ruleset_declares_its_rules_as_data(name):
     cites its rule."""
     rs = find_ruleset(name)
     assert rs.params and all(p.rule and p.meaning for p in rs.params)
-    steps = rs.steps(rs.rules())
+    steps = rs.steps(Context(rs.rules()))
     assert steps and all(s.rule and s.title for s in steps)
     assert len({s.name for s in steps}) == len(steps)
     for alias in rs.aliases:
@@ -54,7 +55,7 @@ def test_seeded_playout_is_reproducible_and_verifies(tmp_path, name):
 def test_public_state_and_standings_hide_gm_columns(tmp_path, name):
     """Hidden information has one door: the public state blanks what the GM alone may see."""
     game = play(_new(tmp_path, name, "g"), 2, master="views")
-    standings = game.ruleset.standings(game.state(), game.rules)
+    standings = game.ruleset.standings(game.state(), game.context())
     for column in game.ruleset.views.gm_only:
         assert column in standings.columns
     public = game.viewed(game.state(), "public")

@@ -13,7 +13,7 @@ from gmkit.core.drawing.cvd import closest_pair, cvd_distance
 from gmkit.core.drawing.scene import initials
 from gmkit.core.views import Viewer
 from gmkit.game import Game
-from gmkit.rulesets.pyramid.constants import COLOUR_HEX as PYRAMID_COLOURS
+from gmkit.rulesets.pyramid.rules import COLOUR_HEX as PYRAMID_COLOURS
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "data").glob("sample-*"))

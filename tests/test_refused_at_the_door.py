@@ -13,7 +13,7 @@ import pytest
 from gmkit.core.orders import MAX_LINE_CHARS, MAX_POST_CHARS, LimitError, size_problems
 from gmkit.game import Game
 from gmkit.sweeps.playout import new_game
-from gmkit.rulesets.pyramid.constants import COLOURS
+from gmkit.rulesets.pyramid.rules import COLOURS
 from tests.test_cli import files, game, one_line_failure, run  # noqa: F401  (fixtures)
 
 HOUSES = ("Ocelotl", "Quetzal")

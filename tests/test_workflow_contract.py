@@ -56,9 +56,9 @@ def test_standings_name_their_subject_and_colours_come_from_the_ruleset(name: st
     with tempfile.TemporaryDirectory() as d:
         game = play(Game.new(Path(d) / "g", name, rs.example_players(starting_board(rs)[0])), 1,
                     master="contract")
-        standings = rs.standings(game.state(), game.rules)
+        standings = rs.standings(game.state(), game.context())
         assert rs.presentation.subject in standings.columns
-        colours = rs.presentation.colours(game.state(), game.rules)
+        colours = rs.presentation.colours(game.state(), game.context())
         assert all(isinstance(c, str) and c for c in colours.values())
         headline = rs.presentation.headline
         if headline is not None:

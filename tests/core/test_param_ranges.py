@@ -14,7 +14,7 @@ from gmkit.core.params import LIMIT, ParamError
 from gmkit.core.ruleset import find_ruleset
 from gmkit.game import Game
 from gmkit.sweeps.playout import new_game
-from gmkit.rulesets.pyramid.constants import COLOURS
+from gmkit.rulesets.pyramid.rules import COLOURS
 from tests.test_cli import one_line_failure, run
 
 RULESETS = ["cien", "aztlan", "jungle", "aeternus", "pyramid", "example"]

@@ -9,15 +9,16 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Dice
+from gmkit.core.envelope import Orders
 from gmkit.core.orders import OrderError
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.steps import Driver
 from gmkit.core.tables import State
-from gmkit.rulesets.pyramid.constants import PARAMS, size_stone
-from gmkit.rulesets.pyramid.orders import parse
+from gmkit.rulesets.pyramid.rules import PARAMS, size_stone
+from gmkit.rulesets.pyramid.orders import parse, validate
 from gmkit.rulesets.pyramid.state import SCHEMAS, frame
 from gmkit.rulesets.pyramid.steps import steps_for
-from gmkit.rulesets.pyramid.validate import validate
 
 SEED = "00" * 32
 
@@ -97,7 +98,7 @@ def problems(state: State, posts: Mapping[str, str], params: Params | None = Non
     parsed = {p: parse(t, state) for p, t in posts.items()}
     for p, res in parsed.items():
         assert res.ok, f"{p}: {res.report()}"
-    return validate(state, parsed, params)
+    return validate(state, Orders.parsed(parsed), Context(params))
 
 
 def reasons(state: State, posts: Mapping[str, str], params: Params | None = None) -> list[str]:

@@ -12,16 +12,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gmkit.core.dice import Dice
+from gmkit.core.envelope import Orders
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.steps import Driver
 from gmkit.core.tables import State
 from gmkit.rulesets.pyramid.board import generate
 from gmkit.rulesets.pyramid.bot import random_post
-from gmkit.rulesets.pyramid.constants import COLOURS
-from gmkit.rulesets.pyramid.orders import parse
+from gmkit.rulesets.pyramid.rules import COLOURS
+from gmkit.rulesets.pyramid.orders import parse, validate
 from gmkit.rulesets.pyramid.state import SCHEMAS, setup
 from gmkit.rulesets.pyramid.steps import steps_for
-from gmkit.rulesets.pyramid.validate import validate
 from tests.cases import Cases
 from tests.pyramid.helpers import rules
 
@@ -37,12 +38,12 @@ OPTIONS = st.fixed_dictionaries({
 
 def one_round(state: State, params: Params, seed: str) -> Driver:
     dice = Dice(seed, state.turn + 1)
-    posts = {p: random_post(state, p, params, dice.for_step(f"bot/{p}"))
+    posts = {p: random_post(state, p, Context(params), dice.for_step(f"bot/{p}"))
              for p in state["players"]["id"].to_list()}
     parsed = {p: parse(t, state) for p, t in posts.items() if t}
     for p, res in parsed.items():
         assert res.ok, (p, res.report())
-    assert validate(state, parsed, params) == {}, posts
+    assert validate(state, Orders.parsed(parsed), Context(params)) == {}, posts
     orders = {p: [o for _, o in res.orders] for p, res in parsed.items()}
     driver = Driver(steps_for(params), state, orders, dice, params)
     driver.run_all()
@@ -162,7 +163,7 @@ def test_any_post_is_read_without_crashing() -> None:
         cases.example()
         result = parse(text, POST_STATE)
         assert all(e.line is not None or "no orders" in str(e) for e in result.errors)
-        problems = validate(POST_STATE, {"Red": result}, rules())
+        problems = validate(POST_STATE, Orders.parsed({"Red": result}), Context(rules()))
         cases.met("an error naming its line", any(e.line is not None for e in result.errors))
         cases.met("an order read", bool(result.orders))
         cases.met("a problem against the state", bool(problems.get("Red")))

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gmkit.core.boards.graph import GraphBoard
+from gmkit.core.parts import Context
 from gmkit.core.ruleset import find_ruleset
 from gmkit.core.files import parquet_bytes
 from gmkit.core.views import Viewer
@@ -79,7 +80,7 @@ def test_standings_show_private_figures_to_their_player_only() -> None:
     """The standings drawn from a player's view rank everyone by what stands on the map and
     show stores and population on that player's own row only."""
     rules = RULESET.rules()
-    table = RULESET.standings(RULESET.view(_state(), Viewer.player("Blue")), rules)
+    table = RULESET.standings(RULESET.view(_state(), Viewer.player("Blue")), Context(rules))
     assert set(RULESET.views.gm_only) <= set(table.columns)
     red = table.filter(pl.col("player") == "Red").row(0, named=True)
     blue = table.filter(pl.col("player") == "Blue").row(0, named=True)
@@ -161,3 +162,39 @@ def test_the_same_seed_gives_the_same_game(tmp_path_factory) -> None:
 
     check()
     cases.check()
+
+def _two_posts(tmp_path: Path) -> Game:
+    """Red's orders in two posts: the first's line 1 valid, the second's line 1 naming a noble
+    Red does not have."""
+    game = Game.new(tmp_path / "g", "pyramid", RULESET.example_players(None))
+    home = game.state()["players"].filter(pl.col("id") == "Red")["home"].item()
+    game.receive_post("Red", "excess food: 2 serfs")
+    game.receive_post("Red", f"noble 9 to {home}")
+    return game
+
+
+def test_a_line_rejected_in_a_later_post_is_named_and_left_out_by_its_own_number(
+        tmp_path: Path) -> None:
+    """Orders in several posts (``line_numbers = across_posts``): the lines are numbered once
+    across the posts, so a line the second post gets wrong is named by its post and its own
+    line, and only that line is left out; the first post's line 1 stands."""
+    game = _two_posts(tmp_path)
+    _, problems, orders = game.read_orders(game.coming_state(), game.store.pending_posts(1))
+    (err,) = problems["Red"]
+    assert (err.line, err.post_line) == (2, 1) and "you have no noble 9" in str(err)
+    assert str(err).startswith(f"post #{err.post}, line 1:")
+    assert [type(o).__name__ for o in orders["Red"]] == ["Births"]
+
+
+def test_each_post_numbering_names_a_later_posts_line_by_its_line_in_that_post(
+        tmp_path: Path) -> None:
+    """``line_numbers = each_post`` (versions 1 and 2): a rejected line is named by its line in
+    its own post, so the line of that number across the posts (the first post's) is the one
+    left out, as gmkit first did."""
+    game = _two_posts(tmp_path)
+    rules = RULESET.rules({"line_numbers": "each_post"})
+    _, problems, orders = game.read_orders(game.coming_state(), game.store.pending_posts(1),
+                                           rules)
+    (err,) = problems["Red"]
+    assert err.line == 1 and "you have no noble 9" in str(err)
+    assert [type(o).__name__ for o in orders["Red"]] == ["Lead"]

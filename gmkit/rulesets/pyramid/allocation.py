@@ -21,8 +21,8 @@ from typing import Any
 
 from gmkit.core.orders import OrderError
 from gmkit.core.params import Params
-from gmkit.rulesets.pyramid.constants import size_stone
-from gmkit.rulesets.pyramid.orders import AssignSerfs, Build, Order, StaffPyramid
+from gmkit.rulesets.pyramid.rules import size_stone
+from gmkit.rulesets.pyramid.order_types import AssignSerfs, Build, Order, StaffPyramid
 from gmkit.rulesets.pyramid.refs import build_target, find_pyramid
 
 Row = dict[str, Any]

@@ -8,11 +8,11 @@ import polars as pl
 
 from gmkit.core.dice import Dice
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.tables import State
-from gmkit.rulesets.pyramid.constants import FOOD_LAND, SIZES, size_glory, size_stone
-from gmkit.rulesets.pyramid.orders import parse
+from gmkit.rulesets.pyramid.rules import FOOD_LAND, SIZES, size_glory, size_stone
+from gmkit.rulesets.pyramid.orders import check_orders, parse
 from gmkit.rulesets.pyramid.state import ACTIVE, adjacency, functioning, rows
-from gmkit.rulesets.pyramid.validate import check_orders
 
 BOT = "(not in the text): bot"
 
@@ -108,8 +108,9 @@ def _move_lines(state: State, pid: str, dice: Dice, rules: Params) -> list[str]:
     return lines
 
 
-def random_post(state: State, pid: str, rules: Params, dice: Dice) -> str:
+def random_post(state: State, pid: str, ctx: Context, dice: Dice) -> str:
     """A seeded random player's post for the coming round (only lines that validate)."""
+    rules = ctx.rules
     players = state["players"].filter(pl.col("id") == pid)
     if players.is_empty() or players["status"][0] != ACTIVE:
         return ""

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gmkit.core.params import Params
-from gmkit.rulesets.pyramid.constants import SIZES
+from gmkit.rulesets.pyramid.rules import SIZES
 
 
 class Rung(enum.Enum):

@@ -10,7 +10,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
-from gmkit.rulesets.pyramid.constants import CONFLICT, CONTEST, NOBLES, STAFFING
+from gmkit.rulesets.pyramid.rules import CONFLICT, CONTEST, NOBLES, STAFFING
 from gmkit.rulesets.pyramid.contest import Side, resolve
 from gmkit.rulesets.pyramid.orders import Claim, Lead
 from gmkit.rulesets.pyramid.state import adjacency, frame, functioning, rows

@@ -17,9 +17,11 @@ import polars as pl
 
 from gmkit.core.drawing.scene import (Arrow, ArrowKind, Label, LegendEntry, Mark, MarkKind,
                                       Outline, Scene, initials)
+from gmkit.core.envelope import Orders
+from gmkit.core.parts import Context
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
-from gmkit.rulesets.pyramid.constants import COLOUR_HEX, FOOD_LAND, SIZES, STONE_LAND
+from gmkit.rulesets.pyramid.rules import COLOUR_HEX, FOOD_LAND, SIZES, STONE_LAND
 from gmkit.rulesets.pyramid.orders import Lead, Move, Order
 from gmkit.rulesets.pyramid.state import ACTIVE
 
@@ -40,6 +42,11 @@ def colours(state: State) -> dict[str, str]:
     for i, pid in enumerate(state["players"]["id"].to_list()):
         out[pid] = COLOUR_HEX.get(pid, PALETTE[i % len(PALETTE)])
     return out
+
+
+def palette(state: State, ctx: Context) -> dict[str, str]:
+    """Each player's colour (see :func:`colours`), the one palette of maps and charts."""
+    return colours(state)
 
 
 def _tint(colour: str, keep: float) -> str:
@@ -111,6 +118,25 @@ def board_scene(state: State, title: str = "") -> Scene:
                  mark_kinds=MARK_KINDS, arrow_kinds=ARROW_KINDS, outlines=tuple(outlines),
                  legend=tuple(legend),
                  title=title or f"Pyramid Power Wars after round {state.turn}")
+
+
+def scene(state: State, ctx: Context) -> Scene:
+    """Land by kind and holder, nobles, troops, pyramids by size and their priests."""
+    return board_scene(state)
+
+
+def places(state: State) -> dict[str, dict[str, Any]]:
+    """Each land's kind and holder now, for the map's GeoJSON export."""
+    return {name: {"kind": kind, "owner": holder}
+            for name, kind, holder in state["spaces"].select("name", "kind", "holder")
+            .iter_rows()}
+
+
+def arrows(state: State, orders: Orders[Order], events: Sequence[Event],
+           ctx: Context) -> list[Arrow]:
+    """Nobles leading forces and forces moved without a noble, failed once the movement
+    step shows they did not move (see :func:`order_arrows`)."""
+    return order_arrows(state, orders, events)
 
 
 def order_arrows(state: State, orders: Mapping[str, Sequence[Order]],

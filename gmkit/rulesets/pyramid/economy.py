@@ -17,7 +17,7 @@ from typing import Any
 
 from gmkit.core.params import Params
 from gmkit.core.tables import State
-from gmkit.rulesets.pyramid.constants import FOOD_LAND, POPULATION, size_stone
+from gmkit.rulesets.pyramid.rules import FOOD_LAND, POPULATION, size_stone
 from gmkit.rulesets.pyramid.state import Rows, frame, parse_births, rows
 
 

@@ -1,4 +1,5 @@
-"""Pyramid Power Wars' orders: the lines players post, read into typed orders.
+"""Pyramid Power Wars' orders: the lines players post, read into typed orders and checked
+against the state.
 
 Short forms, as posted in a forum (case and accents do not matter; lands, nobles and DEAD by name
 or unambiguous prefix)::
@@ -24,128 +25,31 @@ Long forms::
     convert excess food into 2 priests and 1 troops
     if food runs short lose troops first, then serfs
 
-Parsing knows names, not the state's rules: :mod:`gmkit.rulesets.pyramid.validate` checks the
-orders against the state.
+Parsing knows names, not the state's rules; :func:`validate` checks the orders against the
+state, every problem at once, each naming its line. The pieces live in modules of their own and
+are all importable from here: the orders as typed values
+(:mod:`~gmkit.rulesets.pyramid.order_types`) and the checks of one player's orders
+(:mod:`~gmkit.rulesets.pyramid.validate`, with the allocation of a post's serfs and priests in
+:mod:`~gmkit.rulesets.pyramid.allocation`).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
-from typing import Union
+from dataclasses import replace
 
+from gmkit.core.envelope import Orders
 from gmkit.core.names import NameIndex
 from gmkit.core.orders import OrderSyntaxError, ParseResult, PostLine, parse_post
+from gmkit.core.parts import Context
+from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
-from gmkit.rulesets.pyramid.constants import POPULATION, SIZES
-
-
-@dataclass(frozen=True)
-class PyramidRef:
-    """A pyramid as a player names it: by number (``pyramid 2``), by size (``the war
-    pyramid``: the only one of that size where it matters), or both (``war pyramid 2``)."""
-
-    size: str | None = None
-    number: int | None = None
-
-    def __str__(self) -> str:
-        if self.number is not None:
-            return f"{self.size + ' ' if self.size else ''}pyramid {self.number}"
-        return f"the {self.size} pyramid"
-
-
-@dataclass(frozen=True)
-class NobleRef:
-    """A noble as a player names it: its number among the player's nobles, or its name."""
-
-    number: int | None = None
-    name: str | None = None
-
-    def __str__(self) -> str:
-        return f"noble {self.number}" if self.number is not None else str(self.name)
-
-
-@dataclass(frozen=True)
-class AssignSerfs:
-    """Serfs assigned to a land the player holds (RESOURCES: Serfs); stands until changed."""
-
-    space: str
-    count: int
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class StaffPyramid:
-    """Priests assigned to a pyramid (RESOURCES: Priests); stands until changed."""
-
-    pyramid: PyramidRef
-    count: int
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Lead:
-    """A noble leading troops and pyramids from its space along ``path`` (WAR: Movement)."""
-
-    noble: NobleRef
-    troops: int
-    pyramids: tuple[PyramidRef, ...]
-    path: tuple[str, ...]
-    claim: bool = False
-    origin: str | None = None
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Move:
-    """Troops and pyramids moved without a noble, only through friendly territory."""
-
-    origin: str
-    troops: int
-    pyramids: tuple[PyramidRef, ...]
-    path: tuple[str, ...]
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Build:
-    """Stone and DEAD given to a pyramid (PYRAMIDS: Construction): a new one, or one already
-    begun (by number, or the only unfinished one of the size)."""
-
-    size: str
-    stone: int
-    dead: tuple[str, ...] = ()
-    space: str | None = None
-    number: int | None = None
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Claim:
-    """Claim rather than destroy unstaffed pyramids on a land taken this round."""
-
-    space: str
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Births:
-    """What excess food becomes: a pattern of (kind, count) repeated until the food is used."""
-
-    pattern: tuple[tuple[str, int], ...]
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Starve:
-    """Which kinds of population vanish first when food runs short."""
-
-    kinds: tuple[str, ...]
-    line: int = 0
-
-
-Order = Union[AssignSerfs, StaffPyramid, Lead, Move, Build, Claim, Births, Starve]
+from gmkit.rulesets.pyramid.order_types import (AssignSerfs, Births, Build, Claim, Lead, Move,
+                                                NobleRef, Order, PyramidRef, StaffPyramid,
+                                                Starve)
+from gmkit.rulesets.pyramid.rules import POPULATION, SIZES
+from gmkit.rulesets.pyramid.validate import check_orders
 
 _KIND = {"serf": "serfs", "serfs": "serfs", "priest": "priests", "priests": "priests",
          "troop": "troops", "troops": "troops", "soldier": "troops", "soldiers": "troops"}
@@ -333,6 +237,21 @@ def parse(post: str, state: State) -> ParseResult[Order]:
     return parse_post(post, lambda line: parse_line(line, names))
 
 
+def validate(state: State, orders: Orders[Order], ctx: Context) -> Problems:
+    """Every problem of every player's orders, by player (players without problems absent),
+    each naming the line as the player's orders number it, once across their posts
+    (``line_numbers = each_post``: by its line in its own post)."""
+    across = ctx.rules.line_numbers == "across_posts"
+    problems: Problems = {}
+    for pid in orders:
+        sent = [replace(e.order, line=e.number) if across and e.order.line != e.number
+                else e.order for e in orders.of(pid)]
+        errs = check_orders(state, pid, sent, ctx.rules)
+        if errs:
+            problems[pid] = errs
+    return problems
+
+
 def _forces_text(troops: int, pyramids: tuple[PyramidRef, ...]) -> str:
     parts = ([f"{troops} troops"] if troops else []) + [str(p) for p in pyramids]
     return " and ".join(parts) if parts else "nothing"
@@ -363,5 +282,5 @@ def describe(order: Order) -> str:
 
 
 __all__ = ["AssignSerfs", "Births", "Build", "Claim", "Lead", "Move", "NobleRef", "Order",
-           "POPULATION", "PyramidRef", "StaffPyramid", "Starve", "describe", "names_of", "parse",
-           "parse_line"]
+           "POPULATION", "PyramidRef", "StaffPyramid", "Starve", "check_orders", "describe",
+           "names_of", "parse", "parse_line", "validate"]

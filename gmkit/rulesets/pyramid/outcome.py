@@ -1,4 +1,5 @@
-"""Standings and the end of a game of Pyramid Power Wars (not in the text: option ``victory``).
+"""Standings and the end of a game of Pyramid Power Wars (not in the text: option ``victory``),
+with the standings' words and each player's holdings.
 
 The text names no victory. The default ends the game after ``victory_rounds`` rounds, set by the
 GM, and ranks the players by
@@ -22,9 +23,10 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.params import Params
+from gmkit.core.parts import Context, Headline
 from gmkit.core.steps import Outcome, Termination
 from gmkit.core.tables import State
-from gmkit.rulesets.pyramid.constants import size_stone
+from gmkit.rulesets.pyramid.rules import size_stone
 from gmkit.rulesets.pyramid.state import ACTIVE
 
 RANKING = ("pyramid_power", "lands", "glory", "population")
@@ -33,6 +35,13 @@ STANDINGS_SCHEMA = {"player": pl.String, "name": pl.String, "status": pl.String,
                     "nobles": pl.Int64, "glory": pl.Int64, "population": pl.Int64,
                     "serfs": pl.Int64, "troops": pl.Int64, "food": pl.Int64, "stone": pl.Int64,
                     "dead_held": pl.Int64}
+
+#: The standings column a summary charts, and its tooltip.
+HEADLINE = Headline("lands", "lands held", ("pyramid_power", "glory"))
+#: Words for the standings' columns.
+LABELS = {"pyramid_power": "pyramid power (stone of built pyramids)", "lands": "lands held",
+          "glory": "glory of living nobles", "pyramids": "pyramids built",
+          "dead_held": "DEAD held"}
 
 
 def _known(value: Any) -> int | None:
@@ -102,3 +111,20 @@ def outcome(state: State, rules: Params) -> Outcome | None:
                        f"After {state.turn} rounds {' and '.join(tied)} leads: pyramid power "
                        f"{best['pyramid_power']}, {best['lands']} lands, glory {best['glory']}.")
     return None
+
+
+def holdings(state: State, ctx: Context) -> pl.DataFrame:
+    """Each player's lands (kind in brackets) and built pyramids, in words."""
+    lands = (state["spaces"].filter(pl.col("holder").is_not_null()).sort("name")
+             .group_by("holder", maintain_order=True)
+             .agg(pl.format("{} ({})", pl.col("name"), pl.col("kind")).str.join(", ")
+                  .alias("lands")).rename({"holder": "player"}))
+    pyramids = (state["pyramids"].filter(pl.col("built")).sort("number")
+                .group_by("player", maintain_order=True)
+                .agg(pl.format("{} pyramid {} at {}", pl.col("size"), pl.col("number"),
+                               pl.col("space")).str.join(", ").alias("pyramids")))
+    out = lands.join(pyramids, on="player", how="left")
+    return out.select("player", pl.when(pl.col("pyramids").is_null())
+                      .then(pl.col("lands"))
+                      .otherwise(pl.format("{}; {}", pl.col("lands"), pl.col("pyramids")))
+                      .alias("holdings")).sort("player")

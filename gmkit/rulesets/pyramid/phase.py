@@ -4,15 +4,13 @@ the orders of one kind, the players by id, and an accepted order void when the r
 
 from __future__ import annotations
 
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gmkit.core.params import Params
 from gmkit.core.steps import Event, void_event
-from gmkit.core.tables import State
+from gmkit.core.tables import State, rows_by
 from gmkit.rulesets.pyramid.orders import Order, describe
-from gmkit.rulesets.pyramid.state import rows
 
 Orders = Mapping[str, Sequence[Order]]
 Result = tuple[State, list[Event]]
@@ -23,7 +21,8 @@ def of_kind(orders: Orders, kind: type) -> list[tuple[str, Any]]:
 
 
 def players_by_id(state: State) -> dict[str, dict[str, Any]]:
-    return {r["id"]: r for r in rows(state, "players")}
+    """Every player's row (a copy a step may change), by id, in the table's order."""
+    return rows_by(state["players"], "id", table="players")
 
 
 def told_void(rules: Params, pid: str, order: Order, reason: str, rule: str,

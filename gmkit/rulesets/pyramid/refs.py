@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gmkit.core.orders import AmbiguousOrderError, IllegalOrderError, OrderError
-from gmkit.rulesets.pyramid.orders import NobleRef, PyramidRef
+from gmkit.rulesets.pyramid.order_types import NobleRef, PyramidRef
 
 Row = dict[str, Any]
 

@@ -23,11 +23,13 @@ from typing import Any
 
 import polars as pl
 
+from gmkit.core.boards import Board
 from gmkit.core.params import Params
-from gmkit.core.tables import Schema, State
+from gmkit.core.players import PlayerInfo
+from gmkit.core.tables import Schema, State, frame as core_frame
 from gmkit.rulesets.pyramid.board import LandBoard
-from gmkit.rulesets.pyramid.constants import (FOOD_LAND, LAND_KINDS, NOBLE_NAMES, POPULATION,
-                                              size_stone)
+from gmkit.rulesets.pyramid.rules import (COLOURS, FOOD_LAND, LAND_KINDS, NOBLE_NAMES,
+                                          POPULATION, size_stone)
 
 SCHEMAS: dict[str, Schema] = {
     "players": {"id": pl.String, "name": pl.String, "home": pl.String, "status": pl.String,
@@ -63,10 +65,9 @@ def rows(state: State, name: str) -> Rows:
 
 
 def frame(table_rows: Rows, name: str) -> pl.DataFrame:
-    """Rows back into a frame of the table's schema."""
-    schema = dict(SCHEMAS[name])
-    return (pl.DataFrame(table_rows, schema=schema, orient="row") if table_rows
-            else pl.DataFrame(schema=schema))
+    """Rows back into a frame of the schema of the table ``name`` (the steps' rows come from
+    frames of that schema, so polars converts them without a check of each value)."""
+    return core_frame(table_rows, SCHEMAS[name], table=name, strict=False)
 
 
 def adjacency(state: State) -> dict[str, frozenset[str]]:
@@ -214,6 +215,31 @@ def setup(player_ids: Sequence[tuple[str, str]], land: LandBoard, rules: Params)
                         rules)
 
 
-__all__ = ["ACTIVE", "ELIMINATED", "POPULATION", "SCHEMAS", "SetupError", "adjacency", "frame",
-           "functioning", "holders", "lands_of", "noble_name", "population", "rows",
-           "setup", "setup_tables"]
+def check_players(players: Sequence[PlayerInfo], board: Board[Any] | None) -> list[str]:
+    """Two to eight players (the board's start areas), each id once."""
+    problems = []
+    if not 2 <= len(players) <= 8:
+        problems.append(f"Pyramid Power Wars takes 2 to 8 players, not {len(players)}")
+    seen: set[str] = set()
+    for i, p in enumerate(players, 1):
+        if p.id.casefold() in seen:
+            problems.append(f"player {i} '{p.name}': id '{p.id}' is given twice")
+        seen.add(p.id.casefold())
+    return problems
+
+
+def example_players(board: Board[Any] | None) -> list[dict[str, Any]]:
+    """Five houses, named by their colours."""
+    names = ("House of Ra", "House of Isis", "House of Horus", "House of Set",
+             "House of Thoth")
+    return [{"id": c, "name": n} for c, n in zip(COLOURS, names)]
+
+
+def to_move(state: State) -> list[str]:
+    """The players still in the game, who post for the coming round."""
+    return state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list()
+
+
+__all__ = ["ACTIVE", "ELIMINATED", "POPULATION", "SCHEMAS", "SetupError", "adjacency",
+           "check_players", "example_players", "frame", "functioning", "holders", "lands_of",
+           "noble_name", "population", "rows", "setup", "setup_tables", "to_move"]

@@ -27,7 +27,7 @@ from gmkit.core.orders import OrderError
 from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
-from gmkit.rulesets.pyramid.constants import (CONFLICT, CONSTRUCTION, CONTEST, FOOD, FOOD_LAND,
+from gmkit.rulesets.pyramid.rules import (CONFLICT, CONSTRUCTION, CONTEST, FOOD, FOOD_LAND,
                                               LAND, MOVEMENT, PRIESTS, SERFS, STAFFING, size_glory,
                                               size_stone)
 from gmkit.rulesets.pyramid.allocation import (build_orders, new_pyramids, plan_priests,

@@ -1,5 +1,6 @@
-"""Pyramid Power Wars' orders checked against the state: every problem at once, each naming its
-line, so the GM can paste the whole list back to the player.
+"""One player's Pyramid Power Wars orders checked against the state: every problem at once,
+each naming its line, so the GM can paste the whole list back to the player (the turn's orders
+are checked by :func:`gmkit.rulesets.pyramid.orders.validate`, player by player).
 
 Standing assignments count: serfs and priests stay where they were unless an order moves them,
 so ``4 serfs to Redsand`` is checked against the serfs still working other lands; a post's
@@ -8,31 +9,20 @@ assignments are checked together (:mod:`gmkit.rulesets.pyramid.allocation`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from gmkit.core.orders import IllegalOrderError, OrderError, ParseResult
+from gmkit.core.orders import IllegalOrderError, OrderError
 from gmkit.core.params import Params
-from gmkit.core.tables import State
+from gmkit.core.tables import State, rows_by
 from gmkit.rulesets.pyramid.allocation import (build_orders, new_pyramids, plan_priests,
                                                plan_serfs, priest_orders, serf_orders)
-from gmkit.rulesets.pyramid.constants import size_stone
+from gmkit.rulesets.pyramid.rules import size_stone
 from gmkit.rulesets.pyramid.movement import path_problem, scout_move
-from gmkit.rulesets.pyramid.orders import (AssignSerfs, Births, Build, Claim, Lead, Move, Order,
-                                           StaffPyramid, Starve)
+from gmkit.rulesets.pyramid.order_types import (AssignSerfs, Births, Build, Claim, Lead, Move,
+                                                Order, StaffPyramid, Starve)
 from gmkit.rulesets.pyramid.refs import build_target, find_noble, find_pyramid
 from gmkit.rulesets.pyramid.state import ACTIVE, adjacency, rows
-
-
-def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
-             rules: Params) -> dict[str, list[OrderError]]:
-    """Every problem of every player's orders, by player (players without problems absent)."""
-    problems = {}
-    for pid, result in parsed.items():
-        errs = check_orders(state, pid, [o for _, o in result.orders], rules)
-        if errs:
-            problems[pid] = errs
-    return problems
 
 
 def staffing_after(state: State, player: str, orders: Sequence[Order],
@@ -59,7 +49,7 @@ def staffing_after(state: State, player: str, orders: Sequence[Order],
 def check_orders(state: State, pid: str, orders: Sequence[Order],
                  rules: Params) -> list[OrderError]:
     """The problems of one player's orders, in line order."""
-    players = {r["id"]: r for r in rows(state, "players")}
+    players = rows_by(state["players"], "id", table="players")
     me = players.get(pid)
     errs: list[OrderError] = []
 

@@ -10,16 +10,18 @@ dice, so the same seed always gives the same board.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
-from gmkit.core.boards import BoardError
+from gmkit.core.boards import Board, BoardError
 from gmkit.core.boards.graph import GraphBoard, GraphPlace
 from gmkit.core.dice import Dice
-from gmkit.rulesets.pyramid.constants import FOOD_LAND, LAND_KINDS, STONE_LAND
+from gmkit.rulesets.pyramid.rules import FOOD_LAND, LAND_KINDS, STONE_LAND
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 DEFAULT_BOARD = "two-lands.toml"
@@ -136,6 +138,44 @@ def of_board(board: GraphBoard) -> LandBoard:
     if problems:
         raise BoardError(board.source, problems)
     return check(board, {int(k): v for k, v in raw.items()})
+
+
+@functools.lru_cache(maxsize=4)
+def shipped_board(filename: str = DEFAULT_BOARD) -> LandBoard:
+    """A board shipped with the ruleset, read and checked once."""
+    return load(filename)
+
+
+def default_board() -> GraphBoard:
+    """The graph board shipped with the ruleset (``board/two-lands.toml``)."""
+    return shipped_board().board
+
+
+def land_of(board: Board[Any] | None) -> LandBoard:
+    """The land board of a game made on ``board`` (a graph board with start areas), else the
+    shipped board when there is none.
+
+    Raises:
+        BoardError: naming the board and why the rules cannot be played on it.
+    """
+    if board is None:
+        return shipped_board()
+    if not isinstance(board, GraphBoard):
+        raise BoardError(str(getattr(board, "source", "board")),
+                         [f"a {board.kind} board: Pyramid Power Wars plays on a graph board "
+                          "of land spaces"])
+    return of_board(board)
+
+
+def check_board(board: Board[Any] | None) -> list[str]:
+    """LAND and SETUP: every space food or stone land with a position, and start areas for
+    2 to 8 players naming places of the board, each a home with a stone land next to it,
+    no place in two areas."""
+    try:
+        land_of(board)
+    except BoardError as e:
+        return list(e.problems)
+    return []
 
 
 def _distances(board: GraphBoard, start: str) -> dict[str, int]:

@@ -23,6 +23,7 @@ CONSTRUCTION = "PYRAMIDS: Construction"
 STAFFING = "PYRAMIDS: Staffing"
 START = "(not in the text): Start"
 VICTORY = "(not in the text): Victory"
+ORDERS = "(not in the text): Orders"
 
 FOOD_LAND, STONE_LAND = "food", "stone"
 LAND_KINDS = (FOOD_LAND, STONE_LAND)
@@ -95,6 +96,12 @@ PARAMS = (
           "player with its line, the reason and the rule (told), or noted as gmkit first did, "
           "some for the GM alone and some not at all (legacy_skipped)",
           choices=("told", "legacy_skipped")),
+    Param("line_numbers", "across_posts", ORDERS,
+          "a player's orders sent in several posts of a round: their lines numbered once "
+          "across the posts, a rejected line named and left out by that number "
+          "(across_posts), or by its line in its own post, as gmkit first did, which left out "
+          "the line of that number across the posts instead (each_post)",
+          choices=("across_posts", "each_post")),
     Param("births_default", "serfs", FOOD,
           "what excess food becomes when the player has not said ('excess food: ...')",
           check=words_of(POPULATION)),
