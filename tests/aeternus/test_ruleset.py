@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tests.aeternus.scenario import play, scenario
 
+from gmkit.core.parts import Context
 from gmkit.core.ruleset import find_ruleset
 from gmkit.game import Game
 from gmkit.sweeps.playout import play as playout
@@ -93,7 +94,7 @@ def test_2_no_hidden_information_a_players_view_is_the_publics():
     assert public["world"].height == state["world"].height == 4
     assert public["items"].rows() == [("Birch", "Wood", 1)]
     assert public["players"]["ap"].null_count() == 0
-    standings = rs.standings(state, rs.rules())
+    standings = rs.standings(state, Context(rs.rules()))
     assert "inventory" in standings.columns and "ap" in standings.columns
     assert not rs.views.gm_only
 
