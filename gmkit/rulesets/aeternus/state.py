@@ -281,8 +281,9 @@ class Table:
             if old is not None and old[0] == key:
                 got = old[1]
             else:
+                # the rows are the table's own values, read from frames of the same schema
                 got = frame(rows if rows is not None else self._seen_rows(), SCHEMAS[name],
-                            table=name)
+                            table=name, strict=False)
             made[name] = (key, got)
             return got
 
