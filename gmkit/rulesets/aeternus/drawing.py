@@ -1,9 +1,9 @@
 """The explored world drawn on gmkit's hex board: hexes coloured by biome (corrupted ones dark),
 towns and features labelled, flags in their faction's colour, players as marks.
 
-:func:`scene` is what the ruleset's presentation draws (:func:`world_scene` with a title), and
-:func:`colours` each player's colour; the fills go in one polars frame so
-a world of a hundred thousand hexes draws in one pass (:mod:`gmkit.core.drawing.hex_svg`).
+:func:`scene` is what the ruleset's presentation draws (:func:`world_scene`) and :func:`colours`
+each player's colour; the fills go in one polars frame so a world of a hundred thousand hexes
+draws in one pass (:mod:`gmkit.core.drawing.hex_svg`).
 """
 
 from __future__ import annotations
