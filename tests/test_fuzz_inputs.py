@@ -254,7 +254,7 @@ def test_a_discord_export_is_read_or_its_problems_named(tmp_path: Path) -> None:
         cases.example()
         path = tmp_path / "export.json"
         path.write_text(json.dumps(export))
-        got = Aeternus().import_posts([path], _aeternus_intake())
+        got = Aeternus.importer.read([path], _aeternus_intake())
         assert isinstance(got, Imported)
         assert all(isinstance(e, str) and str(path) in e for e in got.errors)
         assert got.errors or isinstance(export, dict)

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 from tests.aeternus.scenario import MONDAY, failed, play, rules, scenario, table
 
+from gmkit.core.parts import Context
 from gmkit.rulesets.aeternus import Aeternus
 from gmkit.rulesets.aeternus.coords import to_axial
 from gmkit.rulesets.aeternus.ledger import mark_edited
@@ -20,7 +21,7 @@ def _five(**kw):
 
 
 def find_outcome(state):
-    return Aeternus().outcome(state, rules())
+    return Aeternus().outcome(state, Context(rules()))
 
 
 def _status(state, pid=1):
@@ -60,9 +61,10 @@ def test_3_1_an_accepted_proposal_sets_the_rule_it_names():
     state, _, _ = play(state, [("Birch", "Vote for 1"), ("Cedar", "Vote for 2")], at=thursday)
     state, _, _ = play(state, [("Elm", "Forage")], at=datetime(2026, 1, 11, 1,
                                                                tzinfo=timezone.utc))
-    enacted = Aeternus().enacted(before, state, rules())
+    enacted = Aeternus.lifecycle.enacted(before, state, Context(rules()))
     assert enacted == [RuleChange("fish_percent", 75, "proposal 1 accepted", at_once=True)]
-    assert Aeternus().enacted(state, state, rules()) == []  # once, in the batch it passed
+    # once, in the batch it passed
+    assert Aeternus.lifecycle.enacted(state, state, Context(rules())) == []
 
 
 def test_3_1_a_rule_takes_effect_at_the_end_of_the_voting_period_within_a_batch():

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from tests.aeternus.scenario import play, scenario
 from tests.cases import Cases
 
+from gmkit.core.parts import Context
 from gmkit.core.ruleset import find_ruleset
 from gmkit.game import Game
 from gmkit.sweeps.playout import play as playout
@@ -108,7 +109,7 @@ def test_2_no_hidden_information_a_players_view_is_the_publics():
     assert public["world"].height == state["world"].height == 4
     assert public["items"].rows() == [("Birch", "Wood", 1)]
     assert public["players"]["ap"].null_count() == 0
-    standings = rs.standings(state, rs.rules())
+    standings = rs.standings(state, Context(rs.rules()))
     assert "inventory" in standings.columns and "ap" in standings.columns
     assert not rs.views.gm_only
 
@@ -187,3 +188,23 @@ def test_4_a_generation_draw_entered_at_the_desk_resolves_commits_and_verifies(t
     stored = Game.open(game.root).history("rolls").filter(pl.col("draw_id") == draw)
     assert stored["source"].to_list() == ["entered"] and turn == 2
     assert verify_game(Game.open(game.root)).ok
+
+
+def test_5_3_the_world_an_action_leaves_is_taken_once_and_only_under_the_same_rule_values():
+    """5.3, 3.1: the state an action leaves holds its world for the next action, which takes
+    it when the rule values are the same (another rules object alike too) and rebuilds it from
+    the state's table when a rule changed (a proposal enacted at once), or when it was taken
+    already (a step back resolves afresh)."""
+    from tests.aeternus.scenario import rules
+    from gmkit.rulesets.aeternus.state import WORLD, Table
+
+    state, _, _ = play(scenario({O: "Meadow"}, {"Amber": O}), [("Amber", "Scout North")])
+    handed = state.claim(WORLD, lambda s: None)
+    assert handed is not None, "the batch's last step hands its world on"
+    alike = state.with_derived(WORLD, handed)
+    assert Table.of(alike, rules()).world is handed.world
+    assert Table.of(alike, rules()).world is not handed.world  # taken once
+    changed = state.with_derived(WORLD, handed)
+    rebuilt = Table.of(changed, rules(corruption_percent=50))
+    assert rebuilt.world is not handed.world
+    assert rebuilt.world.frame().equals(handed.world.frame())

@@ -118,6 +118,7 @@ def test_3_1_an_aeternus_proposal_setting_a_value_out_of_range_is_not_enacted() 
     the rule and its range."""
     from tests.aeternus.scenario import MONDAY, play, rules, scenario
 
+    from gmkit.core.parts import Context
     from gmkit.rulesets.aeternus import Aeternus
 
     o = (0, 0, 0)
@@ -128,7 +129,7 @@ def test_3_1_an_aeternus_proposal_setting_a_value_out_of_range_is_not_enacted() 
                        at=MONDAY + timedelta(days=3))
     state, events, _ = play(state, [("Elm", "Forage")],
                             at=datetime(2026, 1, 11, 1, tzinfo=timezone.utc))
-    assert Aeternus().enacted(before, state, rules()) == []
+    assert Aeternus.lifecycle.enacted(before, state, Context(rules())) == []
     took = next(e.text for e in events if "takes effect" in e.text)
     assert "not enacted: rule 'fish_percent' must be a whole number from 0 to 100, not 500" \
         in took

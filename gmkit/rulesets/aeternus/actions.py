@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from gmkit.rulesets.aeternus.constants import BARREN, LAKE, MEADOW
 from gmkit.rulesets.aeternus.doing import Doing, hex_name, is_reputable
 from gmkit.rulesets.aeternus.orders import (
     Burn,
@@ -25,6 +24,7 @@ from gmkit.rulesets.aeternus.orders import (
     Use,
 )
 from gmkit.rulesets.aeternus.rules import (
+    BARREN,
     BOARDWALK_F,
     CAP,
     CONSTRUCTIBLE,
@@ -37,6 +37,8 @@ from gmkit.rulesets.aeternus.rules import (
     FORAGE,
     FORAGE_SECTIONS,
     FORAGE_TABLES,
+    LAKE,
+    MEADOW,
     PLAYERS,
     POUCH,
     PYLON_F,

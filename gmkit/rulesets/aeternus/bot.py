@@ -14,7 +14,7 @@ from datetime import timedelta
 import polars as pl
 
 from gmkit.core.dice import Dice
-from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.tables import State
 from gmkit.rulesets.aeternus.clock import parse_time, phase_bounds, time_text
 from gmkit.rulesets.aeternus.coords import AXIAL_STEPS, DIRECTION_NAMES
@@ -23,8 +23,9 @@ from gmkit.rulesets.aeternus.rules import ACTIONS, CONSTRUCTIBLE, FLAG_F, RECIPE
 _CRAFTS = ("Standard Rod", "Foraging Pouch", "Torch", "Binoculars", "Advanced Rod")
 
 
-def random_post(state: State, pid: str, rules: Params, dice: Dice) -> str:
+def random_post(state: State, pid: str, ctx: Context, dice: Dice) -> str:
     """A post of two to four lines (see the module docstring)."""
+    rules = ctx.rules
     players = state["players"]
     me_rows = players.filter(pl.col("id") == pid)
     if me_rows.is_empty() or not me_rows["active"][0]:

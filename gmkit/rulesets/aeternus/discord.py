@@ -533,8 +533,16 @@ def _reactions(out: Imported, exports: Sequence[Export], channel: str, what: str
                                               f"#{channel} message {mid}: {who}'s reaction"))
 
 
+#: What :func:`import_exports` reads, in words.
+READS = ("DiscordChatExporter JSON, one file per channel (#game-actions, #trades, #proposals, "
+         "#request-for-justice, #judge-elections)")
+
+
 def import_exports(files: Iterable[Path | str | Mapping[str, Any]], intake: Intake) -> Imported:
-    """Everything the export files give (:func:`read_posts`, then :func:`tally`)."""
+    """Everything the export files give (:func:`read_posts`, then :func:`tally`), a post per
+    message received once: authors are players through their Discord account (a player's
+    ``discord`` field in ``game.toml``, or the account they joined from); a join message makes
+    its author a player. gmkit stores them all or none."""
     exports = [read_export(Path(f) if isinstance(f, str) else f) for f in files]
     out = read_posts(exports, intake)
     votes = tally(exports, intake)

@@ -3,7 +3,8 @@
 :class:`Doing` carries what every action needs (the :class:`~gmkit.rulesets.aeternus.state.Table`,
 the player, the posting time and its phase, the action's dice, the rules, whether the order was
 secret) and makes its events: :meth:`Doing.event` for what happened, :meth:`Doing.fail` for an
-action that cannot be taken (it spends nothing and says why, naming the line it came from).
+action that cannot be taken (a :class:`~gmkit.core.dispatch.VoidAction`: it spends nothing and
+says why, naming the line it came from).
 """
 
 from __future__ import annotations
@@ -13,21 +14,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gmkit.core.dice import Dice
+from gmkit.core.dispatch import VoidAction
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.rulesets.aeternus.clock import action_points
 from gmkit.rulesets.aeternus.coords import from_axial
 from gmkit.rulesets.aeternus.rules import ACTIONS
 from gmkit.rulesets.aeternus.state import Axial, Table
-
-
-class ActionFailed(Exception):
-    """An action that cannot be taken: nothing is spent; the event says why."""
-
-    def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(reason)
-        self.rule = rule
-        self.reason = reason
 
 
 def hex_name(h: Axial) -> str:
@@ -66,9 +59,10 @@ class Doing:
                                  hex_name(where) if where is not None else None,
                                  public=not self.secret, data={"line": self.line, **data}))
 
-    def fail(self, rule: str, reason: str) -> ActionFailed:
-        """An action that cannot be taken (raise the result)."""
-        return ActionFailed(rule, reason)
+    def fail(self, rule: str, reason: str) -> VoidAction:
+        """An action that cannot be taken (raise the result): nothing is spent, and the
+        dispatch's event says why (see :data:`gmkit.rulesets.aeternus.steps.ACT`)."""
+        return VoidAction(rule, reason)
 
     def spend_ap(self, cost: int, rule: str, what: str) -> None:
         """Spend ``cost`` AP, or fail: AP never goes below zero (6)."""

@@ -1,8 +1,9 @@
 """The explored world drawn on gmkit's hex board: hexes coloured by biome (corrupted ones dark),
 towns and features labelled, flags in their faction's colour, players as marks.
 
-:func:`world_scene` is what the ruleset's ``scene`` returns; the fills go in one polars frame so
-a world of a hundred thousand hexes draws in one pass (:mod:`gmkit.core.drawing.hex_svg`).
+:func:`scene` is what the ruleset's presentation draws (:func:`world_scene`) and :func:`colours`
+each player's colour; the fills go in one polars frame so a world of a hundred thousand hexes
+draws in one pass (:mod:`gmkit.core.drawing.hex_svg`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import polars as pl
 
 from gmkit.core.boards.hexgrid import Hex
 from gmkit.core.drawing.scene import Label, LegendEntry, Mark, MarkKind, Scene, initials
+from gmkit.core.parts import Context
 from gmkit.core.tables import State
 
 BIOME_FILLS: dict[str, str] = {
@@ -64,3 +66,14 @@ def world_scene(state: State, title: str = "") -> Scene:
                  mark_kinds=(MarkKind("flag", "triangle"), MarkKind("player", "circle")),
                  legend=tuple(legend),
                  title=title or f"Aeternus after turn {state.turn}")
+
+
+def colours(state: State, ctx: Context) -> dict[str, str]:
+    """Each player's colour: their faction's (see :func:`faction_colours`)."""
+    colour = faction_colours(state)
+    return {p: colour[f] for p, f in zip(state["players"]["id"], state["players"]["faction"])}
+
+
+def scene(state: State, ctx: Context) -> Scene:
+    """The explored world for ``state`` (see :func:`world_scene`)."""
+    return world_scene(state)

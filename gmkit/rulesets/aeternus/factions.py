@@ -18,7 +18,11 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
+import polars as pl
+
+from gmkit.core.parts import Context
 from gmkit.core.steps import Event
+from gmkit.core.tables import State
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
 from gmkit.rulesets.aeternus.doing import Doing
 from gmkit.rulesets.aeternus.orders import LeaveFaction, RequestMerge, Vote
@@ -171,3 +175,19 @@ def settle_merges(t: Table, phase: int, reading: str, events: list[Event],
                 other["status"] = "void"
                 events.append(Event("merge", MERGING, f"Merge {other['id']} lapses: "
                                     f"{a} and {b} are now {name}.", other["requester"]))
+
+
+def subject_table(state: State, subject: str, ctx: Context) -> pl.DataFrame | None:
+    """Each faction's hexes occupied by its flags, its members and its influence (hexes per
+    member, 2.1.2), the figures its victory (8) is judged by; None for another subject."""
+    if subject != "faction":
+        return None
+    members = (state["players"].filter(pl.col("faction").is_not_null())
+               .group_by("faction").agg(pl.len().cast(pl.Int64).alias("members")))
+    hexes = state["flags"].group_by("faction").agg(pl.len().cast(pl.Int64).alias("hexes"))
+    return (members.join(hexes, on="faction", how="left")
+            .with_columns(pl.col("hexes").fill_null(0))
+            .with_columns((pl.col("hexes") / pl.col("members")).alias("influence"))
+            .sort("faction")
+            .select(pl.col("faction").alias("entity"), pl.col("faction").alias("player"),
+                    "hexes", "members", "influence"))

@@ -17,7 +17,6 @@ The order of the draws, each logged with the action:
 
 from __future__ import annotations
 
-from gmkit.rulesets.aeternus.constants import DUNES, FOREST, LAKE, PASS, SWAMP, TOWN
 from gmkit.rulesets.aeternus.coords import from_axial
 from gmkit.rulesets.aeternus.doing import Doing, hex_name
 from gmkit.rulesets.aeternus.orders import Fish
@@ -25,14 +24,20 @@ from gmkit.rulesets.aeternus.rules import (
     ADVANCED_ROD,
     AXIS_ANY,
     CLASSIC_ROD,
+    DUNES,
     FISH,
     FISH_CLASS,
+    FOREST,
+    LAKE,
     MEDALLION,
     MEDALLION_FISH,
     MIDAS_ROD,
+    PASS,
     QUALITY,
     REINFORCED_ROD,
     STANDARD_FISH,
+    SWAMP,
+    TOWN,
 )
 from gmkit.rulesets.aeternus.state import Axial, Table, neighbours
 

@@ -10,8 +10,8 @@
 * At the end of its voting period a popular proposal takes effect unless its message was edited
   or deleted; several ending together take effect in the order they were created.
 * An accepted proposal's ``set RULE = VALUE`` lines are recorded in ``rule_changes``; each that
-  names a rule of the rules table with a value it takes is enacted (:func:`enacted_changes`,
-  the ruleset's ``enacted``) at once: in force for every action posted after the end of the
+  names a rule of the rules table with a value it takes is enacted (:func:`enacted`, the
+  ruleset's life cycle) at once: in force for every action posted after the end of the
   voting period, in the same batch as in the batches after it (recorded with the turn like a
   GM's ``gmkit rules --set``). Rule text gmkit cannot read, and a proposal with none, is a note
   in the ledger.
@@ -28,13 +28,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gmkit.core.params import Params
-from gmkit.core.parts import RuleChange
-from gmkit.core.ruleset import Ruleset
+from gmkit.core.parts import Context, RuleChange
 from gmkit.core.steps import Event
 from gmkit.rulesets.aeternus.clock import parse_time, phase_bounds, time_text
 from gmkit.rulesets.aeternus.doing import Doing
 from gmkit.rulesets.aeternus.orders import SET_RULE, Edited, Propose, Vote
-from gmkit.rulesets.aeternus.rules import PROPOSALS, STANDARD, URGENT
+from gmkit.rulesets.aeternus.rules import PARAMS, PROPOSALS, STANDARD, URGENT
 from gmkit.rulesets.aeternus.state import Table
 from gmkit.core.tables import State
 
@@ -169,15 +168,17 @@ def mark_edited(t: Table, proposal: int) -> None:
             p["edited"] = True
 
 
-def enacted_changes(before: State, after: State, ruleset: Ruleset[Any]) -> list[RuleChange]:
-    """The rule changes proposals accepted between ``before`` and ``after`` set: each new row of
-    ``rule_changes`` naming a rule of the rules table with a value that rule takes (read as
-    TOML, else as text). A line naming no rule, or a value the rule refuses, stays a note in the
-    ledger; the proposal's event says what it set."""
+def enacted(before: State, after: State, ctx: Context) -> list[RuleChange]:
+    """The rule values proposals accepted between ``before`` and ``after`` set (3.1): each new
+    row of ``rule_changes`` naming a rule of the rules table with a value that rule takes (read
+    as TOML, else as text), in force at once (from the action after the end of the voting
+    period) and for the batches after: recorded with the turn as a GM's ``gmkit rules --set``
+    is, so ``verify`` replays each batch with its own rules. A line naming no rule, or a value
+    the rule refuses, stays a note in the ledger; the proposal's event says what it set."""
     if after["rule_changes"].height <= before["rule_changes"].height:
         return []  # rows are only ever added: nothing new (asked before every action)
     old = {(r["proposal"], r["rule_name"]) for r in before["rule_changes"].iter_rows(named=True)}
-    known = {p.name for p in ruleset.params}
+    known = {p.name for p in PARAMS}
     out: list[RuleChange] = []
     for r in after["rule_changes"].iter_rows(named=True):
         name = str(r["rule_name"])
@@ -185,7 +186,7 @@ def enacted_changes(before: State, after: State, ruleset: Ruleset[Any]) -> list[
             continue
         value = _rule_value(str(r["value"]))
         try:
-            ruleset.rules({name: value})
+            Params(PARAMS, {name: value})
         except ValueError:
             continue
         out.append(RuleChange(name, value, f"proposal {r['proposal']} accepted", at_once=True))

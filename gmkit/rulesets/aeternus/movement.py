@@ -17,7 +17,6 @@ effect it is, 5.3.3.5):
 from __future__ import annotations
 
 from gmkit.core.boards.hexgrid import Hex, distance
-from gmkit.rulesets.aeternus.constants import DUNES, PASS, SWAMP
 from gmkit.rulesets.aeternus.coords import AXIAL_STEPS, DIRECTION_NAMES
 from gmkit.rulesets.aeternus.doing import Doing, hex_name
 from gmkit.rulesets.aeternus.orders import Scout, Stag, Traverse
@@ -25,12 +24,15 @@ from gmkit.rulesets.aeternus.rules import (
     BINOCULARS,
     BOARDWALK_F,
     CORRUPTION,
+    DUNES,
     DUNES_RULE,
     LAKE_MOVE,
+    PASS,
     PASS_RULE,
     SCOUT,
     STAG,
     STAG_F,
+    SWAMP,
     SWAMP_RULE,
     TRAVERSE,
 )

@@ -19,13 +19,15 @@ player's hex ``North`` / ``2 North, Mouth``; items by name or unambiguous prefix
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gmkit.core.boards.hexgrid import Hex
-from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult, PostLine, parse_post)
+from gmkit.core.envelope import Orders
+from gmkit.core.orders import (IllegalOrderError, OrderSyntaxError, ParseResult, PostLine,
+                               parse_post)
 from gmkit.core.names import NameIndex
-from gmkit.core.params import Params
+from gmkit.core.parts import Context
+from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
 from gmkit.rulesets.aeternus.coords import CoordError, from_cube, parse_direction, to_cube
@@ -491,21 +493,20 @@ def joins(result: ParseResult[Order]) -> bool:
                for _, o in result.orders)
 
 
-def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
-             rules: Params) -> dict[str, list[OrderError]]:
+def validate(state: State, orders: Orders[Order], ctx: Context) -> Problems:
     """What can be known before resolution: the poster is a player, or joins (2: a join
     message makes its author a player from that moment, so their later actions of the batch
     stand). Everything that depends on the state left by earlier actions (AP, position, items,
     the seven days since leaving) is checked as each action resolves, in the order posted, and
     a failed action is an event naming its line."""
     known = set(state["players"]["id"].to_list())
-    problems: dict[str, list[OrderError]] = {}
-    for pid, result in parsed.items():
-        if pid in known or joins(result):
+    problems: Problems = {}
+    for pid in orders:
+        sent = orders.of(pid)
+        if pid in known or any(isinstance(_untimed(e.order), Join) for e in sent):
             continue
-        errs: list[OrderError] = [IllegalOrderError(f"{pid} is not a player: post 'Join' first (2)",
-                                  line=line.number, text=line.text)
-                for line, order in result.orders if not isinstance(order, Join)]
+        errs = [e.reject(f"{pid} is not a player: post 'Join' first (2)")
+                for e in sent if not isinstance(e.order, Join)]
         if errs:
             problems[pid] = errs
     return problems

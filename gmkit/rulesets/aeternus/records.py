@@ -38,7 +38,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import ENTERED, SEEDED, Roll
-from gmkit.rulesets.aeternus.constants import (
+from gmkit.rulesets.aeternus.rules import (
     BARREN,
     BIOME_ORDER,
     BIOMES,

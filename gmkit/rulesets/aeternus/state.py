@@ -20,6 +20,9 @@ The tables (:data:`SCHEMAS`):
 
 A step turns the state into a :class:`Table` (:meth:`Table.of`), resolves an action on it, and
 writes it back (:meth:`Table.state`): frames are values, the table is the action's scratch pad.
+The state written back holds the table's values and its world (:data:`WORLD`, see
+:meth:`~gmkit.core.tables.State.with_derived`), and the next action claims them
+(:meth:`~gmkit.core.tables.State.claim`) rather than rebuild them from the frames.
 """
 
 from __future__ import annotations
@@ -31,15 +34,16 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.boards.hexgrid import Hex
+from gmkit.core.boards import Board
+from gmkit.core.boards.hexgrid import Hex, HexBoard
 from gmkit.core.dice import Dice
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.players import PlayerInfo
-from gmkit.core.tables import Schema, State
+from gmkit.core.tables import Schema, State, frame
 from gmkit.rulesets.aeternus.clock import parse_time, phase_number, time_text
-from gmkit.rulesets.aeternus.constants import LAKE, LANDMARK_ORDER
-from gmkit.rulesets.aeternus.coords import AXIAL_STEPS
-from gmkit.rulesets.aeternus.rules import NAMED_QUALITIES, PYLON_F
+from gmkit.rulesets.aeternus.coords import AXIAL_STEPS, from_axial
+from gmkit.rulesets.aeternus.rules import LAKE, LANDMARK_ORDER, NAMED_QUALITIES, PYLON_F
 from gmkit.rulesets.aeternus.world import BIOME_ORDER, WORLD_SCHEMA, World
 
 Axial = tuple[int, int]
@@ -88,8 +92,8 @@ SCHEMAS: dict[str, Schema] = {
 #: Tables kept as lists of row dicts in a :class:`Table`.
 _ROW_TABLES = ("proposals", "votes", "rule_changes", "merges", "merge_votes", "trades", "fish",
                "requests", "rulings", "confidence", "candidacies", "judge_votes")
-#: The values an action hands to the next one with the world (``State.carry``).
-_CARRIED = ("players", "items", "flags", "seen", "qualities", "clock", "judge", *_ROW_TABLES)
+#: The values an action hands to the next one with the world (see :data:`WORLD`).
+_HANDED = ("players", "items", "flags", "seen", "qualities", "clock", "judge", *_ROW_TABLES)
 
 
 class SetupError(ValueError):
@@ -116,22 +120,94 @@ def setup(players: Sequence[PlayerInfo], rules: Params) -> State:
     return table.state(0)
 
 
-#: The key under which a state carries its world to the next action (:meth:`State.carry`).
-CARRIED_WORLD = "aeternus/world"
+def board() -> HexBoard:
+    """The unbounded hex grid: the world is drawn where it has been generated."""
+    return HexBoard(default_kind="indeterminate")
 
 
-_TAGS: dict[int, tuple[Params, str]] = {}
+def check_board(game_board: Board[Any] | None) -> list[str]:
+    """5 - World: "All players exist on an infinite, procedurally generated hexagonal grid",
+    so only an unbounded hex board (``unbounded = true``) can be played."""
+    if game_board is None:
+        return []
+    if not isinstance(game_board, HexBoard):
+        return [f"a {game_board.kind} board: Aeternus plays on a hex grid (5 - World)"]
+    if game_board.bounded:
+        return [f"a bounded board of {len(game_board)} hexes: the world of Aeternus is an "
+                "infinite grid generated as it is explored (5 - World); give a hex board "
+                "with unbounded = true"]
+    return []
 
 
-def _rules_tag(rules: Params) -> str:
-    """The rule values a carried world was made with (a world is only taken under the same);
-    worked out once per rules object (asked twice an action)."""
-    got = _TAGS.get(id(rules))
-    if got is None or got[0] is not rules:
-        if len(_TAGS) > 64:
-            _TAGS.clear()
-        got = _TAGS[id(rules)] = (rules, repr(sorted((n, repr(rules[n])) for n in rules)))
-    return got[1]
+def example_players(game_board: Board[Any] | None) -> list[dict[str, Any]]:
+    """Six players, for sample games and playouts."""
+    return [{"id": pid, "name": pid} for pid in
+            ("Amber", "Birch", "Cedar", "Dune", "Elm", "Fern")]
+
+
+def to_move(state: State) -> list[str]:
+    """Who may post actions: every active player."""
+    return state["players"].filter(pl.col("active"))["id"].to_list()
+
+
+def standings(state: State) -> pl.DataFrame:
+    """One row per player: their faction, hex, whether active, AP, inventory, fish caught and
+    quality score (7.3.2.1)."""
+    players = state["players"]
+    items = state["items"].group_by("player").agg(
+        pl.format("{} {}", "count", "item").sort().str.join(", ").alias("inventory"))
+    fish = state["fish"].group_by("player").agg(
+        pl.len().alias("fish"),
+        pl.struct("fish", "quality").filter(pl.col("quality") > 0).unique()
+        .struct.field("quality").sum().alias("score"))
+    hexes = [str(from_axial(q, r)) for q, r in zip(players["q"], players["r"])]
+    out = (players.with_columns(pl.Series("hex", hexes, pl.String))
+           .join(items, left_on="id", right_on="player", how="left")
+           .join(fish, left_on="id", right_on="player", how="left")
+           .with_columns(pl.col("fish").fill_null(0), pl.col("score").fill_null(0),
+                         pl.col("inventory").fill_null(""))
+           .with_columns(
+               pl.when(pl.col("ap").is_null()).then(None).otherwise(pl.col(c)).alias(c)
+               for c in ("inventory",))
+           .select(pl.col("id").alias("player"), "name", "faction", "hex", "active",
+                   "ap", "inventory", "fish", "score"))
+    return out.sort("player")
+
+
+def holdings(state: State, ctx: Context) -> pl.DataFrame:
+    """What each player holds, in words: their inventory."""
+    return standings(state).select("player", pl.col("inventory").fill_null("").alias("holdings"))
+
+
+#: The key under which a state written by :meth:`Table.state` holds its world and values for
+#: the next action to claim (:meth:`~gmkit.core.tables.State.claim`).
+WORLD = "aeternus/world"
+
+
+@dataclass(frozen=True)
+class _Handed:
+    """What an action hands to the next with the state it wrote: the rules the world was made
+    with, the world, the frames made and the values they were made from."""
+
+    rules: Params
+    world: World
+    made: dict[str, tuple[str, pl.DataFrame]]
+    values: dict[str, Any]
+
+
+def _nothing(state: State) -> None:
+    """What a state written by other means than :meth:`Table.state` holds: nothing."""
+    return None
+
+
+def _same_rules(a: Params, b: Params) -> bool:
+    """Whether two rules tables hold the same values (a world made under one is taken under
+    the other): the same object, or every value alike."""
+    return a is b or _values(a) == _values(b)
+
+
+def _values(rules: Params) -> str:
+    return repr(sorted((n, repr(rules[n])) for n in rules))
 
 
 @dataclass
@@ -170,11 +246,12 @@ class Table:
     @classmethod
     def of(cls, state: State, rules: Params, dice: Dice | None = None) -> Table:
         """The state's tables as values."""
-        carried = state.take(CARRIED_WORLD)  # what the action before left, if anything
-        if carried is not None and carried[0] == _rules_tag(rules):
+        handed: _Handed | None = state.claim(WORLD, _nothing)  # the action before's, if any
+        if handed is not None and _same_rules(handed.rules, rules):
             # the world and every value as the action before left them: the frames of
-            # ``state`` were made from them, and no other action will take them
-            return cls(world=carried[1], rules=rules, dice=dice, made=carried[2], **carried[3])
+            # ``state`` were made from them, and no other action will claim them
+            return cls(world=handed.world, rules=rules, dice=dice, made=handed.made,
+                       **handed.values)
         t = cls(world=World.from_frame(state["world"], rules), rules=rules, dice=dice)
         for r in state["seen"].iter_rows(named=True):
             t.seen.setdefault(r["player"], set()).add((r["q"], r["r"]))
@@ -202,11 +279,13 @@ class Table:
             key = repr(rows) if key is None else key
             old = self.made.get(name)
             if old is not None and old[0] == key:
-                frame = old[1]
+                got = old[1]
             else:
-                frame = _frame(rows if rows is not None else self._seen_rows(), name)
-            made[name] = (key, frame)
-            return frame
+                # the rows are the table's own values, read from frames of the same schema
+                got = frame(rows if rows is not None else self._seen_rows(), SCHEMAS[name],
+                            table=name, strict=False)
+            made[name] = (key, got)
+            return got
 
         items = sorted((p, i, n) for p, inv in self.items.items() for i, n in inv.items() if n)
         flags = sorted((q, r, f) for (q, r), f in self.flags.items())
@@ -227,9 +306,9 @@ class Table:
         for name in _ROW_TABLES:
             tables[name] = table(name, getattr(self, name))
         self.made = made
-        values = {name: getattr(self, name) for name in _CARRIED}
-        return State(turn, tables).carry(CARRIED_WORLD, (_rules_tag(self.rules), self.world,
-                                                         self.made, values))
+        values = {name: getattr(self, name) for name in _HANDED}
+        return State(turn, tables).with_derived(WORLD, _Handed(self.rules, self.world,
+                                                               self.made, values))
 
     def _seen_rows(self) -> list[dict[str, Any]]:
         return [{"player": p, "q": q, "r": r}
@@ -363,10 +442,3 @@ def neighbours(h: Axial) -> tuple[Axial, ...]:
 def axial(h: Hex) -> Axial:
     """A core hex as an axial pair."""
     return (h.q, h.r)
-
-
-def _frame(rows: list[dict[str, Any]], name: str) -> pl.DataFrame:
-    schema = dict(SCHEMAS[name])
-    if not rows:
-        return pl.DataFrame(schema=schema)
-    return pl.DataFrame({c: [r.get(c) for r in rows] for c in schema}, schema=schema)

@@ -23,11 +23,14 @@ AP and voting.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from gmkit.core.dice import Dice
+from gmkit.core.dispatch import Dispatch, VoidAction
 from gmkit.core.envelope import Envelope, Orders
+from gmkit.core.flow import actions_as_posted
 from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
@@ -38,7 +41,7 @@ import gmkit.rulesets.aeternus.judge as judge
 import gmkit.rulesets.aeternus.ledger as ledger
 import gmkit.rulesets.aeternus.movement as movement
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
-from gmkit.rulesets.aeternus.doing import ActionFailed, Doing, replenish
+from gmkit.rulesets.aeternus.doing import Doing, replenish
 from gmkit.rulesets.aeternus.orders import (
     AP_ACTIONS,
     Action,
@@ -68,20 +71,6 @@ from gmkit.rulesets.aeternus.orders import (
 from gmkit.rulesets.aeternus.rules import ACTIONS, JUDGEMENT, PLAYERS, PROPOSALS, RANDOMNESS, STAG, VICTORY
 from gmkit.rulesets.aeternus.state import Table
 
-_DISPATCH: dict[type[Any], Callable[[Doing, Any], None]] = {
-    Scout: movement.scout, Traverse: movement.traverse, Stag: movement.stag,
-    Fish: fishing.fish, Forage: actions.forage, Construct: actions.construct,
-    Craft: actions.craft, Use: actions.use, Burn: actions.burn, Trade: actions.trade,
-    NameQuality: actions.name_quality, Declare: actions.declare, Join: actions.join,
-    Leave: actions.leave, LeaveFaction: factions.leave_faction, Propose: ledger.propose,
-    RequestMerge: factions.request_merge, Edited: ledger.edited,
-    judge.RequestJustice: judge.request, judge.Ruling: judge.rule, judge.Overturn: judge.overturn,
-    judge.CallConfidence: judge.call_confidence, judge.JudgeVote: judge.vote,
-    judge.RemoveJudge: judge.remove, judge.Resign: judge.resign, judge.Stand: judge.stand,
-}
-#: Actions a stagway journey forbids for the rest of the phase (5.3.3.4).
-_ACTS = (*AP_ACTIONS, Construct, Use, Burn, Stag)
-
 
 def posted_at(envelope: Envelope[Order]) -> datetime:
     """When an action was posted: the time its line carries (a line pasted from Discord), else
@@ -90,45 +79,65 @@ def posted_at(envelope: Envelope[Order]) -> datetime:
     return parse_time(order.at) if isinstance(order, Timed) else envelope.when
 
 
-def action_keys(orders: Orders[Order]) -> list[tuple[str, Envelope[Order]]]:
-    """Every action of the batch in the order posted (posting time, then post, then line),
-    with its unit's name."""
-    number = {id(e): f"{e.player}.{k}" for p in orders for k, e in enumerate(orders.of(p), 1)}
-    ordered = sorted(orders.envelopes, key=lambda e: (posted_at(e), e.post, e.line))
-    return [(number[id(e)], e) for e in ordered]
+def failed(d: Doing, envelope: Envelope[Action], void: VoidAction) -> None:
+    """An action that cannot be taken: it spends nothing, and its event says why, naming the
+    line it came from (6)."""
+    d.event("failed", void.rule, f"{envelope.player} cannot {describe(envelope.order)} (line "
+            f"{envelope.line}): {void.reason}.", None, failed=True)
 
 
-_NEXT: list[tuple[Orders[Order], dict[str, datetime]]] = []
+def as_player(effect: Callable[[Doing, Any], None]) -> Callable[[Doing, Any], None]:
+    """``effect`` as a player's action (2, 6, 5.3.3.4): only a player acts; their first action
+    of a phase replenishes their AP; after a stagway journey, none of :data:`_ACTS` for the
+    rest of the phase."""
+
+    def act(d: Doing, order: Action) -> None:
+        me = d.table.players.get(d.player)
+        if me is None or not me["active"]:
+            raise d.fail(PLAYERS, f"{d.player} is not a player")
+        fresh = replenish(d.table, d.player, d.phase, d.rules)
+        if fresh is not None:
+            d.event("ap", ACTIONS, f"Phase {d.phase}: {d.player} has {fresh} AP.", None,
+                    ap=fresh)
+        if isinstance(order, _ACTS) and me["stag_phase"] == d.phase:
+            raise d.fail(STAG, f"{d.player} travelled the stagways and can act no more this "
+                         "phase")
+        effect(d, order)
+
+    return act
 
 
-def _next_posted(orders: Orders[Order], unit: str) -> datetime | None:
-    """When the action after ``unit`` in posting order was posted (None for the last): the
-    batch's order, worked out once per batch."""
-    if not _NEXT or _NEXT[0][0] is not orders:
-        keys = action_keys(orders)
-        _NEXT[:] = [(orders, {k: posted_at(e) for (k, _), (_, e) in zip(keys, keys[1:])})]
-    return _NEXT[0][1].get(unit)
+def vote(d: Doing, order: Vote) -> None:
+    """A vote on a merge request (2.1.1) or on a proposal (3.1)."""
+    (factions.vote_merge if order.merge else ledger.vote)(d, order)
 
 
-def _envelope(orders: Orders[Order], unit: str) -> Envelope[Order]:
-    """The action a unit name of :func:`action_keys` names (``"Amber.3"``: Amber's third)."""
-    player, _, k = unit.rpartition(".")
-    return orders.of(player)[int(k) - 1]
+#: Actions a stagway journey forbids for the rest of the phase (5.3.3.4).
+_ACTS = (*AP_ACTIONS, Construct, Use, Burn, Stag)
 
-
-def in_order_posted(state: State, orders: Orders[Order], dice: Dice,
-                    rules: Params) -> tuple[list[str], list[Event]]:
-    """The actions as units, in the order posted (4, 6)."""
-    keys = [k for k, _ in action_keys(orders)]
-    listed = ", ".join(keys) or "none"
-    return keys, [Event("order of play", ACTIONS, f"Actions as posted: {listed}.",
-                        data={"actors": keys})]
+#: Each player's action and its effect on the action under way (see :func:`as_player`).
+_EFFECTS: dict[type[Any], Callable[[Doing, Any], None]] = {
+    Scout: movement.scout, Traverse: movement.traverse, Stag: movement.stag,
+    Fish: fishing.fish, Forage: actions.forage, Construct: actions.construct,
+    Craft: actions.craft, Use: actions.use, Burn: actions.burn, Trade: actions.trade,
+    NameQuality: actions.name_quality, Declare: actions.declare, Vote: vote,
+    Leave: actions.leave, LeaveFaction: factions.leave_faction, Propose: ledger.propose,
+    RequestMerge: factions.request_merge, Edited: ledger.edited,
+    judge.RequestJustice: judge.request, judge.Ruling: judge.rule, judge.Overturn: judge.overturn,
+    judge.CallConfidence: judge.call_confidence, judge.JudgeVote: judge.vote,
+    judge.RemoveJudge: judge.remove, judge.Resign: judge.resign, judge.Stand: judge.stand,
+}
+#: Every action's effect: a join needs no player (2); one that cannot be taken is
+#: :func:`failed`.
+ACT: Dispatch[Doing, None] = Dispatch(
+    {Join: actions.join, **{cls: as_player(effect) for cls, effect in _EFFECTS.items()}},
+    on_void=failed)
 
 
 def resolve_action(state: State, orders: Orders[Order], dice: Dice, rules: Params,
                    actor: str) -> tuple[State, list[Event]]:
     """One action, checked against the state left by the actions before it."""
-    envelope = _envelope(orders, actor)
+    envelope = orders.acting(actor)
     t = Table.of(state, rules, dice)
     when = max(posted_at(envelope), t.cycle_start)
     if when > t.now():
@@ -141,33 +150,11 @@ def resolve_action(state: State, orders: Orders[Order], dice: Dice, rules: Param
         d.event("void", VICTORY, f"The cycle is over ({won} won): {envelope.player}'s "
                 f"'{describe(order)}' does not happen.", None)
         return t.state(state.turn), d.events
-    try:
-        _act(d, order)
-    except ActionFailed as e:
-        d.event("failed", e.rule, f"{envelope.player} cannot {describe(order)} (line "
-                f"{envelope.line}): {e.reason}.", None, failed=True)
-    following = _next_posted(orders, actor)
+    ACT(d, envelope if order is envelope.order else replace(envelope, order=order))
+    following = orders.following(envelope, posted_at)
     if following is not None:
-        d.events += ledger.close_due(t, following, rules)
+        d.events += ledger.close_due(t, posted_at(following), rules)
     return t.state(state.turn), d.events
-
-
-def _act(d: Doing, order: Action) -> None:
-    me = d.table.players.get(d.player)
-    if isinstance(order, Join):
-        actions.join(d, order)
-        return
-    if me is None or not me["active"]:
-        raise d.fail(PLAYERS, f"{d.player} is not a player")
-    fresh = replenish(d.table, d.player, d.phase, d.rules)
-    if fresh is not None:
-        d.event("ap", ACTIONS, f"Phase {d.phase}: {d.player} has {fresh} AP.", None, ap=fresh)
-    if isinstance(order, _ACTS) and me["stag_phase"] == d.phase:
-        raise d.fail(STAG, f"{d.player} travelled the stagways and can act no more this phase")
-    if isinstance(order, Vote):
-        (factions.vote_merge if order.merge else ledger.vote)(d, order)
-        return
-    _DISPATCH[type(order)](d, order)
 
 
 def close_before(state: State, orders: Orders[Order], dice: Dice,
@@ -175,11 +162,11 @@ def close_before(state: State, orders: Orders[Order], dice: Dice,
     """3.1: the proposals whose voting period ended before the batch's first action was posted
     (between two batches) take effect before it, so it resolves under what they set; 3.2: the
     votes of confidence and the elections that ended so are counted before it too."""
-    keys = action_keys(orders)
-    if not keys:
+    ordered = orders.received(posted_at)
+    if not ordered:
         return state, []
     t = Table.of(state, rules, dice)
-    first = posted_at(keys[0][1])
+    first = posted_at(ordered[0])
     events = ledger.close_due(t, first, rules)
     events += judge.settle(t, first)  # and the confidence votes and elections ended so
     return t.state(state.turn), events  # the world, made once, goes on to the first action
@@ -197,7 +184,7 @@ def close_ledger(state: State, orders: Orders[Order], dice: Dice,
 
 STEPS = (
     Step("due", "Proposals ended before the batch", PROPOSALS, close_before),
-    Step("actions", "Actions", f"{ACTIONS}, {RANDOMNESS}", actors=in_order_posted,
-         act=resolve_action),
+    Step("actions", "Actions", f"{ACTIONS}, {RANDOMNESS}",
+         actors=actions_as_posted(rule=ACTIONS, when=posted_at), act=resolve_action),
     Step("ledger", "The ledger", f"{PROPOSALS}, {JUDGEMENT}", close_ledger),
 )

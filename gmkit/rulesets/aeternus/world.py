@@ -35,12 +35,12 @@ import polars as pl
 from gmkit.core.boards.hexgrid import Hex
 from gmkit.core.dice import DiceError
 from gmkit.core.params import Params
-from gmkit.rulesets.aeternus.constants import (
+from gmkit.rulesets.aeternus.rules import (
     AT_ONCE,
     BIOME_ORDER,
     LANDMARK_ORDER,
-    PARAMS,
     PER_MASS,
+    WORLD_PARAMS,
 )
 from gmkit.rulesets.aeternus.coords import AXIAL_STEPS
 from gmkit.rulesets.aeternus.draws import SeedDraws
@@ -137,7 +137,7 @@ class World:
     """A generated world, grown one hex at a time (see the module docstring).
 
     Attributes:
-        params: the rule values in force (:data:`~gmkit.rulesets.aeternus.constants.PARAMS`).
+        params: the rule values in force (:data:`~gmkit.rulesets.aeternus.rules.WORLD_PARAMS`).
         index: each generated hex's axial ``(q, r)`` to its generation order.
         masses: the biome masses; ``land``: the pieces of generated land.
         enclosed: indeterminate hexes already cut off (only with ``lake_timing`` when_generated).
@@ -145,7 +145,7 @@ class World:
     """
 
     def __init__(self, params: Params | Mapping[str, Any] | None = None) -> None:
-        self.params = params if isinstance(params, Params) else Params(PARAMS, params)
+        self.params = params if isinstance(params, Params) else Params(WORLD_PARAMS, params)
         p = self.params
         self._bias = [p[f"bias_{k}"] for k in _KEYS]
         self._weight = [p[f"weight_{k}"] for k in _KEYS]
