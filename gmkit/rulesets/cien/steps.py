@@ -17,7 +17,7 @@ from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State, frame
 from gmkit.rulesets.cien.rules import (CAPITAL, EMPEROR, GRAIN, INTRO, LOYALTY, MISSIONS,
-                                          PETITIONS, SEAS, VICTORY, WAR)
+                                      PETITIONS, SEAS, VICTORY, WAR)
 from gmkit.rulesets.cien.orders import (Conquer, Declare, Defend, Gift, Invest, Join, Order,
                                         Petition, Reward, reach, requirements_met)
 from gmkit.rulesets.cien.state import ACTIVE, ELIMINATED, SCHEMAS, income_of, invest_cost
