@@ -205,8 +205,8 @@ def cien_driver(entered=None) -> Driver:
     orders, _ = orders_of(state, params, {
         "Red": "[b]20 Grain for Conquest of Tróys[/b]\n[b]8 Grain for Conquest of Sevoy[/b]",
         "Gold": "[b]6 Grain for Defense of Sevoy[/b]\n[b]6 Grain for Investing of Arles[/b]"})
-    return Driver(RULESET.steps(Context(params)), state, orders, Dice(SEED, 1, entered=entered or {}),
-                  params)
+    return Driver(RULESET.steps(Context(params)), state, orders,
+                  Dice(SEED, 1, entered=entered or {}), params)
 
 
 class TestCienSteps:
