@@ -9,6 +9,7 @@ dependencies, which the venv takes from the environment running the tests.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import site
@@ -75,7 +76,7 @@ def test_a_ruleset_without_a_board_has_none() -> None:
     game without a board unless the GM gives one)."""
 
     class Boardless(Cien):
-        packaged_board = None
+        board = dataclasses.replace(Cien.board, packaged=None)
 
     assert board_bytes(Boardless) is None and default_board_map(Boardless) is None
     with board_file(Boardless) as path:
@@ -87,7 +88,7 @@ def test_a_missing_packaged_board_is_named() -> None:
     (a build without the package data) is an error naming the package and the file."""
 
     class Lost(Cien):
-        packaged_board = "board/nowhere.geojson"
+        board = dataclasses.replace(Cien.board, packaged="board/nowhere.geojson")
 
     assert ruleset_package(Cien) == "gmkit.rulesets.cien"
     assert ruleset_package(Lost) == __package__

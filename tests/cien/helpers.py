@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gmkit.core.envelope import Orders
+from gmkit.core.parts import Context
 
 import polars as pl
 
@@ -53,7 +54,7 @@ def scenario(grid: str, players: Mapping[str, tuple[str, str]], *,
     params = RULESET.rules(rules or {})
     infos = [PlayerInfo(c, c, {"state": home, "government": gov})
              for c, (home, gov) in players.items()]
-    state = RULESET.setup(infos, grid_map(grid), params)
+    state = RULESET.setup(Context(params, grid_map(grid), players=tuple(infos)))
     prov = state["provinces"]
     for name, who in (owners or {}).items():
         prov = prov.with_columns(pl.when(pl.col("name") == name).then(pl.lit(who))
@@ -85,11 +86,11 @@ def bold(post: str) -> str:
 def orders_of(state: State, params, posts: Mapping[str, str], secret: bool = False):
     """Parse and validate posts (written plainly, or with their own bold); returns (accepted
     orders, problems by player)."""
-    parsed = {p: RULESET.parse_post(bold(text), p, state, params, secret=secret)
+    parsed = {p: RULESET.parse_post(bold(text), p, state, Context(params), secret=secret)
               for p, text in posts.items()}
     for p, res in parsed.items():
         assert not res.errors, f"{p}: {res.report()}"
-    problems = RULESET.validate(state, parsed, params)
+    problems = RULESET.validate(state, Orders.parsed(parsed), Context(params))
     kept = Orders.parsed(parsed).accepted(problems)
     return {p: kept[p] if p in kept else [] for p in parsed}, problems
 
@@ -99,7 +100,7 @@ def resolve(state: State, params, posts: Mapping[str, str], dice: Mapping[str, A
     """Run every step; returns the driver (state, events, rolls)."""
     orders, problems = orders_of(state, params, posts)
     assert not problems, problems
-    driver = Driver(RULESET.steps(params), state, orders, Dice(seed, state.turn + 1,
+    driver = Driver(RULESET.steps(Context(params)), state, orders, Dice(seed, state.turn + 1,
                                                                entered=dict(dice or {})), params)
     driver.run_all()
     return driver

@@ -16,7 +16,7 @@ from math import prod
 
 import pytest
 
-from gmkit.rulesets.cien.constants import COLOURS
+from gmkit.rulesets.cien.rules import COLOURS
 from gmkit.rulesets.cien.odds import conquest_odds, take_chances
 from gmkit.rulesets.cien.steps import conquest
 from gmkit.core.dice import Dice

@@ -18,11 +18,12 @@ from shapely.geometry import mapping
 from gmkit.core.envelope import Orders
 from gmkit.rulesets.cien.orders import NOT_BOLD
 from gmkit.core.orders import NO_ORDERS_MESSAGE
+from gmkit.core.parts import Context
 from gmkit.core.tables import LOG_SCHEMAS
 from gmkit.core.files import parquet_bytes
 from gmkit.game import Game
 from gmkit.sweeps.playout import new_game
-from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
+from gmkit.rulesets.cien.rules import CAPITAL, COLOURS
 from tests.cases import Cases
 from tests.cien.helpers import RULESET, grid_map, scenario
 
@@ -216,7 +217,7 @@ def test_fuzzed_posts_never_crash_and_errors_name_a_line() -> None:
 
 
 def _fuzzed_post(post: str, secret: bool, cases: Cases) -> None:
-    result = RULESET.parse_post(post, "Red", STATE, PARAMS, secret=secret)
+    result = RULESET.parse_post(post, "Red", STATE, Context(PARAMS), secret=secret)
     if len(result.errors) == 1 and result.errors[0].line is None:
         assert str(result.errors[0]) in (NO_ORDERS_MESSAGE, NOT_BOLD)
         assert result.orders == []
@@ -227,7 +228,7 @@ def _fuzzed_post(post: str, secret: bool, cases: Cases) -> None:
     for line, order in result.orders:
         assert 1 <= line.number <= line_count(post)
         assert not hasattr(order, "line") and not hasattr(order, "secret")  # on its envelope
-    problems = RULESET.validate(STATE, {"Red": result}, PARAMS)
+    problems = RULESET.validate(STATE, Orders.parsed({"Red": result}), Context(PARAMS))
     for err in problems.get("Red", []):
         assert str(err).startswith("line "), str(err)
     kept = Orders.parsed({"Red": result}).accepted(problems)
@@ -246,9 +247,10 @@ def test_a_huge_number_is_an_error_not_a_crash() -> None:
     naming it."""
     post = "[b]5 Grain for Defense of Coyons[/b]\n[b]" + "9" * 900 + \
         " Grain for Defense of Coyons[/b]"
-    result = RULESET.parse_post(post, "Red", STATE, PARAMS)
+    result = RULESET.parse_post(post, "Red", STATE, Context(PARAMS))
     assert len(result.orders) == 1
     assert [e.line for e in result.errors] == [2]
-    result = RULESET.parse_post(post.replace("9" * 900, "9" * 5000), "Red", STATE, PARAMS)
+    result = RULESET.parse_post(post.replace("9" * 900, "9" * 5000), "Red", STATE,
+                                Context(PARAMS))
     assert not result.orders
     assert [(type(e).__name__, e.line) for e in result.errors] == [("LimitError", 2)]

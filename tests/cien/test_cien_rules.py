@@ -11,6 +11,7 @@ from typing import Any
 import polars as pl
 import pytest
 
+from gmkit.core.parts import Context
 from gmkit.core.steps import Termination
 from gmkit.rulesets.cien.orders import Conquer, Defend, Invest
 from gmkit.rulesets.cien.state import income_of
@@ -98,7 +99,7 @@ def test_example_turn_post_parses_into_three_orders():
                              rules=NO_MISSIONS)
     post = ("My lord's orders:\n[b]5 Grain for Defense of Coyons.\n"
             "5 Grain for Investing of Coyons.\n10 Grain for Conquest of Tróys.[/b]\nVive Cien!")
-    parsed = RULESET.parse_post(post, "Red", state, params)
+    parsed = RULESET.parse_post(post, "Red", state, Context(params))
     assert not parsed.errors
     assert [(ln.number, o) for ln, o in parsed.orders] == [(2, Defend("Coyons", 5)),
                                                           (3, Invest("Coyons", 5)),
@@ -758,7 +759,7 @@ def test_victory_26_provinces_with_cien_100_income_republic_or_duchy():
     state, params = empire_of()
     d = resolve(state, params, {})
     assert d.state["empire"]["winners"][0] == "Red"
-    outcome = RULESET.outcome(d.state, params)
+    outcome = RULESET.outcome(d.state, Context(params))
     assert outcome.winners == ("Red",) and outcome.termination is Termination.VICTORY
 
 
@@ -816,7 +817,7 @@ def test_last_player_standing_wins():
                              treasury={"Red": 5}, rules=NO_MISSIONS)
     d = resolve(state, params, {"Red": "Attack B with 5"})
     assert d.state["empire"]["winners"][0] == "Red"
-    assert RULESET.outcome(d.state, params).termination is Termination.LAST_STANDING
+    assert RULESET.outcome(d.state, Context(params)).termination is Termination.LAST_STANDING
 
 
 # -- orders ---------------------------------------------------------------------------------------
@@ -846,6 +847,7 @@ def test_orders_for_a_province_not_held_rejected():
 def test_misspelt_province_gives_did_you_mean():
     """TOURNEZ LA COMMANDE: a misspelt state in an order is reported with the likely name."""
     state, params = scenario(SEAS, {"Red": ("Guicardie", "duchy")}, rules=NO_MISSIONS)
-    parsed = RULESET.parse_post("[b]10 Grain for Conquest of Troies[/b]", "Red", state, params)
+    parsed = RULESET.parse_post("[b]10 Grain for Conquest of Troies[/b]", "Red", state,
+                                Context(params))
     assert parsed.orders == []
     assert [str(e) for e in parsed.errors] == ["line 1: no province 'Troies'; did you mean Tróys?"]

@@ -8,6 +8,7 @@ import pytest
 
 from gmkit.core.dice import ENTERED, SEEDED, Dice
 from gmkit.core.params import Param, Params
+from gmkit.core.parts import Context
 from gmkit.core.steps import Driver, Event, Step, StepRecord
 from gmkit.core.tables import State
 from tests.cien.helpers import RULESET, orders_of, scenario
@@ -204,8 +205,8 @@ def cien_driver(entered=None) -> Driver:
     orders, _ = orders_of(state, params, {
         "Red": "[b]20 Grain for Conquest of Tróys[/b]\n[b]8 Grain for Conquest of Sevoy[/b]",
         "Gold": "[b]6 Grain for Defense of Sevoy[/b]\n[b]6 Grain for Investing of Arles[/b]"})
-    return Driver(RULESET.steps(params), state, orders, Dice(SEED, 1, entered=entered or {}),
-                  params)
+    return Driver(RULESET.steps(Context(params)), state, orders,
+                  Dice(SEED, 1, entered=entered or {}), params)
 
 
 class TestCienSteps:
@@ -214,7 +215,7 @@ class TestCienSteps:
         after."""
         d = cien_driver()
         d.run_all()
-        assert len(d.records) == len(RULESET.steps(RULESET.rules()))
+        assert len(d.records) == len(RULESET.steps(Context(RULESET.rules())))
         prev = d.start
         for rec in d.records:
             assert rec.before.equals(prev)

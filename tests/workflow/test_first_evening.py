@@ -94,7 +94,7 @@ def test_an_aztlan_player_with_no_empire_is_named_with_the_empires(tmp_path: Pat
 def test_the_readme_lists_the_valid_colours_governments_and_empires() -> None:
     """The README's players.toml paragraph names every valid value a GM must type."""
     from gmkit.rulesets.aztlan.board.geography import EMPIRES
-    from gmkit.rulesets.cien.constants import COLOURS
+    from gmkit.rulesets.cien.rules import COLOURS
 
     readme = (ROOT / "README.md").read_text("utf-8")
     para = readme[readme.index("`players.toml` lists the players"):][:1500]

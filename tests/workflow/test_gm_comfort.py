@@ -87,17 +87,18 @@ def test_cien_orders_must_be_bold_unless_the_game_reads_plain_lines() -> None:
     """Cien: "For your orders to be valid, they must be bolded using the forum bbcode." A post
     with no bold line has no orders by default; the named option orders_format = 'bold_or_plain'
     reads the plain lines of a post without any BBCode (an e-mail)."""
+    from gmkit.core.parts import Context
     from gmkit.rulesets.cien.orders import NOT_BOLD
     from tests.cien.helpers import RULESET, scenario
     from tests.cien.test_cien_rules import SEAS
 
     state, params = scenario(SEAS, {"Red": ("Coyons", "duchy")}, treasury={"Red": 20})
     post = "5 Grain for Defense of Coyons"
-    result = RULESET.parse_post(post, "Red", state, params)
+    result = RULESET.parse_post(post, "Red", state, Context(params))
     assert not result.orders and str(result.errors[0]) == NOT_BOLD
-    assert RULESET.parse_post(f"[b]{post}[/b]", "Red", state, params).orders
+    assert RULESET.parse_post(f"[b]{post}[/b]", "Red", state, Context(params)).orders
     email = RULESET.rules({"orders_format": "bold_or_plain"})
-    assert RULESET.parse_post(post, "Red", state, email).orders
+    assert RULESET.parse_post(post, "Red", state, Context(email)).orders
 
 
 def test_the_readmes_python_example_works_on_a_copy_and_leaves_the_sample_alone(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gmkit.rulesets.cien.constants import COLOURS
+from gmkit.rulesets.cien.rules import COLOURS
 
 
 def battle_wins(attack: int, attack_roll: int, defense: int, defense_roll: int) -> bool:

@@ -8,15 +8,16 @@ from __future__ import annotations
 import polars as pl
 
 from gmkit.core.dice import Dice
-from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.tables import State
-from gmkit.rulesets.cien.constants import CAPITAL, TURN
+from gmkit.rulesets.cien.rules import CAPITAL, TURN
 from gmkit.rulesets.cien.orders import reach, requirements_met
 from gmkit.rulesets.cien.state import ACTIVE, invest_cost
 
 
-def random_post(state: State, pid: str, rules: Params, dice: Dice) -> str:
+def random_post(state: State, pid: str, ctx: Context, dice: Dice) -> str:
     """A forum post of bold order lines for ``pid`` that spends within its treasury."""
+    rules = ctx.rules
     me = state["players"].filter(pl.col("id") == pid).row(0, named=True)
     if me["status"] != ACTIVE:
         free = sorted(n for n, o in state["provinces"].select("name", "owner").iter_rows()

@@ -1,18 +1,22 @@
 """The Crown of Cien on its map: each province in its holder's colour and initial, with its
 output, the Imperial City in gold while it is nobody's, the seas named, and a legend of the
 players in play (an eliminated player struck out while a province still shows their colour) and
-the independent provinces. :func:`scene` is what the ruleset's ``scene`` returns."""
+the independent provinces. :func:`scene` is what the ruleset's ``scene`` returns, drawn by
+:func:`board_scene`; :func:`place_properties` is what the map's GeoJSON export says of each
+province."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 import polars as pl
 
 from gmkit.core.drawing.polygon_svg import DEFAULT_LAND_FILL, KIND_FILLS, SEA_INK
 from gmkit.core.drawing.scene import Label, LegendEntry, Scene, initials
+from gmkit.core.parts import Context
 from gmkit.core.tables import State
-from gmkit.rulesets.cien.constants import COLOUR_HEX
+from gmkit.rulesets.cien.rules import COLOUR_HEX
 from gmkit.rulesets.cien.state import ELIMINATED, FREE
 
 #: An independent province.
@@ -27,7 +31,25 @@ def colours(state: State) -> dict[str, str]:
     return {pid: COLOUR_HEX[pid] for pid in players["id"].to_list() if pid in COLOUR_HEX}
 
 
-def scene(state: State, title: str = "") -> Scene:
+def palette(state: State, ctx: Context) -> dict[str, str]:
+    """Each player's colour: the colour their id names (Cien's players are colours)."""
+    return colours(state)
+
+
+def scene(state: State, ctx: Context) -> Scene:
+    """Provinces in their holder's colour with their output, the seas named, the legend of the
+    players in play and the independent provinces."""
+    return board_scene(state)
+
+
+def place_properties(state: State) -> dict[str, dict[str, Any]]:
+    """Each province's holder and output as the state has them now."""
+    return {name: {"owner": owner, "output": output}
+            for name, owner, output in state["provinces"].select(
+                "name", "owner", "output").iter_rows()}
+
+
+def board_scene(state: State, title: str = "") -> Scene:
     """What the map shows for ``state``."""
     colour = colours(state)
     # colour is never the only cue: a held province names its holder's initial too

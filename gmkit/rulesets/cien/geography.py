@@ -1,11 +1,10 @@
-"""Who borders whom in a Cien state, as plain dictionaries (the borders and coasts tables never
-change during a game, so they are indexed once and reused)."""
+"""Who borders whom in a Cien state and who holds what, as plain dictionaries derived from the
+state's tables (:meth:`~gmkit.core.tables.State.derived`): the borders and coasts never change
+during a game, so every state of a turn shares one index of them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import polars as pl
 
 from gmkit.core.tables import State
 
@@ -32,40 +31,33 @@ class Geography:
         return next((s for s in sorted(self.seas.get(target, frozenset())) if s in mine), None)
 
 
-_CACHE: list[tuple[pl.DataFrame, pl.DataFrame, Geography]] = []
+def _geography(state: State) -> Geography:
+    neighbours: dict[str, set[str]] = {}
+    for a, b in state["borders"].iter_rows():
+        neighbours.setdefault(a, set()).add(b)
+    seas: dict[str, set[str]] = {}
+    for p, s in state["coasts"].iter_rows():
+        seas.setdefault(p, set()).add(s)
+    return Geography({k: frozenset(v) for k, v in neighbours.items()},
+                     {k: frozenset(v) for k, v in seas.items()})
 
 
 def geography(state: State) -> Geography:
-    """The geography of a state (indexed once per borders/coasts frame)."""
-    borders, coasts = state["borders"], state["coasts"]
-    for b, c, geo in _CACHE:
-        if b is borders and c is coasts:
-            return geo
-    neighbours: dict[str, set[str]] = {}
-    for a, b in borders.iter_rows():
-        neighbours.setdefault(a, set()).add(b)
-    seas: dict[str, set[str]] = {}
-    for p, s in coasts.iter_rows():
-        seas.setdefault(p, set()).add(s)
-    geo = Geography({k: frozenset(v) for k, v in neighbours.items()},
-                    {k: frozenset(v) for k, v in seas.items()})
-    _CACHE[:] = [(borders, coasts, geo), *_CACHE[:3]]
-    return geo
+    """The geography of a state: indexed once, and kept by every state a step makes from it
+    without changing its borders and coasts."""
+    return state.derived("cien.geography", _geography, tables=("borders", "coasts"))
 
 
-_HELD: list[tuple[pl.DataFrame, dict[str, frozenset[str]]]] = []
-
-
-def holdings(state: State) -> dict[str, frozenset[str]]:
-    """Each owner's provinces (indexed once per provinces frame)."""
+def _holdings(state: State) -> dict[str, frozenset[str]]:
     provinces = state["provinces"]
-    for frame, held in _HELD:
-        if frame is provinces:
-            return held
     out: dict[str, set[str]] = {}
     for name, owner in zip(provinces["name"].to_list(), provinces["owner"].to_list()):
         if owner is not None:
             out.setdefault(owner, set()).add(name)
-    result = {k: frozenset(v) for k, v in out.items()}
-    _HELD[:] = [(provinces, result), *_HELD[:3]]
-    return result
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def holdings(state: State) -> dict[str, frozenset[str]]:
+    """Each owner's provinces: indexed once, and kept by every state a step makes from it
+    without changing its provinces."""
+    return state.derived("cien.holdings", _holdings, tables=("provinces",))

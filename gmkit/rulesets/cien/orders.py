@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
 import polars as pl
 
+from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.names import NameIndex
-from gmkit.core.orders import (OrderError, OrderSyntaxError, ParseResult, PostLine, IllegalOrderError, extract_lines,
-    parse_post)
+from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
+                               PostLine, extract_lines, parse_post)
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
+from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
-from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
+from gmkit.rulesets.cien.rules import CAPITAL, COLOURS
 from gmkit.rulesets.cien.geography import geography, holdings
 from gmkit.rulesets.cien.state import ACTIVE
 
@@ -232,136 +234,144 @@ def reach(state: State, pid: str, target: str) -> str | None:
     return geography(state).reach(holdings(state).get(pid, frozenset()), target)
 
 
-def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
-             rules: Params) -> dict[str, list[OrderError]]:
+def validate(state: State, orders: Orders[Order], ctx: Context) -> Problems:
     """Every problem of every player's orders, by player, each naming its line."""
+    rules = ctx.rules
     players = {r["id"]: r for r in state["players"].iter_rows(named=True)}
     owner = dict(state["provinces"].select("name", "owner").iter_rows())
     alive = bool(state["empire"]["emperor_alive"][0])
-    problems: dict[str, list[OrderError]] = {}
+    problems: Problems = {}
     claimed_joins: dict[str, str] = {}
-    for pid, result in parsed.items():
-        errs: list[OrderError] = []
-
-        def bad(order: Order, reason: str) -> None:
-            errs.append(IllegalOrderError(reason, line=lines[id(order)]))
-
+    for pid in orders:
         me = players.get(pid)
         if me is None:
             problems[pid] = [IllegalOrderError(f"no player '{pid}' (colours: "
                                                f"{', '.join(COLOURS)})")]
             continue
-        lines = {id(o): ln.number for ln, o in result.orders}
-        spent = 0
-        seen: dict[tuple[str, str], int] = {}
-        petitions = 0
-        for _, order in result.orders:
-            if isinstance(order, Join):
-                if me["status"] == ACTIVE:
-                    bad(order, f"{pid} is still in the game; only a free or eliminated colour "
-                               "can be taken by a new player")
-                elif order.colour != pid:
-                    bad(order, f"this post is for {pid}, not {order.colour}")
-                elif owner.get(order.province) is not None or order.province == CAPITAL:
-                    bad(order, f"{order.province} is not an independent state")
-                elif order.province in claimed_joins.values():
-                    bad(order, f"{order.province} is claimed by another new player this turn")
-                else:
-                    claimed_joins[pid] = order.province
-                continue
-            if me["status"] != ACTIVE:
-                bad(order, f"{pid} is {me['status']}: only 'Join as {pid} with <state> as a "
-                           "Duchy' can be ordered")
-                continue
-            key = (type(order).__name__, getattr(order, "province", ""))
-            if key in seen and not isinstance(order, Gift):
-                bad(order, f"{type(order).__name__.lower()} order repeated (first on line "
-                           f"{seen[key]})")
-                continue
-            seen[key] = lines[id(order)]
-            cost = 0
-            if isinstance(order, (Defend, Invest)):
-                if owner.get(order.province) != pid:
-                    verb = "defend" if isinstance(order, Defend) else "invest in"
-                    bad(order, f"cannot {verb} {order.province}: {pid} does not hold it")
-                    continue
-                if order.grain <= 0:
-                    bad(order, "the grain must be a positive number")
-                    continue
-                cost = order.grain
-            elif isinstance(order, Conquer):
-                if owner.get(order.province) == pid:
-                    bad(order, f"{order.province} is already {pid}'s")
-                    continue
-                how = reach(state, pid, order.province)
-                if how is None:
-                    bad(order, f"cannot conquer {order.province}: it is not adjacent to a state "
-                               f"{pid} holds, nor across a Great Sea one of them shares")
-                    continue
-                if how == "sea" and order.grain <= rules.sea_preparation:
-                    bad(order, f"an attack across a Great Sea spends {rules.sea_preparation} "
-                               f"grain on preparations: {order.grain} leaves nothing to fight with")
-                    continue
-                if order.grain <= 0:
-                    bad(order, "the grain must be a positive number")
-                    continue
-                cost = order.grain
-            elif isinstance(order, Petition):
-                petitions += 1
-                if petitions > 1:
-                    bad(order, "one petition per turn")
-                    continue
-                if not alive:
-                    bad(order, "the Emperor is dead: no petition is needed, a state advances "
-                               "as soon as it meets a requirement")
-                    continue
-                if me["rebel"]:
-                    bad(order, "a Rebel petitions no one: use 'Declare Kingdom' or "
-                               "'Declare Republic'")
-                    continue
-                if me["government"] not in ("city-state", "duchy"):
-                    bad(order, f"{pid} is a {me['government']} already")
-                    continue
-                if requirements_met(state, pid, rules) == 0:
-                    bad(order, f"{pid} meets neither requirement ({rules.requirement_provinces} "
-                               f"provinces, or income {rules.requirement_income})")
-                    continue
-                if not 0 <= order.gift <= rules.max_gift:
-                    bad(order, f"a gift with a petition is 0 to {rules.max_gift} grain")
-                    continue
-                cost = order.gift
-            elif isinstance(order, Gift):
-                if not alive:
-                    bad(order, "the Emperor is dead")
-                    continue
-                if order.grain <= 0:
-                    bad(order, "the gift must be a positive number")
-                    continue
-                cost = order.grain
-            elif isinstance(order, Declare):
-                want = "republic" if me["government"] in ("city-state", "republic") else "kingdom"
-                if order.government != want:
-                    bad(order, f"a {me['government']} can only become a {want}")
-                    continue
-                if me["government"] in ("republic", "kingdom"):
-                    bad(order, f"{pid} is a {me['government']} already")
-                    continue
-                if alive and not me["rebel"]:
-                    bad(order, "only a Rebel may declare itself; a loyal vassal petitions")
-                    continue
-                if requirements_met(state, pid, rules) == 0:
-                    bad(order, f"{pid} meets neither requirement yet")
-                    continue
-            elif isinstance(order, Reward):
-                if owner.get(order.province) != pid:
-                    bad(order, f"the reward can only go to a state {pid} holds")
-                    continue
-            if spent + cost > me["treasury"]:
-                bad(order, f"over-spending: this order brings {pid}'s spending to "
-                           f"{spent + cost} grain, but the treasury holds {me['treasury']}")
-                continue
-            spent += cost
+        errs = _check(orders.of(pid), pid, me, state, owner, alive, claimed_joins, rules)
         if errs:
             problems[pid] = errs
     return problems
 
+
+def _check(sent: list[Envelope[Order]], pid: str, me: dict[str, Any], state: State,
+           owner: dict[str, str | None], alive: bool, claimed_joins: dict[str, str],
+           rules: Params) -> list[OrderError]:
+    """Every problem of one player's orders (``claimed_joins``: the independent states new
+    players claimed so far this turn, added to)."""
+    errs: list[OrderError] = []
+    spent = 0
+    seen: dict[tuple[str, str], int] = {}
+    petitions = 0
+    for envelope in sent:
+        order = envelope.order
+
+        def bad(reason: str) -> None:
+            errs.append(envelope.reject(reason))
+
+        if isinstance(order, Join):
+            if me["status"] == ACTIVE:
+                bad(f"{pid} is still in the game; only a free or eliminated colour "
+                    "can be taken by a new player")
+            elif order.colour != pid:
+                bad(f"this post is for {pid}, not {order.colour}")
+            elif owner.get(order.province) is not None or order.province == CAPITAL:
+                bad(f"{order.province} is not an independent state")
+            elif order.province in claimed_joins.values():
+                bad(f"{order.province} is claimed by another new player this turn")
+            else:
+                claimed_joins[pid] = order.province
+            continue
+        if me["status"] != ACTIVE:
+            bad(f"{pid} is {me['status']}: only 'Join as {pid} with <state> as a "
+                "Duchy' can be ordered")
+            continue
+        key = (type(order).__name__, getattr(order, "province", ""))
+        if key in seen and not isinstance(order, Gift):
+            bad(f"{type(order).__name__.lower()} order repeated (first on line "
+                f"{seen[key]})")
+            continue
+        seen[key] = envelope.number
+        cost = 0
+        if isinstance(order, (Defend, Invest)):
+            if owner.get(order.province) != pid:
+                verb = "defend" if isinstance(order, Defend) else "invest in"
+                bad(f"cannot {verb} {order.province}: {pid} does not hold it")
+                continue
+            if order.grain <= 0:
+                bad("the grain must be a positive number")
+                continue
+            cost = order.grain
+        elif isinstance(order, Conquer):
+            if owner.get(order.province) == pid:
+                bad(f"{order.province} is already {pid}'s")
+                continue
+            how = reach(state, pid, order.province)
+            if how is None:
+                bad(f"cannot conquer {order.province}: it is not adjacent to a state "
+                    f"{pid} holds, nor across a Great Sea one of them shares")
+                continue
+            if how == "sea" and order.grain <= rules.sea_preparation:
+                bad(f"an attack across a Great Sea spends {rules.sea_preparation} "
+                    f"grain on preparations: {order.grain} leaves nothing to fight with")
+                continue
+            if order.grain <= 0:
+                bad("the grain must be a positive number")
+                continue
+            cost = order.grain
+        elif isinstance(order, Petition):
+            petitions += 1
+            if petitions > 1:
+                bad("one petition per turn")
+                continue
+            if not alive:
+                bad("the Emperor is dead: no petition is needed, a state advances "
+                    "as soon as it meets a requirement")
+                continue
+            if me["rebel"]:
+                bad("a Rebel petitions no one: use 'Declare Kingdom' or "
+                    "'Declare Republic'")
+                continue
+            if me["government"] not in ("city-state", "duchy"):
+                bad(f"{pid} is a {me['government']} already")
+                continue
+            if requirements_met(state, pid, rules) == 0:
+                bad(f"{pid} meets neither requirement ({rules.requirement_provinces} "
+                    f"provinces, or income {rules.requirement_income})")
+                continue
+            if not 0 <= order.gift <= rules.max_gift:
+                bad(f"a gift with a petition is 0 to {rules.max_gift} grain")
+                continue
+            cost = order.gift
+        elif isinstance(order, Gift):
+            if not alive:
+                bad("the Emperor is dead")
+                continue
+            if order.grain <= 0:
+                bad("the gift must be a positive number")
+                continue
+            cost = order.grain
+        elif isinstance(order, Declare):
+            want = "republic" if me["government"] in ("city-state", "republic") else "kingdom"
+            if order.government != want:
+                bad(f"a {me['government']} can only become a {want}")
+                continue
+            if me["government"] in ("republic", "kingdom"):
+                bad(f"{pid} is a {me['government']} already")
+                continue
+            if alive and not me["rebel"]:
+                bad("only a Rebel may declare itself; a loyal vassal petitions")
+                continue
+            if requirements_met(state, pid, rules) == 0:
+                bad(f"{pid} meets neither requirement yet")
+                continue
+        elif isinstance(order, Reward):
+            if owner.get(order.province) != pid:
+                bad(f"the reward can only go to a state {pid} holds")
+                continue
+        if spent + cost > me["treasury"]:
+            bad(f"over-spending: this order brings {pid}'s spending to "
+                f"{spent + cost} grain, but the treasury holds {me['treasury']}")
+            continue
+        spent += cost
+    return errs

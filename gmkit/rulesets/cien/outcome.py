@@ -1,13 +1,15 @@
 """Cien's victory conditions: 26 provinces with Cien, 100 income, the right government; or being
-the last player standing."""
+the last player standing. :func:`winners_of` is what the victory step records in the state,
+:func:`game_outcome` the game's outcome read from it."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from gmkit.core.params import Params
+from gmkit.core.steps import Outcome, Termination
 from gmkit.core.tables import State
-from gmkit.rulesets.cien.constants import CAPITAL
+from gmkit.rulesets.cien.rules import CAPITAL
 from gmkit.rulesets.cien.geography import holdings
 from gmkit.rulesets.cien.state import ACTIVE, income_of
 
@@ -37,3 +39,16 @@ def winners_of(state: State, rules: Params) -> tuple[list[str], str]:
         pid = active["id"][0]
         return [pid], f"{pid} has wiped every other player from the map: victory."
     return [], ""
+
+
+def game_outcome(state: State) -> Outcome | None:
+    """The winners the victory step recorded (None while there are none): the last standing
+    when the one winner is the only active player and does not hold Cien, else a victory."""
+    winners = state["empire"]["winners"][0]
+    if not winners:
+        return None
+    won = tuple(winners.split(","))
+    active = state["players"].filter(pl.col("status") == ACTIVE).height
+    how = Termination.LAST_STANDING if active == 1 and CAPITAL not in state["provinces"].filter(
+        pl.col("owner") == won[0])["name"].to_list() else Termination.VICTORY
+    return Outcome(how, won, f"{' and '.join(won)} won the Crown of Cien.")

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
+from typing import Any
 
-from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.boards import Board
+from gmkit.core.boards.polygon import polygon_board
 from gmkit.core.players import PlayerInfo
-from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
+from gmkit.rulesets.cien.rules import CAPITAL, COLOURS
 
 #: A game starts as one of these (the rules' introduction).
 GOVERNMENTS = ("duchy", "city-state")
@@ -30,9 +32,10 @@ def near(word: str, choices: Sequence[str]) -> str:
     return f" (did you mean {got[0]!r}?)" if got else ""
 
 
-def check_players(players: Sequence[PlayerInfo], game_map: PolygonBoard | None) -> list[str]:
+def check_players(players: Sequence[PlayerInfo], board: Board[Any] | None) -> list[str]:
     """Every problem of a Cien player list: colour (``id``), ``state`` (a land province of the
     map, not the Imperial City, one player each) and ``government`` (duchy or city-state)."""
+    game_map = polygon_board(board)
     if not players:
         return ["no player: list each as a [[players]] table with id, name, state and "
                 "government"]

@@ -1,4 +1,5 @@
-"""The Crown of Cien's state tables, their schemas, set-up and the reads every step shares."""
+"""The Crown of Cien's state tables, their schemas, the board and players it starts from, its
+set-up, and the reads every step shares."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.boards import Board
+from gmkit.core.boards.polygon import PolygonBoard, polygon_board
 from gmkit.core.params import Params
 from gmkit.core.players import PlayerInfo
-from gmkit.core.tables import Schema, State
-from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
+from gmkit.core.tables import Schema, State, frame
+from gmkit.rulesets.cien.rules import CAPITAL, COLOURS
 
 SCHEMAS: dict[str, Schema] = {
     "provinces": {"name": pl.String, "owner": pl.String, "output": pl.Int64,
@@ -37,11 +39,6 @@ ACTIVE, ELIMINATED, FREE = "active", "eliminated", "free"
 
 class SetupError(ValueError):
     """A player list or map that cannot start a game of Cien."""
-
-
-def _frame(rows: list[dict[str, Any]], name: str) -> pl.DataFrame:
-    return pl.DataFrame(rows, schema=dict(SCHEMAS[name]), orient="row") if rows else \
-        pl.DataFrame(schema=dict(SCHEMAS[name]))
 
 
 def bonus(government: str, rules: Params) -> int:
@@ -119,23 +116,59 @@ def setup(players: Sequence[PlayerInfo], game_map: PolygonBoard | None, rules: P
     for colour in COLOURS:
         if colour not in homes:
             rows.append(player_row(colour, "", "duchy", None, 0, status=FREE))
-    provinces = _frame([{"name": n, "owner": owner_of.get(n),
-                         "output": int(rules.capital_output if n == CAPITAL
-                                       else rules.base_output),
-                         "capital": n == CAPITAL, "conquered_turn": None,
-                         "conquered_from": None} for n in land],
-                       "provinces")
-    borders = _frame([{"a": a, "b": b} for a in land for b in sorted(game_map.land_neighbours(a))],
-                     "borders")
-    coasts = _frame([{"province": a, "sea": s} for a in land for s in sorted(game_map.seas_of(a))],
-                    "coasts")
+    provinces = frame([{"name": n, "owner": owner_of.get(n),
+                        "output": int(rules.capital_output if n == CAPITAL
+                                      else rules.base_output),
+                        "capital": n == CAPITAL, "conquered_turn": None,
+                        "conquered_from": None} for n in land],
+                      SCHEMAS["provinces"], table="provinces")
+    borders = frame([{"a": a, "b": b} for a in land for b in sorted(game_map.land_neighbours(a))],
+                    SCHEMAS["borders"], table="borders")
+    coasts = frame([{"province": a, "sea": s} for a in land for s in sorted(game_map.seas_of(a))],
+                   SCHEMAS["coasts"], table="coasts")
+    empire = frame([{"emperor_alive": True, "died_turn": None, "killer": None, "winners": None}],
+                   SCHEMAS["empire"], table="empire")
     state = State(0, {"provinces": provinces, "borders": borders, "coasts": coasts,
-                      "players": _frame(rows, "players"), "missions": _frame([], "missions"),
-                      "empire": _frame([{"emperor_alive": True, "died_turn": None,
-                                         "killer": None, "winners": None}], "empire")})
+                      "players": frame(rows, SCHEMAS["players"], table="players"),
+                      "missions": frame([], SCHEMAS["missions"], table="missions"),
+                      "empire": empire})
     income = income_of(state, rules)
     players_df = state["players"].with_columns(
         pl.col("id").replace_strict(income, default=0, return_dtype=pl.Int64).alias("income"))
     players_df = players_df.with_columns(pl.col("income").alias("treasury"))
     return state.replace(players=players_df)
 
+
+def check_board(board: Board[Any] | None) -> list[str]:
+    """A polygon map of land provinces holding the Imperial City."""
+    if board is None:
+        return []
+    if not isinstance(board, PolygonBoard):
+        return [f"a {board.kind} board: the Crown of Cien plays on a polygon map"]
+    if CAPITAL not in board.land():
+        return [f"no land province '{CAPITAL}' (the Imperial City)"]
+    return []
+
+
+def example_players(board: Board[Any] | None) -> list[dict[str, Any]]:
+    """Six players on states spread over the map (the named states first)."""
+    game_map = polygon_board(board)
+    if game_map is None:
+        return []
+    named = ["Solsauvre", "Coyons", "Guicardie", "Tróys", "Sevoy"]
+    land = [n for n in game_map.land() if n != CAPITAL]
+    homes = [n for n in named if n in land]
+    for n in land:
+        if len(homes) >= 6:
+            break
+        if n not in homes and not game_map.land_neighbours(n) & set(homes):
+            homes.append(n)
+    colours = ["Red", "Gold", "Green", "Cyan", "Orange", "Purple"]
+    return [{"id": c, "name": f"Lord {c}", "state": h,
+             "government": "city-state" if i % 2 else "duchy"}
+            for i, (c, h) in enumerate(zip(colours, homes))]
+
+
+def to_move(state: State) -> list[str]:
+    """Every active player posts each turn."""
+    return state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list()

@@ -12,12 +12,12 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Dice
-from gmkit.core.envelope import Orders as CoreOrders
+from gmkit.core.envelope import Envelope, Orders as CoreOrders
 from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
-from gmkit.core.tables import State
-from gmkit.rulesets.cien.constants import (CAPITAL, EMPEROR, GRAIN, INTRO, LOYALTY, MISSIONS,
-                                          PETITIONS, SEAS, VICTORY, WAR)
+from gmkit.core.tables import State, frame
+from gmkit.rulesets.cien.rules import (CAPITAL, EMPEROR, GRAIN, INTRO, LOYALTY, MISSIONS,
+                                      PETITIONS, SEAS, VICTORY, WAR)
 from gmkit.rulesets.cien.orders import (Conquer, Declare, Defend, Gift, Invest, Join, Order,
                                         Petition, Reward, reach, requirements_met)
 from gmkit.rulesets.cien.state import ACTIVE, ELIMINATED, SCHEMAS, income_of, invest_cost
@@ -35,12 +35,18 @@ def _rows(state: State, name: str) -> Rows:
 
 
 def _frame(rows: Rows, name: str) -> pl.DataFrame:
-    schema = dict(SCHEMAS[name])
-    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+    # the rows come from the table's own frame: polars need not check each value again
+    return frame(rows, SCHEMAS[name], table=name, strict=False)
 
 
 def _of(orders: Orders, kind: type) -> list[tuple[str, Any]]:
     return [(pid, o) for pid in sorted(orders) for o in orders[pid] if isinstance(o, kind)]
+
+
+def _sent(orders: Orders, kind: type) -> list[Envelope[Any]]:
+    """The envelopes of the orders of ``kind``, player by player, each player's as written
+    (the order of :func:`_of`)."""
+    return [e for pid in sorted(orders) for e in orders.of(pid) if isinstance(e.order, kind)]
 
 
 def _by_id(rows: Rows, key: str = "id") -> dict[str, dict[str, Any]]:
@@ -106,13 +112,14 @@ def petitions(state: State, orders: Orders, dice: Dice,
     players = _rows(state, "players")
     by = _by_id(players)
     events = []
-    for pid, o in _of(orders, Petition):
+    for sent in _sent(orders, Petition):
+        pid, o = sent.player, sent.order
         me = by[pid]
         met = requirements_met(state, pid, rules)
         chance = min(100, rules.petition_chance * met + o.gift)
         roll = dice.roll(1, 100, purpose=f"{pid}'s Petition of Advancement ({chance}%: {met} "
                          f"requirement(s), gift {o.gift})", rule=PETITIONS, key=f"petition/{pid}",
-                         public=not orders.is_secret(o), player=pid)
+                         public=not sent.secret, player=pid)
         approved = roll <= chance
         new_gov = NEXT_GOVERNMENT.get(me["government"], me["government"])
         if approved:
@@ -121,7 +128,7 @@ def petitions(state: State, orders: Orders, dice: Dice,
                             f"The Emperor {'grants' if approved else 'refuses'} {pid}'s petition "
                             f"(rolled {roll} against {chance}%)"
                             + (f": {pid} is now a {new_gov.title()}." if approved else "."),
-                            pid, public=not orders.is_secret(o),
+                            pid, public=not sent.secret,
                             data={"approved": approved, "chance": chance, "roll": roll}))
     for pid, o in _of(orders, Declare):
         me = by[pid]
@@ -140,7 +147,8 @@ def investment(state: State, orders: Orders, dice: Dice,
     pr_by = _by_id(provinces, "name")
     govs = dict(state["players"].select("id", "government").iter_rows())
     events = []
-    for pid, o in _of(orders, Invest):
+    for sent in _sent(orders, Invest):
+        pid, o = sent.player, sent.order
         cost = invest_cost(govs[pid], rules)
         gain, waste = divmod(o.grain, cost)
         prov = pr_by[o.province]
@@ -148,7 +156,7 @@ def investment(state: State, orders: Orders, dice: Dice,
         events.append(Event("invest", GRAIN, f"{pid} invests {o.grain} grain in {o.province}: "
                             f"output +{gain} to {prov['output']}"
                             + (f" ({waste} grain did not make a whole {cost})." if waste else "."),
-                            pid, o.province, public=not orders.is_secret(o), data={"gain": gain}))
+                            pid, o.province, public=not sent.secret, data={"gain": gain}))
     return state.replace(provinces=_frame(provinces, "provinces")), events
 
 

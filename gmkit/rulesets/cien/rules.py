@@ -1,10 +1,11 @@
-"""The Crown of Cien's numbers and options, each with its rule section and meaning.
+"""The Crown of Cien's rules as data: the rule text's sections, its numbers and options (each
+with its section and meaning), the colours the players are, and which post of a player counts.
 
 Sections are cited by the rule text's own headings. Where the text is ambiguous, the default is the
 literal reading and the alternative is a named choice; ``docs/rules-notes/cien.md`` lists each.
 """
 
-from gmkit.core.params import Param
+from gmkit.core.params import Param, Params
 
 GRAIN = "GRAIN ET INVESTISSEMENTS"
 WAR = "LES DEMANDES, LA DÉFENSE ET LES DÉS DE GUERRE"
@@ -103,3 +104,10 @@ PARAMS = (
           "which post counts when a player posts several: orders cannot be edited once sent, so "
           "the first (first), or the latest (last)", choices=("first", "last")),
 )
+
+
+def counted(rules: Params) -> str:
+    """Which of a player's several posts count (TOURNEZ LA COMMANDE, the ``orders_post`` rule):
+    orders cannot be edited once sent, so a player's first post counts; a house rule may count
+    the latest instead."""
+    return str(rules.get("orders_post", "all"))
