@@ -26,11 +26,13 @@ from typing import Any, Union
 
 import polars as pl
 
-from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
-                               PostLine, size_problems)
+from gmkit.core.envelope import Orders
+from gmkit.core.orders import OrderError, OrderSyntaxError, ParseResult, PostLine, size_problems
 from gmkit.core.names import NameIndex
 from gmkit.core.params import Params
-from gmkit.core.tables import State
+from gmkit.core.parts import Context
+from gmkit.core.ruleset import Problems
+from gmkit.core.tables import State, frame
 import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.figures import Figures, check_figures, parse_figures
 from gmkit.rulesets.jungle.orders import parse as parse_round
@@ -135,8 +137,7 @@ def figures_of(orders: Sequence[object], texts: Mapping[int, str] | None = None)
     for order in orders:
         if isinstance(order, FigureLine):
             rows[order.table].append(order.as_dict())
-    tables = {name: pl.DataFrame(r, schema=dict(FIGURE_SCHEMAS[name]), orient="row") if r
-              else pl.DataFrame(schema=dict(FIGURE_SCHEMAS[name])) for name, r in rows.items()}
+    tables = {name: frame(r, FIGURE_SCHEMAS[name], table=name) for name, r in rows.items()}
     return Figures(tables, [], dict(texts or {}))
 
 
@@ -166,35 +167,35 @@ def parse(post: str, player: str, state: State, rules: Params) -> ParseResult[Ju
     return parse_house(post, state, house_of_player(state, player), rules)
 
 
-def validate(state: State, parsed: Mapping[str, ParseResult[JungleOrder]],
-             rules: Params) -> dict[str, list[OrderError]]:
+def validate(state: State, orders: Orders[JungleOrder], ctx: Context) -> Problems:
     """Every problem the lines do not show alone, by player, each naming its line: the
     figures checked against the state; a character given two actions for a round across a
     house's several posts."""
-    problems: dict[str, list[OrderError]] = {}
-    for player, result in parsed.items():
+    problems: Problems = {}
+    for player in orders:
+        sent = orders.of(player)
         errs: list[OrderError] = []
         if player == CIV:
-            texts = {line.number: line.text for line, _ in result.orders}
-            checked = check_figures(state, figures_of([o for _, o in result.orders], texts),
-                                    rules)
+            texts = {e.number: e.text for e in sent}
+            checked = check_figures(state, figures_of([e.order for e in sent], texts),
+                                    ctx.rules)
             errs = [e for e in checked.errors if e.line is not None]
         else:
             seen: dict[tuple[str, int, str], int] = {}
-            for line, order in result.orders:
+            for e in sent:
+                order = e.order
                 if isinstance(order, RuleProposal):
                     continue
                 if not isinstance(order, A.Action):
-                    errs.append(IllegalOrderError("only the GM's desk posts figures",
-                                                  line=line.number, text=line.text))
+                    errs.append(e.reject("only the GM's desk posts figures"))
                     continue
                 key = (order.who, order.slot, order.by)
                 if key in seen:
-                    errs.append(IllegalOrderError(
+                    errs.append(e.reject(
                         f"{order.who} already has a {'Morning' if order.slot == 1 else 'Afternoon'}"
-                        f" action (line {seen[key]})", line=line.number, text=line.text))
+                        f" action (line {seen[key]})"))
                 else:
-                    seen[key] = line.number
+                    seen[key] = e.number
         if errs:
             problems[player] = errs
     return problems

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from gmkit.core.parts import Context, Headline
 from gmkit.core.tables import State
+from gmkit.rulesets.jungle.state import house_of_player
 
 #: Standings columns only the GM and the house itself see.
 GM_ONLY = ("food", "gold", "xp")
@@ -27,7 +29,16 @@ GM_TABLES = ("captive_rows",)
 CHARACTER_TABLES = ("characters", "captives")
 
 
-def public_state(state: State) -> State:
+#: What a summary charts per house.
+HEADLINE = Headline("fame", "Total Fame of the house", ("characters",))
+#: Words for the standings' columns.
+LABELS = {"fame": "total Fame", "xp": "total XP", "characters": "living characters",
+          "titles": "titles held", "favour": "gods' favour (Priest N)"}
+#: The subjects the history follows besides the houses.
+SERIES = {"character": "characters"}
+
+
+def public_state(state: State, ctx: Context | None = None) -> State:
     """The chart as published: private character columns blank, private choices removed."""
     chars = {t: state[t].with_columns(pl.lit(None, dtype=state[t].schema[c]).alias(c)
                                       for c in PRIVATE_CHARACTER)
@@ -47,6 +58,11 @@ def house_state(state: State, public: State, house: str) -> State:
                if t in state.tables}
     return State(public.turn, {**public.tables, **chars, "houses": houses,
                                "hexes": state["hexes"], **choices})
+
+
+def player_state(state: State, public: State, player: str, ctx: Context) -> State:
+    """The public chart, with the player's own house's sheets, stores and choices."""
+    return house_state(state, public, house_of_player(state, player))
 
 
 def _own_rows(full: pl.DataFrame, public: pl.DataFrame, key: str,
@@ -92,3 +108,21 @@ def character_series(state: State) -> pl.DataFrame:
             .select(pl.col("name").alias("entity"), pl.col("player"), pl.col("fame"),
                     pl.col("titles").fill_null(0).cast(pl.Int64), pl.col("xp"),
                     pl.col("wisdom"), pl.col("craftsmanship")))
+
+
+def subject_table(state: State, subject: str, ctx: Context) -> pl.DataFrame | None:
+    """Each living character's Fame (and, where the viewer may see them, XP, Wisdom and
+    Craftsmanship) and titles held, in its house's player's colour (None for another
+    subject)."""
+    return character_series(state) if subject == "character" else None
+
+
+def holdings(state: State, ctx: Context) -> pl.DataFrame:
+    """Each house's living characters in words, by Fame."""
+    chars = state["characters"].filter(pl.col("alive")).sort("fame", descending=True)
+    out = [{"player": h, "holdings": ", ".join(f"{c['name']} ({c['class']}, Fame "
+                                                 f"{c['fame']})" for c in
+                                                 chars.filter(pl.col("house") == h)
+                                                 .iter_rows(named=True))}
+           for h in state["houses"]["house"].to_list()]
+    return pl.DataFrame(out, schema={"player": pl.String, "holdings": pl.String})
