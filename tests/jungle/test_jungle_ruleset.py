@@ -16,7 +16,7 @@ from gmkit.core.views import Viewer
 from gmkit.game import Game
 from gmkit.sweeps.playout import play
 from gmkit.rulesets.jungle import actions as A
-from gmkit.rulesets.jungle.posts import FigureLine
+from gmkit.rulesets.jungle.orders import FigureLine
 from gmkit.rulesets.jungle.world import CIV
 
 RS = find_ruleset("jungle")

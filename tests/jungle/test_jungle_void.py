@@ -16,7 +16,7 @@ from gmkit.desk import Desk
 from gmkit.game import Game
 from gmkit.publish.summary import turn_report
 from gmkit.rulesets.jungle import actions as A
-from gmkit.rulesets.jungle.orders import parse
+from gmkit.rulesets.jungle.action_lines import parse
 from gmkit.rulesets.jungle.resolve import resolve_part
 from tests.jungle.helpers import RULES, char, city_row, drawn, rules, world
 

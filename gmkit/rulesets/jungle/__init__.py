@@ -7,8 +7,8 @@ game's turn is one council session. See ``docs/rules-notes/law-of-the-jungle.md`
 ambiguous passage is read and the named options that choose another reading.
 
 The modules: ``rules`` (the rules table), ``state`` (schemas), ``world`` (the starting world
-and the houses joining it), ``posts`` and ``orders`` (a house's post for both rounds, the GM's
-civilization figures), ``session`` (the steps of a council session in its three phases),
+and the houses joining it), ``orders`` (a house's post for both rounds, read line by line by
+``action_lines``, and the GM's civilization figures; validation), ``session`` (the steps of a council session in its three phases),
 ``resolve`` (the two action rounds on the core's per-actor flow), ``effects``, ``gods``,
 ``attack``, ``fight`` and ``odds`` (what each action does), ``forecast`` (the odds of the
 attacks posted, and what would be void now), ``food``, ``cities``, ``units``, ``titles`` and
@@ -30,12 +30,11 @@ from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
 import gmkit.rulesets.jungle.forecast as forecast
-import gmkit.rulesets.jungle.posts as posts
 import gmkit.rulesets.jungle.views as viewing
 import gmkit.rulesets.jungle.world as world
-from gmkit.rulesets.jungle import drawing
+from gmkit.rulesets.jungle import drawing, orders
 from gmkit.rulesets.jungle.bot import random_post
-from gmkit.rulesets.jungle.posts import JungleOrder
+from gmkit.rulesets.jungle.orders import JungleOrder
 from gmkit.rulesets.jungle.rules import PARAMS
 from gmkit.rulesets.jungle.session import steps
 from gmkit.rulesets.jungle.state import SCHEMAS, to_move
@@ -58,7 +57,7 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     board = BoardSpec(kind="hex", default=world.board, check=world.check_board)
     views = Views(gm_only=viewing.GM_ONLY, public=viewing.public_state, player=viewing.player_state)
     presentation = Presentation(
-        colours=drawing.colours, scene=drawing.scene, describe=posts.describe,
+        colours=drawing.colours, scene=drawing.scene, describe=orders.describe,
         headline=viewing.HEADLINE, labels=viewing.LABELS, subject="house", series=viewing.SERIES,
         subject_table=viewing.subject_table, holdings=viewing.holdings)
     # the GM posts the civilization game's figures each session; JOINING THE GAME mid-game
@@ -72,10 +71,10 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
 
     def parse_post(self, post: str, player: str, state: State, ctx: Context, *,
                    secret: bool = False) -> ParseResult[JungleOrder]:
-        return posts.parse(post, player, state, ctx.rules)
+        return orders.parse(post, player, state, ctx.rules)
 
-    def validate(self, state: State, orders: Orders[JungleOrder], ctx: Context) -> Problems:
-        return posts.validate(state, orders, ctx)
+    def validate(self, state: State, sent: Orders[JungleOrder], ctx: Context) -> Problems:
+        return orders.validate(state, sent, ctx)
 
     def steps(self, ctx: Context) -> list[Step]:
         return steps()
@@ -98,16 +97,16 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     def standings(self, state: State, ctx: Context) -> pl.DataFrame:
         return viewing.standings(state)
 
-    def odds(self, state: State, orders: Orders[JungleOrder], ctx: Context) -> pl.DataFrame:
+    def odds(self, state: State, sent: Orders[JungleOrder], ctx: Context) -> pl.DataFrame:
         """Every attack's five bands with their exact probabilities, as the state stands before
         the session, or a ``void`` row saying why it would be void now."""
-        return forecast.odds(state, orders, ctx)
+        return forecast.odds(state, sent, ctx)
 
-    def void_now(self, state: State, orders: Orders[JungleOrder], ctx: Context) -> Problems:
+    def void_now(self, state: State, sent: Orders[JungleOrder], ctx: Context) -> Problems:
         """The actions that would be void if they resolved as the state stands (CHARACTER
         ACTIONS: "Actions that are not valid at the moment of resolution will be considered
         void"), each naming its line and why."""
-        return forecast.void_now(state, orders, ctx)
+        return forecast.void_now(state, sent, ctx)
 
     def view(self, state: State, viewer: Viewer | str, ctx: Context | None = None) -> State:
         """As the core's view, but the hexes' yields (their ``food`` and ``gold``, names the

@@ -23,7 +23,7 @@ from gmkit.rulesets.jungle.rules import TLATOANI as TLATOANI_RULE
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, append, char, house, members, update
 from gmkit.rulesets.jungle.lifecycle import (TENANT, add_title, end_tenancy, enslave,
                                              make_tlatoani, promote_captain, set_captain)
-from gmkit.rulesets.jungle.orders import word_limit
+from gmkit.rulesets.jungle.action_lines import word_limit
 from gmkit.rulesets.jungle.places import Places, hex_row, hex_distance, workable
 from gmkit.rulesets.jungle.state import (CITIZEN, PEASANT, SOLDIER, SPECIALIST, TLATOANI,
                                          character_row, frame, landlord_of, owner_of, rows)

@@ -13,6 +13,7 @@ import polars as pl
 
 from gmkit.core.parts import Context, Headline
 from gmkit.core.tables import State
+from gmkit.core.views import Private, PrivateRows, Viewer, hide_private
 from gmkit.rulesets.jungle.state import house_of_player
 
 #: Standings columns only the GM and the house itself see.
@@ -27,8 +28,6 @@ GM_TABLES = ("captive_rows",)
 
 #: Tables of characters: those in the game, and those a captured unit took out of it.
 CHARACTER_TABLES = ("characters", "captives")
-
-
 #: What a summary charts per house.
 HEADLINE = Headline("fame", "Total Fame of the house", ("characters",))
 #: Words for the standings' columns.
@@ -38,39 +37,37 @@ LABELS = {"fame": "total Fame", "xp": "total XP", "characters": "living characte
 SERIES = {"character": "characters"}
 
 
+def characters_of(state: State, player: str) -> list[str]:
+    """The characters of the house a player orders now (his own, or the one it joined)."""
+    house = house_of_player(state, player)
+    return state["characters"].filter(pl.col("house") == house)["name"].to_list()
+
+
+#: What only the GM and a house see of its own: its characters' sheets (those a captured unit
+#: took out of the game too), its stores, its characters' choices; the captives' other rows
+#: are the GM's alone.
+PRIVATE: tuple[Private | PrivateRows, ...] = (
+    *(Private(t, "house", (*PRIVATE_CHARACTER, "xp"), house_of_player)
+      for t in CHARACTER_TABLES),
+    Private("houses", "house", ("food", "gold"), house_of_player),
+    *(PrivateRows(t, column, characters_of) for t, column in CHOICES.items()),
+    *(PrivateRows(t, None) for t in GM_TABLES),
+)
+
+
 def public_state(state: State, ctx: Context | None = None) -> State:
-    """The chart as published: private character columns blank, private choices removed."""
-    chars = {t: state[t].with_columns(pl.lit(None, dtype=state[t].schema[c]).alias(c)
-                                      for c in PRIVATE_CHARACTER)
-             for t in CHARACTER_TABLES if t in state.tables}
-    cleared = {t: state[t].clear() for t in (*CHOICES, *GM_TABLES) if t in state.tables}
-    return State(state.turn, {**state.tables, **chars, **cleared})
+    """The chart as published: private character columns blank, private choices removed (the
+    ``GM_ONLY`` columns are blanked by the core's view)."""
+    return hide_private(state, PRIVATE, Viewer.public())
 
 
-def house_state(state: State, public: State, house: str) -> State:
-    """``public`` with the house's own rows as the GM sees them: its characters' sheets, its
-    stores and its choices; every hex's yields (the map is no secret)."""
-    names = state["characters"].filter(pl.col("house") == house)["name"].to_list()
-    chars = {t: _own_rows(state[t], public[t], "name", pl.col("house") == house)
-             for t in CHARACTER_TABLES if t in state.tables}
-    houses = _own_rows(state["houses"], public["houses"], "house", pl.col("house") == house)
-    choices = {t: state[t].filter(pl.col(col).is_in(names)) for t, col in CHOICES.items()
-               if t in state.tables}
-    return State(public.turn, {**public.tables, **chars, "houses": houses,
-                               "hexes": state["hexes"], **choices})
-
-
-def player_state(state: State, public: State, player: str, ctx: Context) -> State:
-    """The public chart, with the player's own house's sheets, stores and choices."""
-    return house_state(state, public, house_of_player(state, player))
-
-
-def _own_rows(full: pl.DataFrame, public: pl.DataFrame, key: str,
-              own: pl.Expr) -> pl.DataFrame:
-    """``public`` with the rows ``own`` selects taken from ``full``, in ``full``'s order."""
-    out = pl.concat([full.filter(own), public.filter(~own)])
-    order = full.select(key).with_row_index("_i")
-    return out.join(order, on=key, how="left").sort("_i").drop("_i")
+def player_state(state: State, public: State, player: str, ctx: Context | None = None) -> State:
+    """The public chart, with the player's own house's sheets, stores and choices; every hex's
+    yields (the map is no secret)."""
+    own = hide_private(state, PRIVATE, Viewer.player(player))
+    return State(public.turn, {**public.tables, **{p.table: own[p.table] for p in PRIVATE
+                                                   if p.table in own.tables},
+                               "hexes": state["hexes"]})
 
 
 def standings(state: State) -> pl.DataFrame:
