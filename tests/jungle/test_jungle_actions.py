@@ -12,7 +12,7 @@ from gmkit.core.steps import Driver
 from gmkit.core.views import sees_event
 from gmkit.rulesets.jungle import actions as A
 from gmkit.rulesets.jungle.attack import AttackType
-from gmkit.rulesets.jungle.orders import WordLimitError, parse
+from gmkit.rulesets.jungle.action_lines import WordLimitError, parse
 from gmkit.rulesets.jungle.resolve import resolve_part, round_steps, shared
 from tests.jungle.helpers import RULES, char, char_of, city_row, dice, drawn, unit_row, world
 

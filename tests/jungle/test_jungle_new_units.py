@@ -10,8 +10,8 @@ from gmkit.core.orders import IllegalOrderError
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle.figures import check_figures, parse_figures
-from gmkit.rulesets.jungle.orders import parse
-from gmkit.rulesets.jungle.posts import parse_civ
+from gmkit.rulesets.jungle.action_lines import parse
+from gmkit.rulesets.jungle.orders import parse_civ
 from gmkit.rulesets.jungle.resolve import new_session, resolve_part
 from gmkit.rulesets.jungle.session import opening
 from gmkit.rulesets.jungle.edit import update

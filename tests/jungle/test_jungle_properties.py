@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from gmkit.core.dice import Dice
 from gmkit.rulesets.jungle.attack import AttackType
 from gmkit.rulesets.jungle.food import eat
-from gmkit.rulesets.jungle.orders import parse
+from gmkit.rulesets.jungle.action_lines import parse
 from gmkit.rulesets.jungle.resolve import resolve_part
 from gmkit.rulesets.jungle.state import checked
 from tests.cases import Cases

@@ -10,12 +10,13 @@ import polars as pl
 import pytest
 
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
+from gmkit.core.envelope import Orders
 from gmkit.core.ruleset import find_ruleset
 from gmkit.core.views import Viewer
 from gmkit.game import Game
 from gmkit.sweeps.playout import play
 from gmkit.rulesets.jungle import actions as A
-from gmkit.rulesets.jungle.posts import FigureLine
+from gmkit.rulesets.jungle.orders import FigureLine
 from gmkit.rulesets.jungle.world import CIV
 
 RS = find_ruleset("jungle")
@@ -33,9 +34,9 @@ def test_a_post_gives_each_character_a_morning_and_an_afternoon_action(game):
     character's second line is his Afternoon action."""
     state = game.state()
     headed = RS.parse_post("[b]Morning[/b]\n[b]Gualpa: Defend[/b]\n[b]Afternoon[/b]\n"
-                           "[b]Gualpa: Toil[/b]", "Ocelotl", state, game.rules)
+                           "[b]Gualpa: Toil[/b]", "Ocelotl", state, game.context())
     plain = RS.parse_post("[b]Gualpa: Defend[/b]\n[b]Gualpa: Toil[/b]", "Ocelotl", state,
-                          game.rules)
+                          game.context())
     for result in (headed, plain):
         assert result.ok
         assert [(type(o), o.slot) for _, o in result.orders] == [(A.Defend, 1), (A.Toil, 2)]
@@ -68,8 +69,8 @@ def test_the_figures_entered_are_stored_with_the_turn_and_applied(game):
 def test_the_session_has_three_phases_stepped_action_by_action(game):
     """CHARACTER ACTIONS: the GM steps action by action; the steps belong to the Morning,
     the Afternoon and the Evening."""
-    assert [s.phase for s in RS.steps(game.rules)][0] == "Morning"
-    assert {s.phase for s in RS.steps(game.rules)} == {"Morning", "Afternoon", "Evening"}
+    assert [s.phase for s in RS.steps(game.context())][0] == "Morning"
+    assert {s.phase for s in RS.steps(game.context())} == {"Morning", "Afternoon", "Evening"}
     game.receive_post("Ocelotl", "[b]Gualpa: Defend[/b]\n[b]Gualpa: Defend[/b]")
     game.receive_post("Quetzal", "[b]Itzel: Defend[/b]")
     session = game.start()
@@ -117,8 +118,8 @@ def test_the_odds_of_each_attack_are_shown_before_it_resolves(game):
     add up to 1."""
     state = game.state().replace(characters=game.state()["characters"].with_columns(
         city=pl.lit("Tenochtitlan"), q=pl.lit(1), r=pl.lit(0)))
-    result = RS.parse_post("[b]Gualpa: Attack (Duel) Itzel[/b]", "Ocelotl", state, game.rules)
-    odds = RS.odds(state, {"Ocelotl": [o for _, o in result.orders]}, game.rules)
+    result = RS.parse_post("[b]Gualpa: Attack (Duel) Itzel[/b]", "Ocelotl", state, game.context())
+    odds = RS.odds(state, Orders.parsed({"Ocelotl": result}), game.context())
     assert odds["band"].to_list() == ["all_attackers_fail", "principal_attacker_fails", "draw",
                                       "principal_defender_suffers", "all_defenders_suffer"]
     assert abs(odds["probability"].sum() - 1) < 1e-9
@@ -157,8 +158,8 @@ def test_signing_up_again_needs_every_character_lost_or_three_trapped_sessions(g
     for _ in range(3):
         trapped = count_trapped(trapped)
     assert trapped["houses"].filter(pl.col("house") == "Ocelotl")["trapped"].item() == 3
-    result = RS.parse_post("join Ocelotl: Nezahual", CIV, trapped, game.rules)
-    assert RS.validate(trapped, {CIV: result}, game.rules) == {}
+    result = RS.parse_post("join Ocelotl: Nezahual", CIV, trapped, game.context())
+    assert RS.validate(trapped, Orders.parsed({CIV: result}), game.context()) == {}
 
 
 def test_a_rule_proposal_takes_its_25_point_offering(game):
@@ -169,7 +170,7 @@ def test_a_rule_proposal_takes_its_25_point_offering(game):
         xp=pl.lit(30)))
     post = ("[b]Rule proposal: Tlatoani may spend twice their limit; offering Gualpa 20 XP, "
             "Gualpa 1 Wisdom[/b]\n[b]Gualpa: Defend[/b]")
-    result = RS.parse_post(post, "Ocelotl", state, game.rules)
+    result = RS.parse_post(post, "Ocelotl", state, game.context())
     assert result.ok and len(result.orders) == 2
     from gmkit.core.envelope import Orders
     from gmkit.rulesets.jungle.proposals import proposals
@@ -177,7 +178,7 @@ def test_a_rule_proposal_takes_its_25_point_offering(game):
     _, events = proposals(state, orders, None, game.rules)  # type: ignore[arg-type]
     assert "not considered: the offering is 21 points, not 25" in events[0].text
     post = post.replace("Gualpa 1 Wisdom", "Gualpa 5 XP")
-    result = RS.parse_post(post, "Ocelotl", state, game.rules)
+    result = RS.parse_post(post, "Ocelotl", state, game.context())
     after, events = proposals(state, Orders.plain({"Ocelotl": [o for _, o in result.orders]}),
                               None, game.rules)  # type: ignore[arg-type]
     assert "offers 25 points" in events[0].text

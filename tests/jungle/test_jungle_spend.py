@@ -8,7 +8,7 @@ import pytest
 
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle.edit import update
-from gmkit.rulesets.jungle.orders import parse
+from gmkit.rulesets.jungle.action_lines import parse
 from gmkit.rulesets.jungle.resolve import resolve_part
 from tests.jungle.helpers import char, city_row, drawn, rules, world
 

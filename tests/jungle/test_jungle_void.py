@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
+from gmkit.core.envelope import Orders
+from gmkit.core.parts import Context
 from gmkit.core.ruleset import find_ruleset
 from gmkit.desk import Desk
 from gmkit.game import Game
 from gmkit.publish.summary import turn_report
 from gmkit.rulesets.jungle import actions as A
-from gmkit.rulesets.jungle.orders import parse
+from gmkit.rulesets.jungle.action_lines import parse
 from gmkit.rulesets.jungle.resolve import resolve_part
 from tests.jungle.helpers import RULES, char, city_row, drawn, rules, world
 
@@ -55,11 +57,11 @@ def test_every_attack_appears_in_the_odds_joint_attacks_once_under_their_princip
     post = ("[b]Gualpa: Joint Attack (Duel) Xoco with Itzel[/b]\n"
             "[b]Itzel: Joint Attack (Duel) Xoco with Gualpa[/b]")
     orders = {"Red": [a for _, a in parse(post, s, "Red", 1, RULES).orders]}
-    odds = RS.odds(s, orders, RULES)
+    odds = RS.odds(s, Orders.plain(orders), Context(RULES))
     assert set(odds["attacker"].to_list()) == {"Itzel"} and odds.height == 5
     assert abs(odds["probability"].sum() - 1) < 1e-9
     single = {"Red": orders["Red"][:1]}
-    bad = RS.odds(s, single, RULES)
+    bad = RS.odds(s, Orders.plain(single), Context(RULES))
     assert bad["band"].to_list() == ["void"] and "miscoordination" in bad["void"][0]
 
 
@@ -99,6 +101,6 @@ def test_void_now_names_any_action_void_as_things_stand() -> None:
               houses={"Red": (0, 0)})
     post = "[b]Gualpa: Train Wisdom[/b]\n[b]Itzel: Defend[/b]"
     orders = {"Red": [a for _, a in parse(post, s, "Red", 1, RULES).orders]}
-    (err,) = RS.void_now(s, orders, RULES)["Red"]
+    (err,) = RS.void_now(s, Orders.plain(orders), Context(RULES))["Red"]
     assert err.line == 1 and "Gualpa's Train would be void if it resolved now" in str(err)
     assert "house Red has 0" in str(err)

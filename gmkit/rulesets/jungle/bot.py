@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Dice
-from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle.attack import AttackType
 from gmkit.rulesets.jungle.rules import ACTIONS, GOD_NAMES, STRUCTURE
@@ -68,7 +68,7 @@ def _options(me: dict[str, Any], state: State, house: dict[str, Any],
     return out
 
 
-def random_post(state: State, player: str, rules: Params, dice: Dice) -> str:
+def random_post(state: State, player: str, ctx: Context, dice: Dice) -> str:
     """Each character of the player's house that may act posts a Morning and an Afternoon
     action."""
     house_id = house_of_player(state, player)

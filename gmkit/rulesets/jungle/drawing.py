@@ -13,6 +13,7 @@ from collections.abc import Hashable
 
 from gmkit.core.boards.hexgrid import Hex
 from gmkit.core.drawing.scene import Label, LegendEntry, Mark, MarkKind, Scene, initials
+from gmkit.core.parts import Context
 from gmkit.core.tables import State
 
 PALETTE = ("#c0392b", "#2471a3", "#d4ac0d", "#8e44ad", "#16a085", "#d35400", "#2c3e50",
@@ -21,7 +22,7 @@ CITY_HEX, LAND, HELD = "#b9a37a", "#dfe9c5", "#f3e3b0"
 NPC = "#555555"
 
 
-def colours(state: State) -> dict[str, str]:
+def colours(state: State, ctx: Context | None = None) -> dict[str, str]:
     """Each house's colour, in the order the houses were listed."""
     return {h: PALETTE[i % len(PALETTE)] for i, h in enumerate(state["houses"]["house"].to_list())}
 
@@ -32,7 +33,7 @@ def _tint(colour: str) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(int(v + (255 - v) * 0.65) for v in (r, g, b)))
 
 
-def scene(state: State, title: str = "") -> Scene:
+def scene(state: State, ctx: Context | None = None, title: str = "") -> Scene:
     """The hexes of every city, its units and its characters, for ``state`` as a viewer sees
     it."""
     colour = colours(state)

@@ -1,8 +1,10 @@
 """What each action (but attacks and sacrifices) does when its turn comes.
 
 Each effect takes ``(state, action, dice, rules)`` and returns the new state and its events, or
-raises :class:`Void` with the reason the action is not valid at the moment of resolution ("Actions
-that are not valid at the moment of resolution will be considered void").
+raises :class:`~gmkit.core.dispatch.VoidAction` (through :func:`need`) with the reason the action
+is not valid at the moment of resolution ("Actions that are not valid at the moment of resolution
+will be considered void"). :data:`EFFECTS` is the table from an action's type to its effect;
+:mod:`gmkit.rulesets.jungle.resolve` dispatches on it.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gmkit.core.dice import Dice
+from gmkit.core.dispatch import VoidAction
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
@@ -20,7 +23,7 @@ from gmkit.rulesets.jungle.rules import TLATOANI as TLATOANI_RULE
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, append, char, house, members, update
 from gmkit.rulesets.jungle.lifecycle import (TENANT, add_title, end_tenancy, enslave,
                                              make_tlatoani, promote_captain, set_captain)
-from gmkit.rulesets.jungle.orders import word_limit
+from gmkit.rulesets.jungle.action_lines import word_limit
 from gmkit.rulesets.jungle.places import Places, hex_row, hex_distance, workable
 from gmkit.rulesets.jungle.state import (CITIZEN, PEASANT, SOLDIER, SPECIALIST, TLATOANI,
                                          character_row, frame, landlord_of, owner_of, rows)
@@ -28,13 +31,10 @@ from gmkit.rulesets.jungle.state import (CITIZEN, PEASANT, SOLDIER, SPECIALIST, 
 Result = tuple[State, list[Event]]
 
 
-class Void(Exception):
-    """An action not valid when its turn comes; the message is the reason."""
-
-
-def _need(ok: bool, reason: str) -> None:
+def need(ok: bool, reason: str) -> None:
+    """Go on when ``ok``; else the action is void for ``reason`` (CHARACTER ACTIONS)."""
     if not ok:
-        raise Void(reason)
+        raise VoidAction(ACTIONS, reason)
 
 
 def _ev(a: A.Action, text: str, rule: str = ACTIONS, **data: object) -> Event:
@@ -52,12 +52,12 @@ def _settle(state: State, name: str, city: str, q: int | None, r: int | None, di
     """A character becomes a peasant on a hex of ``city`` (drawn when none is named); he leaves
     any land, unit and tenancy."""
     hexes = workable(state, city)
-    _need(bool(hexes), f"{city} has no workable hex")
+    need(bool(hexes), f"{city} has no workable hex")
     if q is None or r is None:
         h = dice.choice([f"{x['q']},{x['r']}" for x in hexes], purpose=f"the hex {name} settles "
                         f"on in {city}", rule=ACTIONS, key=f"hex/{key}")
         q, r = (int(v) for v in h.split(","))
-    _need(hex_row(state, city, q, r) is not None, f"{q},{r} is not a workable hex of {city}")
+    need(hex_row(state, city, q, r) is not None, f"{q},{r} is not a workable hex of {city}")
     state = _leave_land(state, name)
     me = char(state, name)
     if me["unit"]:
@@ -98,9 +98,9 @@ def toil(state: State, a: A.Action, dice: Dice, rules: Params) -> Result:
     """TOIL: "Only peasants may toil"; the hex's output goes to the house (a tenant's to the
     citizen owning the land)."""
     me = char(state, a.who)
-    _need(me["class"] == PEASANT and me["city"] is not None, f"{a.who} is not a peasant on a hex")
+    need(me["class"] == PEASANT and me["city"] is not None, f"{a.who} is not a peasant on a hex")
     h = hex_row(state, me["city"], me["q"], me["r"])
-    _need(h is not None, f"{a.who} does not live on a workable hex")
+    need(h is not None, f"{a.who} does not live on a workable hex")
     assert h is not None
     landlord = landlord_of(state, a.who)
     gets = str(char(state, landlord)["house"]) if landlord else _house_gaining(state, a)
@@ -114,14 +114,14 @@ def move(state: State, a: A.Move, dice: Dice, rules: Params) -> Result:
     """MOVE: "Peasants and Citizens may move to another workable hex tile within the same city"
     (a citizen's land moves with him; tenancy is lost)."""
     me = char(state, a.who)
-    _need(me["class"] in (PEASANT, CITIZEN) and me["city"] is not None,
+    need(me["class"] in (PEASANT, CITIZEN) and me["city"] is not None,
           f"{a.who} is a {me['class']}: only peasants and citizens move")
     h = hex_row(state, me["city"], a.q, a.r)
-    _need(h is not None, f"{a.q},{a.r} is not a workable hex of {me['city']}")
-    _need((me["q"], me["r"]) != (a.q, a.r), f"{a.who} already lives on {a.q},{a.r}")
+    need(h is not None, f"{a.q},{a.r} is not a workable hex of {me['city']}")
+    need((me["q"], me["r"]) != (a.q, a.r), f"{a.who} already lives on {a.q},{a.r}")
     assert h is not None
     if me["class"] == CITIZEN:
-        _need(h["citizen"] is None, f"{a.q},{a.r} is the land of citizen {h['citizen']}")
+        need(h["citizen"] is None, f"{a.q},{a.r} is the land of citizen {h['citizen']}")
         state = _leave_land(state, a.who)
         state = update(state, "characters", "name", a.who, q=a.q, r=a.r)
         out = rows(state, "hexes")
@@ -140,10 +140,10 @@ def travel(state: State, a: A.Travel, dice: Dice, rules: Params) -> Result:
     """TRAVEL: "Characters become a peasant in the destination city ... If the cities are not
     connected by trade routes, traveling ... requires both of a character's actions"."""
     here = Places(state).city_of(a.who)
-    _need(here != a.city, f"{a.who} is in {a.city} already")
+    need(here != a.city, f"{a.who} is in {a.city} already")
     routes: list[str] = next((c["trade_routes"] for c in rows(state, "cities")
                               if c["city"] == here), [])
-    _need(a.both or a.city in (routes or []),
+    need(a.both or a.city in (routes or []),
           f"{here} and {a.city} are not connected by a trade route: travel takes both actions")
     me = char(state, a.who)
     if me["class"] == TLATOANI:
@@ -159,16 +159,16 @@ def enlist(state: State, a: A.Enlist, dice: Dice, rules: Params) -> Result:
     characters is less than the unit's health" (the unit must be at the character's location)."""
     unit = next(u for u in rows(state, "units") if u["unit"] == a.unit)
     me = char(state, a.who)
-    _need(me["unit"] != a.unit, f"{a.who} is in {a.unit} already")
-    _need(unit["enlisted"] < unit["health"], f"{a.unit} is full: {unit['enlisted']} enlisted, "
+    need(me["unit"] != a.unit, f"{a.who} is in {a.unit} already")
+    need(unit["enlisted"] < unit["health"], f"{a.unit} is full: {unit['enlisted']} enlisted, "
           f"health {unit['health']}")
     places = Places(state)
     if me["unit"] is None:
-        _need(unit["city"] is not None and unit["city"] == me["city"],
+        need(unit["city"] is not None and unit["city"] == me["city"],
               f"{a.unit} is not in {me['city']}")
     else:
         here = places.units[me["unit"]]
-        _need(hex_distance(here["q"], here["r"], unit["q"], unit["r"]) <= 2,
+        need(hex_distance(here["q"], here["r"], unit["q"], unit["r"]) <= 2,
               f"{a.unit} is not within 2 hexes of {me['unit']}")
     old = me["unit"]
     state = _leave_land(state, a.who)
@@ -191,7 +191,7 @@ def order(state: State, a: A.Order, dice: Dice, rules: Params) -> Result:
     """ORDER / CONTROLLING UNITS: only the Captain; over the word limit the unit "will become
     confused and will fortify"; new orders discard the old."""
     unit = next(u for u in rows(state, "units") if u["unit"] == a.unit)
-    _need(unit["captain"] == a.who, f"{a.who} is not the Captain of {a.unit}")
+    need(unit["captain"] == a.who, f"{a.who} is not the Captain of {a.unit}")
     limit = word_limit(unit["level"], a.both, rules)
     confused = a.words > limit
     state = update(state, "units", "unit", a.unit,
@@ -205,7 +205,7 @@ def order(state: State, a: A.Order, dice: Dice, rules: Params) -> Result:
 def desert(state: State, a: A.Desert, dice: Dice, rules: Params) -> Result:
     """DESERT: "Upon deserting a character's Fame is reduced by half, rounded down"."""
     me = char(state, a.who)
-    _need(me["unit"] is not None, f"{a.who} is not in a unit")
+    need(me["unit"] is not None, f"{a.who} is not in a unit")
     unit = me["unit"]
     captain = next(u for u in rows(state, "units") if u["unit"] == unit)["captain"] == a.who
     state = _settle(state, a.who, a.city, a.q, a.r, dice, a.who)
@@ -221,7 +221,7 @@ def retire(state: State, a: A.Retire, dice: Dice, rules: Params) -> Result:
     """RETIRE: only the Captain; "a bonus of 50% of their Fame"; he moves to any workable hex."""
     me = char(state, a.who)
     unit = me["unit"]
-    _need(unit is not None and any(u["unit"] == unit and u["captain"] == a.who
+    need(unit is not None and any(u["unit"] == unit and u["captain"] == a.who
                                    for u in rows(state, "units")),
           f"{a.who} is not the Captain of a unit")
     bonus = int(me["fame"] * float(rules.retire_fame_bonus))
@@ -238,7 +238,7 @@ def disband(state: State, a: A.Disband, dice: Dice, rules: Params) -> Result:
     me = char(state, a.who)
     unit = a.unit or me["unit"]
     row = next((u for u in rows(state, "units") if u["unit"] == unit), None)
-    _need(row is not None and row["captain"] == a.who, f"{a.who} is not the Captain of {unit}")
+    need(row is not None and row["captain"] == a.who, f"{a.who} is not the Captain of {unit}")
     state, nearest = disband_unit(state, unit, dice)
     return state, [_ev(a, f"{a.who} disbands {unit}; its characters settle in {nearest}.")]
 
@@ -248,7 +248,7 @@ def disband_unit(state: State, unit: str, dice: Dice) -> tuple[State, str]:
     city (returned)."""
     row = next(u for u in rows(state, "units") if u["unit"] == unit)
     cities = rows(state, "cities")
-    _need(bool(cities), "there is no city to go to")
+    need(bool(cities), "there is no city to go to")
     nearest = min(cities, key=lambda c: (hex_distance(c["q"], c["r"], row["q"], row["r"]),
                                          c["city"]))["city"]
     crew = [c["name"] for c in rows(state, "characters") if c["unit"] == unit and c["alive"]]
@@ -262,11 +262,11 @@ def disband_unit(state: State, unit: str, dice: Dice) -> tuple[State, str]:
 def evict(state: State, a: A.Evict, dice: Dice, rules: Params) -> Result:
     """EVICT: "A citizen may evict a tenant from his land, forcing the tenant to move to another
     tile of the citizen's choice within the city"."""
-    _need(landlord_of(state, a.tenant) == a.who, f"{a.tenant} is not a tenant of {a.who}")
+    need(landlord_of(state, a.tenant) == a.who, f"{a.tenant} is not a tenant of {a.who}")
     t = char(state, a.tenant)
-    _need(hex_row(state, t["city"], a.q, a.r) is not None,
+    need(hex_row(state, t["city"], a.q, a.r) is not None,
           f"{a.q},{a.r} is not a workable hex of {t['city']}")
-    _need((t["q"], t["r"]) != (a.q, a.r), f"{a.tenant} lives on {a.q},{a.r} already")
+    need((t["q"], t["r"]) != (a.q, a.r), f"{a.tenant} lives on {a.q},{a.r} already")
     state = end_tenancy(state, a.tenant)
     state = update(state, "characters", "name", a.tenant, q=a.q, r=a.r)
     return _tenancy(state, a.tenant), [_ev(a, f"{a.who} evicts {a.tenant} to {a.q},{a.r}.")]
@@ -294,10 +294,10 @@ def procreate(state: State, a: A.Procreate, dice: Dice, rules: Params) -> Result
     """PROCREATE: within Aztec territory; food (Current Characters + 1)^2; a new peasant on the
     same hex who may not act until the next council session."""
     me = char(state, a.who)
-    _need(Places(state).city_of(a.who) is not None, f"{a.who} is not within Aztec territory")
+    need(Places(state).city_of(a.who) is not None, f"{a.who} is not within Aztec territory")
     cost = (len(members(state, me["house"])) + 1) ** 2
     h = house(state, me["house"])
-    _need(h["food"] >= cost, f"a child costs {cost} food; house {h['house']} has {h['food']}")
+    need(h["food"] >= cost, f"a child costs {cost} food; house {h['house']} has {h['food']}")
     state = add_to_house(state, me["house"], food=-cost)
     return _newcomer(state, a, a.child, rules), [_ev(a, f"{a.who} raises a child for {cost} "
                                                         "food.", cost=cost)]
@@ -307,7 +307,7 @@ def recruit(state: State, a: A.Recruit, dice: Dice, rules: Params) -> Result:
     """RECRUIT: Fame (Current Characters + 1)^2 from the character; a new peasant on his hex."""
     me = char(state, a.who)
     cost = (len(members(state, me["house"])) + 1) ** 2
-    _need(me["fame"] >= cost, f"recruiting costs {cost} Fame; {a.who} has {me['fame']}")
+    need(me["fame"] >= cost, f"recruiting costs {cost} Fame; {a.who} has {me['fame']}")
     state = add_to(state, a.who, fame=-cost)
     return _newcomer(state, a, a.recruit, rules), [_ev(a, f"{a.who} recruits a character for "
                                                           f"{cost} Fame.", cost=cost)]
@@ -324,7 +324,7 @@ def defend(state: State, a: A.Action, dice: Dice, rules: Params) -> Result:
 
 def _tlatoani_city(state: State, who: str) -> dict[str, object]:
     city = next((c for c in rows(state, "cities") if c["tlatoani"] == who), None)
-    _need(city is not None, f"{who} is not a Tlatoani")
+    need(city is not None, f"{who} is not a Tlatoani")
     assert city is not None
     return city
 
@@ -350,7 +350,7 @@ def spend(state: State, a: A.Spend, dice: Dice, rules: Params) -> Result:
         total_gold + sum(int(c["spent"]) for c in cities)
     limit = base * int(city["citizens"]) // max(1, citizens)  # type: ignore[call-overload]
     spent = int(city["spent"])  # type: ignore[call-overload]
-    _need(spent + a.gold <= limit, f"{city['city']} may spend {limit} gold this session; "
+    need(spent + a.gold <= limit, f"{city['city']} may spend {limit} gold this session; "
           f"{spent} spent already")
     state = update(state, "cities", "city", city["city"], spent=spent + a.gold)
     state = update(state, "session", "session", int(state["session"]["session"][0]),
@@ -361,7 +361,7 @@ def spend(state: State, a: A.Spend, dice: Dice, rules: Params) -> Result:
 def research(state: State, a: A.Research, dice: Dice, rules: Params) -> Result:
     """RESEARCH X: "Any character with one or more science beakers" (drawn over the gameturns)."""
     me = char(state, a.who)
-    _need(me["beakers"] >= 1, f"{a.who} has no science beakers")
+    need(me["beakers"] >= 1, f"{a.who} has no science beakers")
     state = append(state, "projects", {"character": a.who, "kind": "research", "item": a.tech,
                                        "city": None})
     return state, [_ev(a, f"{a.who} researches {a.tech}.")]
@@ -370,9 +370,9 @@ def research(state: State, a: A.Research, dice: Dice, rules: Params) -> Result:
 def produce(state: State, a: A.Produce, dice: Dice, rules: Params) -> Result:
     """PRODUCE X: "Any character with one or more production hammers ... within their city"."""
     me = char(state, a.who)
-    _need(me["hammers"] >= 1, f"{a.who} has no production hammers")
+    need(me["hammers"] >= 1, f"{a.who} has no production hammers")
     city = Places(state).city_of(a.who)
-    _need(city is not None, f"{a.who} is not in a city")
+    need(city is not None, f"{a.who} is not in a city")
     state = append(state, "projects", {"character": a.who, "kind": "produce", "item": a.item,
                                        "city": city})
     return state, [_ev(a, f"{a.who} works to produce {a.item} in {city}.")]
@@ -381,34 +381,34 @@ def produce(state: State, a: A.Produce, dice: Dice, rules: Params) -> Result:
 def give(state: State, a: A.Give, dice: Dice, rules: Params) -> Result:
     """GIVE X: Fame, food, gold, a slave, a captaincy, land or a city, to a character in the same
     location."""
-    _need(char(state, a.to)["alive"], f"{a.to} is dead")
-    _need(Places(state).same(a.who, a.to), f"{a.to} is not in the same location as {a.who}")
+    need(char(state, a.to)["alive"], f"{a.to} is dead")
+    need(Places(state).same(a.who, a.to), f"{a.to} is not in the same location as {a.who}")
     me, them = char(state, a.who), char(state, a.to)
     if a.thing == "fame":
-        _need(me["fame"] >= a.amount, f"{a.who} has only {me['fame']} Fame")
+        need(me["fame"] >= a.amount, f"{a.who} has only {me['fame']} Fame")
         state = add_to(add_to(state, a.who, fame=-a.amount), a.to, fame=a.amount)
     elif a.thing in ("food", "gold"):
         h = house(state, me["house"])
-        _need(h[a.thing] >= a.amount, f"house {h['house']} has only {h[a.thing]} {a.thing}")
+        need(h[a.thing] >= a.amount, f"house {h['house']} has only {h[a.thing]} {a.thing}")
         state = add_to_house(state, me["house"], **{a.thing: -a.amount})
         state = add_to_house(state, them["house"], **{a.thing: a.amount})
     elif a.thing == "slave":
-        _need(owner_of(state, a.subject or "") == a.who, f"{a.subject} is not {a.who}'s slave")
+        need(owner_of(state, a.subject or "") == a.who, f"{a.subject} is not {a.who}'s slave")
         state = enslave(state, a.subject or "", a.to)
     elif a.thing == "captaincy":
-        _need(any(u["unit"] == a.subject and u["captain"] == a.who for u in rows(state, "units")),
+        need(any(u["unit"] == a.subject and u["captain"] == a.who for u in rows(state, "units")),
               f"{a.who} is not the Captain of {a.subject}")
-        _need(them["unit"] == a.subject, f"{a.to} is not in {a.subject}")
+        need(them["unit"] == a.subject, f"{a.to} is not in {a.subject}")
         state = set_captain(state, a.subject or "", a.to)
     elif a.thing == "land":
-        _need(me["class"] == CITIZEN, f"{a.who} is not a citizen with land")
-        _need(them["city"] == me["city"] and them["unit"] is None, f"{a.to} is not in the city")
+        need(me["class"] == CITIZEN, f"{a.who} is not a citizen with land")
+        need(them["city"] == me["city"] and them["unit"] is None, f"{a.to} is not in the city")
         state = _give_land(state, a.who, a.to)
     else:
         city = a.subject or ""
-        _need(any(c["city"] == city and c["tlatoani"] == a.who for c in rows(state, "cities")),
+        need(any(c["city"] == city and c["tlatoani"] == a.who for c in rows(state, "cities")),
               f"{a.who} does not rule {city}")
-        _need(them["city"] == city and them["unit"] is None, f"{a.to} is not in {city}")
+        need(them["city"] == city and them["unit"] is None, f"{a.to} is not in {city}")
         state = update(state, "characters", "name", a.who, **{"class": PEASANT})
         state = make_tlatoani(state, city, a.to)
         state = _tenancy(state, a.who)
@@ -437,7 +437,7 @@ def train(state: State, a: A.Train, dice: Dice, rules: Params) -> Result:
     me = char(state, a.who)
     cost = (me[a.attribute] + 1) ** 2
     h = house(state, me["house"])
-    _need(h["gold"] >= cost, f"training {a.attribute} costs {cost} gold; house {h['house']} has "
+    need(h["gold"] >= cost, f"training {a.attribute} costs {cost} gold; house {h['house']} has "
           f"{h['gold']}")
     state = add_to_house(state, me["house"], gold=-cost)
     return add_to(state, a.who, **{a.attribute: 1}), [_ev(a, f"{a.who} trains {a.attribute} for "
@@ -449,8 +449,8 @@ def purchase(state: State, a: A.Purchase, dice: Dice, rules: Params) -> Result:
     me = char(state, a.who)
     cost = int(rules.purchase_cost) * a.amount
     h = house(state, me["house"])
-    _need(a.amount > 0, "buy at least 1")
-    _need(h["gold"] >= cost, f"{a.amount} {a.what} cost {cost} gold; house {h['house']} has "
+    need(a.amount > 0, "buy at least 1")
+    need(h["gold"] >= cost, f"{a.amount} {a.what} cost {cost} gold; house {h['house']} has "
           f"{h['gold']}")
     state = add_to_house(state, me["house"], gold=-cost)
     if a.what == "food":
@@ -475,8 +475,8 @@ def join_houses(state: State, a: A.JoinHouses, dice: Dice, rules: Params,
     name, the other's characters, food and gold join it (each character's house of origin is
     kept for a later split) and its player orders the joined house's characters."""
     me, other = char(state, a.who), char(state, a.other)
-    _need(me["house"] != other["house"], f"{a.other} is of house {me['house']} already")
-    _need(head_of(state, me["house"]) == a.who,
+    need(me["house"] != other["house"], f"{a.other} is of house {me['house']} already")
+    need(head_of(state, me["house"]) == a.who,
           f"{a.who} is not the highest-Fame character of house {me['house']}")
     if (a.other, a.who) not in pending:
         pending.add((a.who, a.other))
@@ -502,16 +502,16 @@ def split_houses(state: State, a: A.Action, dice: Dice, rules: Params) -> Result
     here = str(me["house"])
     origins = {o["character"]: o["house"] for o in rows(state, "origins")}
     joined = sorted(h["house"] for h in rows(state, "houses") if h["joined_to"] == here)
-    _need(bool(joined), f"house {here} is not a joined house")
+    need(bool(joined), f"house {here} is not a joined house")
     if a.who in origins:
         leaving = origins[a.who]
         mine = [c for c in members(state, here) if origins.get(c["name"]) == leaving]
-        _need(max(c["fame"] for c in mine) == me["fame"],
+        need(max(c["fame"] for c in mine) == me["fame"],
               f"{a.who} is not the highest-Fame character of house {leaving}")
     else:
-        _need(head_of(state, here) == a.who,
+        need(head_of(state, here) == a.who,
               f"{a.who} is not the highest-Fame character of house {here}")
-        _need(len(joined) == 1, f"houses {', '.join(joined)} were joined into {here}: the "
+        need(len(joined) == 1, f"houses {', '.join(joined)} were joined into {here}: the "
               "head of the leaving one splits")
         leaving = joined[0]
     u = dice.uniform(purpose=f"share of house {here}'s food and gold house {leaving} takes",
@@ -532,9 +532,9 @@ def split_houses(state: State, a: A.Action, dice: Dice, rules: Params) -> Result
 def annex(state: State, a: A.Action, dice: Dice, rules: Params) -> Result:
     """ANNEX: "A citizen in a puppet city may annex the city, becoming Tlatoani"."""
     me = char(state, a.who)
-    _need(me["class"] in (CITIZEN, SPECIALIST), f"{a.who} is not a citizen")
+    need(me["class"] in (CITIZEN, SPECIALIST), f"{a.who} is not a citizen")
     city = next((c for c in rows(state, "cities") if c["city"] == me["city"]), None)
-    _need(city is not None and city["puppet"], f"{me['city']} is not a puppet city")
+    need(city is not None and city["puppet"], f"{me['city']} is not a puppet city")
     state = update(state, "cities", "city", me["city"], puppet=False)
     return make_tlatoani(state, me["city"], a.who), [
         _ev(a, f"{a.who} annexes {me['city']} and becomes its Tlatoani.", CITIZEN_RULE)]
@@ -543,7 +543,7 @@ def annex(state: State, a: A.Action, dice: Dice, rules: Params) -> Result:
 def support(state: State, a: A.Support, dice: Dice, rules: Params) -> Result:
     """DETERMINING SOCIAL POLICIES: spend Fame in support of a policy."""
     me = char(state, a.who)
-    _need(0 < a.fame <= me["fame"], f"{a.who} has {me['fame']} Fame to spend")
+    need(0 < a.fame <= me["fame"], f"{a.who} has {me['fame']} Fame to spend")
     state = add_to(state, a.who, fame=-a.fame)
     state = append(state, "policy_support", {"character": a.who, "policy": a.policy,
                                              "fame": a.fame})

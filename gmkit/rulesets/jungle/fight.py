@@ -20,7 +20,7 @@ import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.attack import (LEVELS, Attack, AttackOutcome, AttackType, Fighter,
                                           resolve_attack, title_bonus)
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, char, house, members
-from gmkit.rulesets.jungle.effects import Result, Void, _give_land, _tenancy
+from gmkit.rulesets.jungle.effects import Result, need, _give_land, _tenancy
 from gmkit.rulesets.jungle.lifecycle import (add_title, drop_titles, enslave, free_slave, kill,
                                              make_tlatoani, set_captain)
 from gmkit.rulesets.jungle.odds import band_odds
@@ -34,11 +34,6 @@ def level_of(state: State, name: str, kind: AttackType) -> str | None:
     have = [t["title"] for t in titles_of(state, name) if t["subject"] == kind.value
             and t["title"] in LEVELS]
     return max(have, key=LEVELS.index) if have else None
-
-
-def _need(ok: bool, reason: str) -> None:
-    if not ok:
-        raise Void(reason)
 
 
 def defenders_of(state: State, target: str, attackers: Sequence[str]) -> list[str]:
@@ -66,19 +61,19 @@ def _check_item(state: State, kind: AttackType, target: str, item: str | None) -
     low = text.lower()
     for name, c in cities.items():
         if name.lower() == low:
-            _need(c["tlatoani"] == target, f"{target} does not rule {name}")
+            need(c["tlatoani"] == target, f"{target} does not rule {name}")
             return f"city:{name}"
     for name, u in units.items():
         if name.lower() == low:
-            _need(u["captain"] == target, f"{target} is not the Captain of {name}")
+            need(u["captain"] == target, f"{target} is not the Captain of {name}")
             return f"unit:{name}"
     if low in ("land", "his land", "the land", "tile", "hex"):
-        _need(any(h["citizen"] == target for h in rows(state, "hexes")),
+        need(any(h["citizen"] == target for h in rows(state, "hexes")),
               f"{target} holds no land")
         return "land"
     slave = next((c["name"] for c in rows(state, "characters") if c["name"].lower() == low), None)
-    _need(slave is not None, f"no city, unit, land or slave '{text}' to {kind.value.lower()} for")
-    _need(owner_of(state, slave or "") == target, f"{slave} is not {target}'s slave")
+    need(slave is not None, f"no city, unit, land or slave '{text}' to {kind.value.lower()} for")
+    need(owner_of(state, slave or "") == target, f"{slave} is not {target}'s slave")
     return f"slave:{slave}"
 
 
@@ -89,24 +84,24 @@ def prepare(state: State, attackers: Sequence[A.Attack], principal: str, key: st
     kind, target = first.kind, first.target
     names = [principal] + sorted(a.who for a in attackers if a.who != principal)
     places = Places(state)
-    _need(char(state, target)["alive"], f"{target} is dead")
+    need(char(state, target)["alive"], f"{target} is dead")
     for n in names:
-        _need(char(state, n)["alive"], f"{n} is dead")
-        _need(places.same(n, target), f"{n} is not in the same location as {target}")
+        need(char(state, n)["alive"], f"{n} is dead")
+        need(places.same(n, target), f"{n} is not in the same location as {target}")
     item = None
     if kind is AttackType.STEAL:
         house_of = char(state, target)["house"]
         top = max(c["fame"] for c in members(state, house_of))
-        _need(char(state, target)["fame"] == top,
+        need(char(state, target)["fame"] == top,
               f"a steal may only target the highest-Fame member of house {house_of}")
     if kind is AttackType.ESCAPE:
-        _need(owner_of(state, principal) == target, f"{principal} is not a slave of {target}")
+        need(owner_of(state, principal) == target, f"{principal} is not a slave of {target}")
     if kind is AttackType.CAPTURE:
-        _need(owner_of(state, target) != principal, f"{target} is {principal}'s slave already")
+        need(owner_of(state, target) != principal, f"{target} is {principal}'s slave already")
     if kind in (AttackType.CHALLENGE, AttackType.OVERTHROW):
         item = _check_item(state, kind, target, first.item)
         if item.startswith("unit:"):
-            _need(char(state, principal)["unit"] == item[5:],
+            need(char(state, principal)["unit"] == item[5:],
                   f"only a member of {item[5:]} can take its captaincy")
     desperate = {a.who for a in attackers if a.desperate}
     defenders = defenders_of(state, target, names)

@@ -44,7 +44,7 @@ from gmkit.core.orders import (IllegalOrderError, LimitError, OrderError, OrderS
                                extract_lines)
 from gmkit.core.names import NameIndex
 from gmkit.core.params import Params
-from gmkit.core.tables import State
+from gmkit.core.tables import State, frame
 from gmkit.rulesets.jungle.state import FIGURE_SCHEMAS, Row
 
 CITY_FIELDS = {"citizens": "citizens", "food": "net_food", "net food": "net_food",
@@ -247,8 +247,7 @@ def parse_figures(text: str) -> Figures:
         except OrderError as err:
             out.errors.append(err.at(line.number, line.text))
     for name, schema in FIGURE_SCHEMAS.items():
-        out.tables[name] = (pl.DataFrame(rows[name], schema=dict(schema), orient="row")
-                            if rows[name] else pl.DataFrame(schema=dict(schema)))
+        out.tables[name] = frame(rows[name], schema, table=name)
     return out
 
 
@@ -434,5 +433,4 @@ def _joins(state: State, figures: Figures, bad: Any, city_of: Any) -> list[Row]:
 
 
 def _frame(rows: list[dict[str, Any]], name: str) -> pl.DataFrame:
-    schema = dict(FIGURE_SCHEMAS[name])
-    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+    return frame(rows, FIGURE_SCHEMAS[name], table=name)

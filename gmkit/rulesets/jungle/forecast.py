@@ -16,18 +16,22 @@ away), so that what the preview accepts is either carried out or shown void.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
 
 from gmkit.core.dice import Dice
-from gmkit.core.orders import IllegalOrderError, OrderError
+from gmkit.core.dispatch import Dispatch, VoidAction
+from gmkit.core.envelope import Orders
+from gmkit.core.orders import IllegalOrderError
 from gmkit.core.params import Params
-from gmkit.core.tables import State
+from gmkit.core.parts import Context
+from gmkit.core.ruleset import Problems
+from gmkit.core.tables import State, frame
 import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.edit import char
-from gmkit.rulesets.jungle.effects import EFFECTS, Void
+from gmkit.rulesets.jungle.effects import EFFECTS, Result
 from gmkit.rulesets.jungle.fight import prepare
 from gmkit.rulesets.jungle.gods import offering, sacrifice
 from gmkit.rulesets.jungle.odds import band_odds
@@ -48,6 +52,13 @@ def _principal(state: State, group: frozenset[str], slot: int, rules: Params) ->
             if c["name"] in group}
     ordered = sorted(group, key=lambda n: (fame.get(n, 0), n), reverse=slot == 1)
     return ordered[-1]
+
+
+def odds(state: State, orders: Orders[Any], ctx: Context) -> pl.DataFrame:
+    """Every attack's five bands with their exact probabilities, as the state stands before
+    the session (a joint attack once, under its principal), or a ``void`` row saying why it
+    would be void now (see the module docstring)."""
+    return odds_table(state, orders, ctx.rules)
 
 
 def odds_table(state: State, orders: Mapping[str, Sequence[Any]],
@@ -77,8 +88,8 @@ def odds_table(state: State, orders: Mapping[str, Sequence[Any]],
             row["attacker"] = principal
         try:
             attack, _ = prepare(state, members, principal, f"odds/{principal}", rules)
-        except Void as v:
-            out.append({**row, "band": VOID_BAND, "probability": 1.0, "void": str(v)})
+        except VoidAction as v:
+            out.append({**row, "band": VOID_BAND, "probability": 1.0, "void": v.reason})
             continue
         except StopIteration:
             out.append({**row, "band": VOID_BAND, "probability": 1.0,
@@ -87,36 +98,38 @@ def odds_table(state: State, orders: Mapping[str, Sequence[Any]],
         a, d = attack.strengths()
         for band, p in band_odds(a, d, attack.location, rules).items():
             out.append({**row, "band": band.name.lower(), "probability": p, "void": None})
-    return pl.DataFrame(out, schema=SCHEMA, orient="row") if out else pl.DataFrame(schema=SCHEMA)
+    return frame(out, SCHEMA, table="odds")
+
+
+#: The actions other than attacks and join offers a preview resolves alone, by type.
+ALONE: Dispatch[State, Result] = Dispatch({**EFFECTS, A.Sacrifice: sacrifice,
+                                           A.Offering: offering})
 
 
 def _alone(state: State, a: A.Action, rules: Params) -> str | None:
     """Why an action other than an attack would be void if it resolved now, on ``state``
     alone (None when it would not be, or when only its turn can tell)."""
-    gods: dict[type[A.Action], Callable[..., Any]] = {A.Sacrifice: sacrifice,
-                                                       A.Offering: offering}
-    fn = gods.get(type(a)) or EFFECTS.get(type(a))
-    if fn is None:
+    if a not in ALONE:
         return None
     try:
         if not char(state, a.who)["alive"]:
             return f"{a.who} is dead"
         # a forecast, never a resolution: its draws are thrown away with these dice
-        fn(state, a, Dice("0" * 64, state.turn + 1, "preview"), rules)
-    except Void as v:
-        return str(v)
+        ALONE.effect(a)(state, a, Dice("0" * 64, state.turn + 1, "preview"), rules)
+    except VoidAction as v:
+        return v.reason
     except (StopIteration, KeyError, ValueError):
         return None
     return None
 
 
-def void_now(state: State, orders: Mapping[str, Sequence[Any]],
-             rules: Params) -> dict[str, list[OrderError]]:
+def void_now(state: State, orders: Orders[Any], ctx: Context) -> Problems:
     """The actions that would be void if they resolved now, by player, each naming its line:
     the attacks of :func:`odds_table`, and every other action resolved alone on ``state``
     ("would be void if it resolved now: <reason>"). Each may still be carried out if the state
     changes before its turn (the session's opening, the actions before it)."""
-    out: dict[str, list[OrderError]] = {}
+    rules = ctx.rules
+    out: Problems = {}
     for row in odds_table(state, orders, rules).filter(pl.col("void").is_not_null()).to_dicts():
         out.setdefault(row["player"], []).append(IllegalOrderError(
             f"{row['attacker']}'s attack on {row['target']} would be void if it resolved now: "

@@ -19,7 +19,7 @@ from gmkit.core.tables import State
 import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.rules import GOD_NAMES, GODS
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, char, house
-from gmkit.rulesets.jungle.effects import Result, Void
+from gmkit.rulesets.jungle.effects import Result, need
 from gmkit.rulesets.jungle.lifecycle import add_title, kill
 from gmkit.rulesets.jungle.places import Places
 from gmkit.rulesets.jungle.state import festival, frame, owner_of, rows, titles_of
@@ -58,11 +58,11 @@ def sacrifice(state: State, a: A.Sacrifice, dice: Dice, rules: Params) -> Result
     """SACRIFICE: "only one of your own characters or a character that you have captured as a
     slave ... in the same location"."""
     me, victim = char(state, a.who), char(state, a.victim)
-    _need(victim["alive"], f"{a.victim} is dead already")
-    _need(a.victim != a.who, "a character cannot sacrifice himself")
-    _need(victim["house"] == me["house"] or owner_of(state, a.victim) == a.who,
+    need(victim["alive"], f"{a.victim} is dead already")
+    need(a.victim != a.who, "a character cannot sacrifice himself")
+    need(victim["house"] == me["house"] or owner_of(state, a.victim) == a.who,
           f"{a.victim} is neither of {a.who}'s house nor his slave")
-    _need(Places(state).same(a.who, a.victim), f"{a.victim} is not in the same location")
+    need(Places(state).same(a.who, a.victim), f"{a.victim} is not in the same location")
     factor = festival_factor(state, a.god, rules)
     n = sacrifice_value(a.god, victim, factor, rules)
     defiant = sum(t["value"] or 0 for t in titles_of(state, a.victim, DEFIANT))
@@ -80,7 +80,7 @@ def offering(state: State, a: A.Offering, dice: Dice, rules: Params) -> Result:
     what = GIFT[a.god]
     me = char(state, a.who)
     have = house(state, me["house"])["food"] if what == "food" else me[what]
-    _need(0 < a.amount <= have, f"{a.who} has {have} {what} to offer")
+    need(0 < a.amount <= have, f"{a.who} has {have} {what} to offer")
     u = dice.uniform(purpose=f"{a.god}'s blessing of {a.who}'s offering", rule=GODS,
                      key=f"offering/{a.who}")
     blessing = math.floor(a.amount * u * float(rules.offering_factor)
@@ -122,8 +122,3 @@ def bless_priests(state: State, dice: Dice, rules: Params) -> tuple[State, list[
                             f"{gift} {what}.", me["house"], data={"character": t["character"],
                                                                   "gift": gift}))
     return state, events
-
-
-def _need(ok: bool, reason: str) -> None:
-    if not ok:
-        raise Void(reason)

@@ -7,7 +7,10 @@ lowest Fame; every character's second action from lowest to highest Fame"), char
 Fame put in order by a logged shuffle; then each character's action resolves in turn against the
 state the previous one left, so the GM can step action by action. "Actions that are not valid at
 the moment of resolution will be considered void": a void action is an event with its reason,
-and a dead character never acts.
+and a dead character never acts. An action's effect is found by its type in :data:`ACTS` (a
+:class:`~gmkit.core.dispatch.Dispatch`); an effect that finds the action void raises
+:class:`~gmkit.core.dispatch.VoidAction`, and the dispatch tells the house which action, on which
+line, is void and why.
 
 Which action a character takes in a round is read from the accepted orders each time
 (:func:`chosen_actions`): a slave's Morning action is his own, or his owner's demand when he
@@ -25,13 +28,15 @@ principal attacker unless one is designated.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
 from gmkit.core.dice import Dice
-from gmkit.core.envelope import Orders
+from gmkit.core.dispatch import Dispatch, VoidAction
+from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.flow import by_column
 from gmkit.core.params import Params
 from gmkit.core.steps import ActFn, Driver, Event, Step, StepFn
@@ -39,7 +44,7 @@ from gmkit.core.tables import State
 import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.rules import ACTIONS, JOINT, SLAVES
 from gmkit.rulesets.jungle.edit import char, update
-from gmkit.rulesets.jungle.effects import EFFECTS, Void, join_houses
+from gmkit.rulesets.jungle.effects import EFFECTS, Result, join_houses
 from gmkit.rulesets.jungle.fight import fight
 from gmkit.rulesets.jungle.gods import DEFIANT, offering, sacrifice
 from gmkit.rulesets.jungle.lifecycle import add_title
@@ -142,8 +147,12 @@ def _slowest(state: State, group: frozenset[str], slot: int, rules: Params) -> s
 
 
 def _resolve(state: State, a: A.Action, chosen: dict[str, A.Action], slot: int, dice: Dice,
-             rules: Params) -> tuple[State, list[Event]]:
-    """One character's chosen action when his turn comes."""
+             rules: Params) -> Result:
+    """One character's chosen action when his turn comes: void for a dead character, a second
+    action after both were claimed, a slave's demand from a house that no longer owns him or a
+    miscoordinated joint attack; a tenant's Afternoon action is Toil; a joint attack waits for
+    its slowest participant; else the action's effect (:data:`ACTS`)."""
+    asked = a
     me = char(state, a.who)
     if not me["alive"]:
         return state, [_void(a, f"{a.who} is dead", rules)]
@@ -169,26 +178,74 @@ def _resolve(state: State, a: A.Action, chosen: dict[str, A.Action], slot: int, 
             return state, events + [Event("joint", JOINT, f"{a.who} waits to attack with "
                                           f"{slowest or ', '.join(waiting)}.", a.by,
                                           data={"character": a.who})]
-        members = [chosen[n] for n in sorted(group)]
-        lead = a.principal or a.who
-        state, ev = fight(state, members, lead, dice, rules)  # type: ignore[arg-type]
-        return state, events + ev
-    if isinstance(a, A.Attack):
-        state, ev = fight(state, [a], a.who, dice, rules)
-    elif isinstance(a, A.Sacrifice):
-        state, ev = sacrifice(state, a, dice, rules)
-    elif isinstance(a, A.Offering):
-        state, ev = offering(state, a, dice, rules)
-    elif isinstance(a, A.JoinHouses):
-        offers = {(o["offerer"], o["partner"]) for o in rows(state, "join_offers")}
-        state, ev = join_houses(state, a, dice, rules, offers)
-        state = state.replace(join_offers=frame(
-            [{"offerer": x, "partner": y} for x, y in sorted(offers)], "join_offers"))
-    else:
-        state, ev = EFFECTS[type(a)](state, a, dice, rules)
-    if a.both and slot == 1:
+    return ACTS(Acting(state, chosen, slot, asked, tuple(events)), Envelope(a, a.by, 0, a.line),
+                dice, rules)
+
+
+@dataclass(frozen=True)
+class Acting:
+    """A character's action under way when his turn comes: the state, the round's chosen
+    actions and the round, the action as he chose it (named when it turns out void) and what
+    the round told him before it resolves (a tenant made to toil)."""
+
+    state: State
+    chosen: Mapping[str, A.Action]
+    slot: int
+    asked: A.Action
+    told: tuple[Event, ...] = ()
+
+
+def _done(acting: Acting, a: A.Action, state: State, events: list[Event]) -> Result:
+    """An action carried out: a claim of both actions in the Morning keeps the character busy
+    in the Afternoon."""
+    if a.both and acting.slot == 1:
         state = update(state, "characters", "name", a.who, busy=True)
-    return state, events + ev
+    return state, [*acting.told, *events]
+
+
+def _carried_out(effect: Callable[..., Result]) -> Callable[..., Result]:
+    """An effect of :mod:`~gmkit.rulesets.jungle.effects` or of the Gods as one of the round's
+    actions."""
+    def run(acting: Acting, a: A.Action, dice: Dice, rules: Params) -> Result:
+        return _done(acting, a, *effect(acting.state, a, dice, rules))
+    run.__doc__ = effect.__doc__
+    return run
+
+
+def _attack(acting: Acting, a: A.Attack, dice: Dice, rules: Params) -> Result:
+    """CHARACTER ATTACKS: a single attack, or a coordinated joint attack on the slowest
+    participant's action (led by the principal, else by him)."""
+    if not a.joint:
+        return _done(acting, a, *fight(acting.state, [a], a.who, dice, rules))
+    # every participant's chosen action is a matching attack (the round checked it)
+    members = [m for n in sorted(a.participants)
+               if isinstance(m := acting.chosen[n], A.Attack)]
+    state, events = fight(acting.state, members, a.principal or a.who, dice, rules)
+    return state, [*acting.told, *events]
+
+
+def _join(acting: Acting, a: A.JoinHouses, dice: Dice, rules: Params) -> Result:
+    """JOIN HOUSES: an offer waits in ``join_offers`` for the other house's head."""
+    state = acting.state
+    offers = {(o["offerer"], o["partner"]) for o in rows(state, "join_offers")}
+    state, events = join_houses(state, a, dice, rules, offers)
+    state = state.replace(join_offers=frame(
+        [{"offerer": x, "partner": y} for x, y in sorted(offers)], "join_offers"))
+    return _done(acting, a, state, events)
+
+
+def _voided(acting: Acting, envelope: Envelope[A.Action], void: VoidAction, dice: Dice,
+            rules: Params) -> Result:
+    """"Actions that are not valid at the moment of resolution will be considered void": the
+    state as it was, and the action as the character chose it told void with the reason."""
+    return acting.state, [_void(acting.asked, void.reason, rules, void.rule)]
+
+
+#: What each action does when its turn comes, or the event saying why it is void.
+ACTS: Dispatch[Acting, Result] = Dispatch(
+    {**{kind: _carried_out(effect) for kind, effect in EFFECTS.items()},
+     A.Sacrifice: _carried_out(sacrifice), A.Offering: _carried_out(offering),
+     A.Attack: _attack, A.JoinHouses: _join}, on_void=_voided)
 
 
 def _hidden(events: list[Event], dice: Dice, by: str) -> list[Event]:
@@ -217,10 +274,7 @@ def act_in(slot: int) -> ActFn:
         if a is None:
             return state, [Event("no action", ACTIONS, f"{actor} has no action left this "
                                  f"{PHASES[slot].lower()}.", data={"character": actor})]
-        try:
-            state, events = _resolve(state, a, chosen, slot, dice, rules)
-        except Void as v:
-            state, events = state, [_void(a, str(v), rules)]
+        state, events = _resolve(state, a, chosen, slot, dice, rules)
         if any(orders.is_secret(o) for o in by_who.get(actor, [])):
             events = _hidden(events, dice, a.by)
         return state, events

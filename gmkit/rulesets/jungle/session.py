@@ -34,7 +34,7 @@ from gmkit.rulesets.jungle.figures import check_figures
 from gmkit.rulesets.jungle.food import demote_starved_citizens, eat
 from gmkit.rulesets.jungle.gameturns import Pick, credit, draws
 from gmkit.rulesets.jungle.gods import bless_priests, draw_festival
-from gmkit.rulesets.jungle.posts import figures_of
+from gmkit.rulesets.jungle.orders import figures_of
 from gmkit.rulesets.jungle.proposals import PROPOSALS, proposals
 from gmkit.rulesets.jungle.resolve import new_session, round_steps, shared
 from gmkit.rulesets.jungle.state import EVENING, festival, frame, rows

@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.params import Params
+from gmkit.core import tables
 from gmkit.core.tables import Schema, State
 
 SCHEMAS: dict[str, Schema] = {
@@ -106,10 +107,11 @@ Row = dict[str, Any]
 
 
 def frame(rows: Iterable[Row], name: str) -> pl.DataFrame:
-    """Rows (dictionaries) as the frame of table ``name``, with its schema."""
-    rows = list(rows)
-    schema = dict(SCHEMAS[name] if name in SCHEMAS else FIGURE_SCHEMAS[name])
-    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+    """Rows (dictionaries) as the frame of table ``name``, with its schema (the core's
+    :func:`~gmkit.core.tables.frame`; not strict: the rows come from frames of the same
+    schema, and a session builds frames thousands of times)."""
+    return tables.frame(rows, SCHEMAS[name] if name in SCHEMAS else FIGURE_SCHEMAS[name],
+                        table=name, strict=False)
 
 
 def rows(state: State, name: str) -> list[Row]:
@@ -206,3 +208,12 @@ def checked(state: State) -> State:
 def as_mapping(table: list[Row], key: str, value: str) -> Mapping[str, Any]:
     """One column keyed by another."""
     return {r[key]: r[value] for r in table}
+
+
+def to_move(state: State) -> list[str]:
+    """The houses expected to post for the coming session: those with a player (a removed
+    player's house posts no more) and a living character."""
+    alive = set(state["characters"].filter(pl.col("alive"))["house"].to_list())
+    posting = set(state["players"]["id"].to_list())
+    return [h for h in state["houses"]["house"].to_list()
+            if h in posting and house_of_player(state, h) in alive]

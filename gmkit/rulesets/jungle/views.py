@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import polars as pl
 
+from gmkit.core.parts import Context, Headline
 from gmkit.core.tables import State
+from gmkit.core.views import Private, PrivateRows, Viewer, hide_private
+from gmkit.rulesets.jungle.state import house_of_player
 
 #: Standings columns only the GM and the house itself see.
 GM_ONLY = ("food", "gold", "xp")
@@ -25,36 +28,46 @@ GM_TABLES = ("captive_rows",)
 
 #: Tables of characters: those in the game, and those a captured unit took out of it.
 CHARACTER_TABLES = ("characters", "captives")
+#: What a summary charts per house.
+HEADLINE = Headline("fame", "Total Fame of the house", ("characters",))
+#: Words for the standings' columns.
+LABELS = {"fame": "total Fame", "xp": "total XP", "characters": "living characters",
+          "titles": "titles held", "favour": "gods' favour (Priest N)"}
+#: The subjects the history follows besides the houses.
+SERIES = {"character": "characters"}
 
 
-def public_state(state: State) -> State:
-    """The chart as published: private character columns blank, private choices removed."""
-    chars = {t: state[t].with_columns(pl.lit(None, dtype=state[t].schema[c]).alias(c)
-                                      for c in PRIVATE_CHARACTER)
-             for t in CHARACTER_TABLES if t in state.tables}
-    cleared = {t: state[t].clear() for t in (*CHOICES, *GM_TABLES) if t in state.tables}
-    return State(state.turn, {**state.tables, **chars, **cleared})
+def characters_of(state: State, player: str) -> list[str]:
+    """The characters of the house a player orders now (his own, or the one it joined)."""
+    house = house_of_player(state, player)
+    return state["characters"].filter(pl.col("house") == house)["name"].to_list()
 
 
-def house_state(state: State, public: State, house: str) -> State:
-    """``public`` with the house's own rows as the GM sees them: its characters' sheets, its
-    stores and its choices; every hex's yields (the map is no secret)."""
-    names = state["characters"].filter(pl.col("house") == house)["name"].to_list()
-    chars = {t: _own_rows(state[t], public[t], "name", pl.col("house") == house)
-             for t in CHARACTER_TABLES if t in state.tables}
-    houses = _own_rows(state["houses"], public["houses"], "house", pl.col("house") == house)
-    choices = {t: state[t].filter(pl.col(col).is_in(names)) for t, col in CHOICES.items()
-               if t in state.tables}
-    return State(public.turn, {**public.tables, **chars, "houses": houses,
-                               "hexes": state["hexes"], **choices})
+#: What only the GM and a house see of its own: its characters' sheets (those a captured unit
+#: took out of the game too), its stores, its characters' choices; the captives' other rows
+#: are the GM's alone.
+PRIVATE: tuple[Private | PrivateRows, ...] = (
+    *(Private(t, "house", (*PRIVATE_CHARACTER, "xp"), house_of_player)
+      for t in CHARACTER_TABLES),
+    Private("houses", "house", ("food", "gold"), house_of_player),
+    *(PrivateRows(t, column, characters_of) for t, column in CHOICES.items()),
+    *(PrivateRows(t, None) for t in GM_TABLES),
+)
 
 
-def _own_rows(full: pl.DataFrame, public: pl.DataFrame, key: str,
-              own: pl.Expr) -> pl.DataFrame:
-    """``public`` with the rows ``own`` selects taken from ``full``, in ``full``'s order."""
-    out = pl.concat([full.filter(own), public.filter(~own)])
-    order = full.select(key).with_row_index("_i")
-    return out.join(order, on=key, how="left").sort("_i").drop("_i")
+def public_state(state: State, ctx: Context | None = None) -> State:
+    """The chart as published: private character columns blank, private choices removed (the
+    ``GM_ONLY`` columns are blanked by the core's view)."""
+    return hide_private(state, PRIVATE, Viewer.public())
+
+
+def player_state(state: State, public: State, player: str, ctx: Context | None = None) -> State:
+    """The public chart, with the player's own house's sheets, stores and choices; every hex's
+    yields (the map is no secret)."""
+    own = hide_private(state, PRIVATE, Viewer.player(player))
+    return State(public.turn, {**public.tables, **{p.table: own[p.table] for p in PRIVATE
+                                                   if p.table in own.tables},
+                               "hexes": state["hexes"]})
 
 
 def standings(state: State) -> pl.DataFrame:
@@ -92,3 +105,21 @@ def character_series(state: State) -> pl.DataFrame:
             .select(pl.col("name").alias("entity"), pl.col("player"), pl.col("fame"),
                     pl.col("titles").fill_null(0).cast(pl.Int64), pl.col("xp"),
                     pl.col("wisdom"), pl.col("craftsmanship")))
+
+
+def subject_table(state: State, subject: str, ctx: Context) -> pl.DataFrame | None:
+    """Each living character's Fame (and, where the viewer may see them, XP, Wisdom and
+    Craftsmanship) and titles held, in its house's player's colour (None for another
+    subject)."""
+    return character_series(state) if subject == "character" else None
+
+
+def holdings(state: State, ctx: Context) -> pl.DataFrame:
+    """Each house's living characters in words, by Fame."""
+    chars = state["characters"].filter(pl.col("alive")).sort("fame", descending=True)
+    out = [{"player": h, "holdings": ", ".join(f"{c['name']} ({c['class']}, Fame "
+                                                 f"{c['fame']})" for c in
+                                                 chars.filter(pl.col("house") == h)
+                                                 .iter_rows(named=True))}
+           for h in state["houses"]["house"].to_list()]
+    return pl.DataFrame(out, schema={"player": pl.String, "holdings": pl.String})

@@ -21,7 +21,7 @@ from typing import Any
 from gmkit.core.boards import Board
 from gmkit.core.boards.hexgrid import Hex, HexBoard, spiral
 from gmkit.core.params import Params
-from gmkit.core.parts import GM_POSTER
+from gmkit.core.parts import GM_POSTER, Context
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import State
 from gmkit.core.dice import Dice
@@ -196,7 +196,7 @@ def _chosen_hex(state: State, player: PlayerInfo) -> tuple[str, int, int] | None
 
 
 def joined(state: State, before: Sequence[PlayerInfo], after: Sequence[PlayerInfo],
-           rules: Params) -> State:
+           ctx: Context) -> State:
     """JOINING THE GAME between council sessions (a player added with ``gmkit players add``):
     "you receive one peasant with XP 1, Wisdom 1, Craftsmanship 1, Fame 0. You are head of your
     own house with food 0 and gold 0" (plus the ``gold`` a returning player brings); "choose a
@@ -233,7 +233,7 @@ def joined(state: State, before: Sequence[PlayerInfo], after: Sequence[PlayerInf
         city, q, r = _chosen_hex(state, p) or assigned_hex(state)
         taken = set(state["characters"]["name"].to_list())
         name = _free_name(p, len(state["characters"]), taken)
-        state = append(state, "characters", character_row(name, p.id, rules, city=city, q=q,
+        state = append(state, "characters", character_row(name, p.id, ctx.rules, city=city, q=q,
                                                           r=r))
         state = _tenancy(state, name)
     return state
@@ -273,7 +273,7 @@ def check_board(board: Board[Any] | None) -> list[str]:
             for city, hexes in missing.items()]
 
 
-def check_players(players: Sequence[PlayerInfo]) -> list[str]:
+def check_players(players: Sequence[PlayerInfo], board: Board[Any] | None = None) -> list[str]:
     """Problems of a player list: the GM's desk's id taken, a gold that is no whole number."""
     out = []
     for i, p in enumerate(players, 1):
@@ -287,3 +287,14 @@ def check_players(players: Sequence[PlayerInfo]) -> list[str]:
     if len(players) < 2:
         out.append(f"at least 2 houses are needed for the kickoff, not {len(players)}")
     return out
+
+
+def board() -> HexBoard:
+    """The board of a game whose folder holds none: an unbounded hex grid (the drawing frames
+    the cities' hexes)."""
+    return HexBoard(source="the Aztec cities' hexes")
+
+
+def example_players(board: Board[Any] | None = None) -> list[dict[str, Any]]:
+    """Four houses, for sample games and playouts."""
+    return [{"id": h, "name": f"House {h}"} for h in ("Ocelotl", "Quetzal", "Tochtli", "Cuauhtli")]
