@@ -8,14 +8,15 @@ import csv
 import io
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import polars as pl
 
-from gmkit.game import Game, GameError
 from gmkit.cli.app import (GAME, entered_dice, main, player_list, progress_bar, read_text,
                            table_config, viewer_for)
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 @main.command()
@@ -35,6 +36,7 @@ def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
     """Write a turn's summary as offline HTML or BBCode, for the public, the GM or a
     player."""
     from gmkit.core.reports import render, write_report
+    from gmkit.game import Game
     from gmkit.publish.turns import report_for
 
     g = Game.open(game)
@@ -62,6 +64,7 @@ def map_command(game: Path, turn: int | None, view: str, out: Path | None,
     """Write a turn's map as a PNG or SVG file to attach to a forum post ('gmkit report
     --format bbcode --map-file NAME' says to attach it), or as GeoJSON in longitude and
     latitude for GIS tools and web maps."""
+    from gmkit.game import Game
     from gmkit.publish.mapfile import default_name, write_map
 
     g = Game.open(game)
@@ -85,6 +88,7 @@ def verify(game: Path, against: str | None) -> None:
     problem (a file, hash or turn that is not what was committed); 3 no problem, but turns
     resolved under a ruleset version this gmkit no longer has resolve differently now (an
     upgrade, not tampering); 2 the game could not be read."""
+    from gmkit.game import Game
     from gmkit.game.verify import verify_game
 
     g = Game.open(game)
@@ -160,6 +164,7 @@ def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...]
 def history(game: Path, table: str, out: Path | None, gm: bool) -> None:
     """Export one table across every turn (with a turn column); the public view unless --gm."""
     from gmkit.core.files import atomic_write, parquet_bytes
+    from gmkit.game import Game, GameError
 
     g = Game.open(game)
     df = g.history(table, view="gm" if gm else "public")
@@ -184,6 +189,8 @@ def csv_text(df: pl.DataFrame) -> str:
     """A frame as CSV in which no text cell is a live spreadsheet formula: a cell starting with
     ``= + - @`` (or a tab or carriage return) gets a leading apostrophe, as spreadsheets
     advise."""
+    import polars as pl
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(df.columns)
@@ -207,6 +214,7 @@ def csv_text(df: pl.DataFrame) -> str:
 def publish(game: Path, out: Path, players_dir: Path | None) -> None:
     """Write the game's public static site: an index of turns, each turn's public summary and
     the history charts. It opens offline from the file system."""
+    from gmkit.game import Game
     from gmkit.publish.site import publish as publish_site
 
     pages = publish_site(Game.open(game), out, players=players_dir)
@@ -237,6 +245,7 @@ def sql_command(game: Path, statement: str | None, gm: bool, view: str | None,
     against its manifest first; the game folder is only read.
     """
     import gmkit.publish.sql as game_sql
+    from gmkit.game import Game, GameError
 
     if statement is None and export_dir is None:
         raise GameError("give a SQL query, or --export DIR, or both")
@@ -289,6 +298,7 @@ def sweep_command(ruleset: str, games: int, assignments: tuple[str, ...], vary: 
     import os
 
     import gmkit.sweeps.sweep as sweep
+    from gmkit.game import GameError
 
     players = player_list(players_file, ruleset, None) if players_file else None
     spec = sweep.plan(ruleset, games, rules=assignments, vary=vary, players=players,
