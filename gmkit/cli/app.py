@@ -65,6 +65,8 @@ class Group(click.Group):
         except OSError as e:
             click.echo(f"gmkit: {os_error(e)}".splitlines()[0], err=True)
             sys.exit(2)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise  # click's own: --help, a usage error, Ctrl-C
         except Exception as e:
             if not isinstance(e, expected_errors()):
                 raise

@@ -1,0 +1,68 @@
+"""Commands that answer at once: ``gmkit --version`` and ``--help`` load no table, game or
+ruleset code, and a command over a game loads the board readers and the drawing code only when
+its ruleset or the command uses them. (Timings are in ``bench/run.py``; these check what is
+loaded, which is what makes them fast.)"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PROBE = """
+import sys
+from gmkit.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+import json
+print(json.dumps(sorted(m for m in sys.modules)), file=sys.stderr)
+"""
+
+
+def loaded(*args: str) -> tuple[str, set[str]]:
+    """What ``gmkit ARGS`` printed and every module it loaded."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    got = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                         env=env, cwd=ROOT, timeout=120)
+    return got.stdout, set(json.loads(got.stderr.strip().splitlines()[-1]))
+
+
+HEAVY = ("polars", "numpy", "shapely", "gmkit.game", "gmkit.core.store", "gmkit.rulesets")
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["status", "--help"]])
+def test_version_and_help_load_no_game_code(args: list[str]) -> None:
+    """``--version`` and ``--help`` answer from the command's own definitions: no polars, no
+    game, store or ruleset module is imported."""
+    out, modules = loaded(*args)
+    assert out.strip()
+    for heavy in HEAVY:
+        assert heavy not in modules, heavy
+
+
+def test_version_is_the_installed_distributions() -> None:
+    """The version printed is the installed package's own."""
+    out, _ = loaded("--version")
+    assert out.strip() == f"gmkit, version {importlib.metadata.version('gmkit')}"
+
+
+def test_status_of_a_graph_game_loads_no_polygon_or_hex_code(tmp_path: Path) -> None:
+    """Pyramid Power Wars plays on a graph: ``gmkit status`` of its game loads neither the
+    polygon maps (shapely, numpy), the hex grids nor any drawing code."""
+    game = shutil.copytree(ROOT / "data" / "sample-pyramid", tmp_path / "g",
+                           ignore=shutil.ignore_patterns(".lock"))
+    out, modules = loaded("status", str(game))
+    assert "orders now for turn" in out
+    for heavy in ("numpy", "shapely", "gmkit.core.boards.polygon", "gmkit.core.boards.hexgrid",
+                  "gmkit.core.drawing.svg_parts", "gmkit.rulesets.cien"):
+        assert heavy not in modules, heavy
