@@ -4,8 +4,6 @@ Each imports what it draws or queries with (altair, duckdb, vl-convert) only whe
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -159,48 +157,48 @@ def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...]
 @GAME
 @click.argument("table")
 @click.option("--out", type=click.Path(path_type=Path),
-              help="Write .csv or .parquet (default: print).")
+              help="Write .csv, .json or .parquet (default: print).")
 @click.option("--gm", is_flag=True, help="The GM's view: secret posts and GM-only rows too.")
 def history(game: Path, table: str, out: Path | None, gm: bool) -> None:
-    """Export one table across every turn (with a turn column); the public view unless --gm."""
-    from gmkit.core.files import atomic_write, parquet_bytes
-    from gmkit.game import Game, GameError
+    """Export one table across every turn (with a turn column); the public view unless --gm.
+    In CSV and JSON a list cell is JSON and a boolean true or false."""
+    from gmkit.game import Game
 
     g = Game.open(game)
+    if out is not None:
+        format_for(out, None)  # a file gmkit cannot write is refused before any reading
     df = g.history(table, view="gm" if gm else "public")
     if out is None:
         with table_config(tbl_rows=40, tbl_cols=20):
             click.echo(df)
-    elif out.suffix == ".parquet":
-        atomic_write(out, parquet_bytes(df))
-        click.echo(f"wrote {out} ({df.height} rows)")
-    elif out.suffix == ".csv":
-        atomic_write(out, csv_text(df).encode("utf-8"))
-        click.echo(f"wrote {out} ({df.height} rows)")
-    else:
-        raise GameError(f"{out}: write .csv or .parquet")
+        return
+    write_table(df, out, None)
 
 
-#: What a spreadsheet reads as the start of a formula.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+def format_for(out: Path | None, fmt: str | None) -> str | None:
+    """The format ``--out``/``--format`` ask for (see :func:`gmkit.publish.export.format_for`)."""
+    from gmkit.publish.export import format_for as chosen
+
+    return chosen(out, fmt)
+
+
+def write_table(df: pl.DataFrame, out: Path, fmt: str | None) -> None:
+    """Write ``df`` to ``out`` in ``fmt`` (else the format its suffix names), aside and renamed
+    into place, and say so."""
+    from gmkit.core.files import atomic_write
+    from gmkit.publish.export import table_bytes
+
+    chosen = format_for(out, fmt)
+    assert chosen is not None
+    atomic_write(out, table_bytes(df, chosen))
+    click.echo(f"wrote {out} ({df.height} rows, {chosen})")
 
 
 def csv_text(df: pl.DataFrame) -> str:
-    """A frame as CSV in which no text cell is a live spreadsheet formula: a cell starting with
-    ``= + - @`` (or a tab or carriage return) gets a leading apostrophe, as spreadsheets
-    advise."""
-    import polars as pl
+    """``df`` as CSV a spreadsheet opens safely (see :mod:`gmkit.publish.export`)."""
+    from gmkit.publish.export import csv_text as text
 
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(df.columns)
-    text_cols = {c for c, t in df.schema.items() if t == pl.String}
-    for row in df.iter_rows():
-        writer.writerow(["" if v is None else
-                         ("'" + v if c in text_cols and isinstance(v, str)
-                          and v.startswith(FORMULA_START) else v)
-                         for c, v in zip(df.columns, row)])
-    return buf.getvalue()
+    return text(df)
 
 
 @main.command()
@@ -233,31 +231,69 @@ def publish(game: Path, out: Path, players_dir: Path | None) -> None:
 @click.option("--view", "view", metavar="VIEWER",
               help="Another viewer: public (the default), gm, or player:ID (what that player "
                    "may see).")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]),
+              help="How the result is written: table (text, the default when printing), csv, "
+                   "json or parquet (the default with --out: its suffix's).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the result to this file (.csv, .json or .parquet) instead of "
+                   "printing it.")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write every table as a Parquet file into this folder.")
 def sql_command(game: Path, statement: str | None, gm: bool, view: str | None,
-                export_dir: Path | None) -> None:
+                fmt: str | None, out: Path | None, export_dir: Path | None) -> None:
     """Query the game in SQL (DuckDB): every table across every turn, as the public sees it.
 
     The state tables, orders, rolls and events are views with turn and revision columns (the
     latest revision of each turn), rolls.result and events.data are JSON, orders.received a
     timestamp, and revisions lists every revision with its manifest hash. Every file is checked
     against its manifest first; the game folder is only read.
+
+    Every row of the result is printed (through a pager on a terminal), or written as CSV,
+    JSON or Parquet with --format and --out.
     """
     import gmkit.publish.sql as game_sql
     from gmkit.game import Game, GameError
 
     if statement is None and export_dir is None:
         raise GameError("give a SQL query, or --export DIR, or both")
+    if statement is None and (fmt is not None or out is not None):
+        raise GameError("--format and --out write a query's result: give the SQL query")
+    if fmt == "table" and out is not None:
+        raise GameError("--out writes a file: give --format csv, json or parquet, or none")
+    chosen = None if fmt == "table" else format_for(out, fmt)
+    if chosen == "parquet" and out is None:
+        raise GameError("--format parquet writes a file: give --out FILE.parquet")
     g = Game.open(game)
+    for target in (out, export_dir):
+        if target is not None and target.resolve().is_relative_to(g.root.resolve()):
+            raise GameError(f"{target}: inside the game folder, whose files are never "
+                            "touched; write somewhere else")
     if statement is not None:
         df = game_sql.query(g, statement, gm=gm, view=view)
-        with table_config(tbl_rows=40, tbl_cols=20, fmt_str_lengths=60):
-            click.echo(df)
+        if out is not None:
+            write_table(df, out, chosen)
+        elif chosen is not None:
+            from gmkit.publish.export import table_bytes
+
+            click.echo(table_bytes(df, chosen).decode("utf-8"), nl=False)
+        else:
+            show_every_row(df)
     if export_dir is not None:
         paths = game_sql.export(g, export_dir, gm=gm, view=view)
         click.echo(f"wrote {len(paths)} Parquet file(s) in {export_dir} "
                    f"({view or ('gm' if gm else 'public')} view)")
+
+
+def show_every_row(df: pl.DataFrame) -> None:
+    """Print every row and column of ``df`` as a table: through the pager when standard
+    output is a terminal, else straight out."""
+    with table_config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=60,
+                      tbl_hide_dataframe_shape=False):
+        text = str(df)
+    if sys.stdout.isatty():
+        click.echo_via_pager(text + "\n")
+    else:
+        click.echo(text)
 
 
 @main.command("sweep")
