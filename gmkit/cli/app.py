@@ -9,6 +9,7 @@ import errno
 import shutil
 import sys
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -88,17 +89,29 @@ def table_config(**options: Any) -> pl.Config:
         "fmt_str_lengths", 60), 40), **options)
 
 
-def progress_bar(what: str) -> Any:
-    """A progress callback ``(done, total)`` drawing a bar on a terminal's standard error, and
-    silent when standard error is not a terminal."""
-    if not sys.stderr.isatty():
+def progress_bar(what: str) -> Callable[[int, int], None] | None:
+    """A progress callback ``(done, total)`` drawing click's progress bar on a terminal (for a
+    command that may run for seconds: publish, verify, sweep); None when standard output is not
+    a terminal, so that nothing but the command's own lines reaches a file or a pipe. A count
+    starting again (the next site of a publish) starts a new bar."""
+    if not sys.stdout.isatty():
         return None
+    state: dict[str, Any] = {"bar": None, "done": 0}
 
     def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        click.echo(f"\r{what} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}",
-                   err=True, nl=done >= total)
+        bar = state["bar"]
+        if bar is not None and (done < state["done"] or total != bar.length):
+            bar.render_finish()
+            bar = None
+        if bar is None:
+            bar = state["bar"] = click.progressbar(length=total, label=what, file=sys.stdout)
+            state["done"] = 0
+        bar.update(done - state["done"])
+        state["done"] = done
+        if done >= total:
+            bar.render_finish()
+            state["bar"] = None
+            state["done"] = 0
 
     return show
 

@@ -205,7 +205,8 @@ def csv_text(df: pl.DataFrame) -> str:
 @GAME
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="The folder to write the site into: a new or empty folder, or one gmkit "
-                   "published before (replaced as a whole); never the game folder.")
+                   "published before (replaced as a whole, only the pages whose inputs "
+                   "changed drawn again); never the game folder.")
 @click.option("--players", "players_dir", type=click.Path(path_type=Path),
               help="Also write each player's private pages into DIR/<player id>/ (a folder "
                    "outside the site and the game folder; send each player theirs).")
@@ -213,11 +214,13 @@ def publish(game: Path, out: Path, players_dir: Path | None) -> None:
     """Write the game's public static site: an index of turns, each turn's public summary and
     the history charts. It opens offline from the file system."""
     from gmkit.game import Game
-    from gmkit.publish.site import publish as publish_site
+    from gmkit.publish.site import publish_counted
 
-    pages = publish_site(Game.open(game), out, players=players_dir)
+    pages, drawn = publish_counted(Game.open(game), out, players=players_dir,
+                                   progress=progress_bar("publishing"))
     public = [p for p in pages if p.parent == out]
-    click.echo(f"published {len(public)} page(s) in {out}; open {out / 'index.html'}")
+    click.echo(f"published {len(public)} page(s) in {out} ({drawn} drawn anew, the others "
+               f"unchanged); open {out / 'index.html'}")
     if players_dir is not None:
         click.echo(f"wrote {len(pages) - len(public)} private page(s) in "
                    f"{players_dir}/<player id>/")

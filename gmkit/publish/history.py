@@ -42,6 +42,8 @@ __all__ = [
     "player_colours",
     "player_series",
     "players",
+    "series_of",
+    "turn_series",
     "readable",
     "states",
     "subject_series",
@@ -172,26 +174,38 @@ def player_series(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
     player's keeps them for that player alone.
     """
     v = _viewer(view)
+    return series_of([turn_series(game, state, v) for state in states(game)])
+
+
+def turn_series(game: Game, state: State, view: str | Viewer = "public") -> pl.DataFrame:
+    """One turn's rows of :func:`player_series` (``state``: the GM's state after the turn),
+    unordered; :func:`series_of` puts turns' rows together as :func:`player_series` does."""
+    v = _viewer(view)
     hidden = set(game.ruleset.gm_only_columns()) if not v.is_gm else set()
-    frames = []
-    for state in states(game):
-        standings = game.ruleset.standings(game.viewed(state, v), game.rules)
-        if v.is_player and hidden:
-            who = _subject_column(game, standings)
-            standings = standings.with_columns(
-                pl.when(pl.col(who) == v.player_id).then(pl.col(c)).otherwise(None).alias(c)
-                for c in hidden if c in standings.columns)
+    standings = game.ruleset.standings(game.viewed(state, v), game.rules)
+    if v.is_player and hidden:
         who = _subject_column(game, standings)
-        numeric = [c for c, t in standings.schema.items()
-                   if c != who and (v.is_player or c not in hidden) and t.is_numeric()]
-        if not numeric or standings.is_empty():
-            continue
-        frames.append(standings.select(
-            pl.lit(state.turn, pl.Int64).alias("turn"),
-            pl.col(who).cast(pl.String).alias("player"),
-            *[pl.col(c).cast(pl.Float64) for c in numeric],
-        ).unpivot(index=["turn", "player"], variable_name="metric", value_name="value")
-            .filter(pl.col("value").is_not_null() | ~pl.col("metric").is_in(list(hidden))))
+        standings = standings.with_columns(
+            pl.when(pl.col(who) == v.player_id).then(pl.col(c)).otherwise(None).alias(c)
+            for c in hidden if c in standings.columns)
+    who = _subject_column(game, standings)
+    numeric = [c for c, t in standings.schema.items()
+               if c != who and (v.is_player or c not in hidden) and t.is_numeric()]
+    if not numeric or standings.is_empty():
+        return pl.DataFrame(schema=SERIES_SCHEMA)
+    return standings.select(
+        pl.lit(state.turn, pl.Int64).alias("turn"),
+        pl.col(who).cast(pl.String).alias("player"),
+        *[pl.col(c).cast(pl.Float64) for c in numeric],
+    ).unpivot(index=["turn", "player"], variable_name="metric", value_name="value") \
+        .filter(pl.col("value").is_not_null() | ~pl.col("metric").is_in(list(hidden))) \
+        .cast(SERIES_SCHEMA)  # type: ignore[arg-type]
+
+
+def series_of(frames: Iterable[pl.DataFrame]) -> pl.DataFrame:
+    """Turns' :func:`turn_series` rows (in turn order) as one :func:`player_series` frame:
+    metric by metric, in the order they first appear, each in turn order."""
+    frames = [f for f in frames if not f.is_empty()]
     if not frames:
         return pl.DataFrame(schema=SERIES_SCHEMA)
     out = pl.concat(frames, how="vertical_relaxed").cast(SERIES_SCHEMA)  # type: ignore[arg-type]
