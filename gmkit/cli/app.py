@@ -157,6 +157,22 @@ GAME = click.argument("game", type=click.Path(path_type=Path))
 @click.version_option(version=__version__, prog_name="gmkit")
 def main() -> None:
     """gmkit: the game master's kit for play-by-forum strategy games."""
+    skip_unused_imports()
+
+
+#: What a package imports at great cost for a feature no gmkit command uses: jsonschema
+#: (imported by altair, which draws the charts) compiles the grammars of rfc3987_syntax, if it
+#: is installed, for seconds, only to offer checks of the "iri" string format that gmkit never
+#: asks for (its charts skip schema validation).
+UNUSED_IMPORTS = ("rfc3987_syntax",)
+
+
+def skip_unused_imports() -> None:
+    """Make the :data:`UNUSED_IMPORTS` unavailable to this ``gmkit`` process (the packages
+    that try them go without), unless already imported: a command that draws charts starts
+    seconds sooner. Only the command's own process is concerned, never a notebook's."""
+    for name in UNUSED_IMPORTS:
+        sys.modules.setdefault(name, None)  # type: ignore[arg-type]
 
 
 def viewer_for(g: Game, view: str) -> Viewer:

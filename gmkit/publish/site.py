@@ -13,6 +13,7 @@ from it.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -27,7 +28,7 @@ import polars as pl
 
 import gmkit.publish.dicecheck as dicecheck
 from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
-from gmkit.core.files import fsync_dir, current_umask, parquet_bytes
+from gmkit.core.files import fsync_dir, current_umask
 from gmkit.core.views import Viewer
 from gmkit.game import Game
 from gmkit.publish.site_inputs import (CACHE, OldSite, SiteInputs, carry, code_fingerprint,
@@ -165,13 +166,15 @@ class Parts:
             return history.player_series(game, view=viewer)
         frames = []
         for turn in self.inputs.turns:
-            name = f"series-{self.inputs.state_key(turn)}.parquet"
+            # JSON text, as every file of a site is (a reader or a test can search it all)
+            name = f"series-{self.inputs.state_key(turn)}.json"
             found = self._cached(name)
             if found is not None:
-                frames.append(pl.read_parquet(found))
+                frames.append(pl.DataFrame(json.loads(found.read_text("utf-8")),
+                                           schema=history.SERIES_SCHEMA))
                 continue
             frame = history.turn_series(game, game.state(turn), viewer)
-            self._keep(name, parquet_bytes(frame))
+            self._keep(name, json.dumps(frame.to_dicts()).encode("utf-8"))
             frames.append(frame)
         return history.series_of(frames)
 
