@@ -78,3 +78,23 @@ def test_a_command_drawing_charts_skips_the_iri_grammars(tmp_path: Path) -> None
     assert "published" in out and "altair" in modules
     assert "rfc3987_syntax.syntax_helpers" not in modules
     assert "<svg" in (tmp_path / "site" / "history.html").read_text("utf-8")
+
+
+def test_svg_text_and_attributes_are_escaped_as_xml_sax_does() -> None:
+    """The drawing code escapes text and attribute values itself (importing xml.sax.saxutils
+    would load urllib and http for every command); hostile values come out exactly as the
+    standard library escapes them, quotes chosen alike."""
+    import itertools
+    import re
+    from xml.sax.saxutils import escape, quoteattr
+
+    from gmkit.core.drawing.svg_parts import xml_attr, xml_text
+
+    pieces = ["a", "&", "<", ">", '"', "'", "\n", "\r", "\t", "&amp;", "\x01", "é", "]]>"]
+    for k in range(1, 4):
+        for combo in itertools.product(pieces, repeat=k):
+            text = "".join(combo)
+            clean = re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", "", text)
+            assert xml_text(text) == escape(clean)
+            assert xml_attr(text) == quoteattr(clean, {"\n": "&#10;", "\r": "&#13;",
+                                                       "\t": "&#9;"})

@@ -124,13 +124,14 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, allow_empt
     result = got.parsed
     for line, order in result.orders:
         click.echo(f"  line {line.number}: {g.ruleset.describe_order(order)}")
-    _, problems, accepted = g.read_orders(g.state(), g.store.pending_posts(got.turn))
+    state = g.state()  # read once: the post is read against it, and its void orders found
+    _, problems, accepted = g.read_orders(state, g.store.pending_posts(got.turn))
     bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(got.player, [])]
     if bad:
         click.echo("rejected:")
         for msg in bad:
             click.echo(f"  {msg}")
-    void_now = g.ruleset.void_now(g.state(), accepted, g.rules).get(got.player, [])
+    void_now = g.ruleset.void_now(state, accepted, g.rules).get(got.player, [])
     if void_now:
         click.echo("accepted, but void if resolved now:")
         for err in void_now:
