@@ -19,7 +19,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +127,7 @@ class Parts:
                  staging: Path | None = None, progress: Callable[[], None] | None = None):
         self.inputs, self.old, self.staging = inputs, old, staging
         self.progress = progress or (lambda: None)
+        self.pool: ThreadPoolExecutor | None = None
 
     def _cached(self, name: str) -> Path | None:
         """The part ``name`` carried into the new site from the old, if the old has it."""
@@ -179,48 +180,71 @@ class Parts:
         return history.series_of(frames)
 
     def chart(self, kind: str, data: pl.DataFrame, draw: Callable[[Any], Any],
-              *extra: Any) -> str:
+              *extra: Any) -> Future[str]:
         """The SVG of the chart ``draw(charts)`` makes of ``data`` (``kind`` and ``extra``:
-        what else it is drawn from), drawn only when not kept already."""
+        what else it is drawn from), drawn only when not kept already: the chart is built
+        here and converted in :attr:`pool` (the converter runs outside the interpreter lock, so
+        the charts of a page convert side by side while this thread draws the maps)."""
         name = f"chart-{digest(code_fingerprint(), kind, data.to_dicts(), extra)}.svg" \
             if self.inputs else ""
         found = self._cached(name) if name else None
         if found is not None:
-            return found.read_text("utf-8")
+            done: Future[str] = Future()
+            done.set_result(found.read_text("utf-8"))
+            return done
         import gmkit.publish.charts as charts
 
-        svg = chart_svg(draw(charts))
+        spec = draw(charts).to_dict(validate=False)  # altair's own work: in this thread
+        assert self.pool is not None, "charts are drawn within _history"
+        return self.pool.submit(self._convert, name, spec)
+
+    def _convert(self, name: str, spec: dict[str, Any]) -> str:
+        svg = chart_svg(spec)
         self._keep(name, svg.encode("utf-8"))
         return svg
 
 
 def _history(game: Game, viewer: Viewer, parts: Parts | None = None) -> str:
+    parts = parts or Parts()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parts.pool = pool
+        try:
+            out = _history_parts(game, viewer, parts)
+            body = "".join(p if isinstance(p, str) else p.result() for p in out)
+        finally:
+            parts.pool = None
+    turns = game.store.turns()
+    return _page(f"{game.title}: history", _subtitle(game, viewer, game.ruleset.title),
+                 body, map_turns=turns)
+
+
+def _history_parts(game: Game, viewer: Viewer, parts: Parts) -> list[str | Future[str]]:
+    """The history page's body in pieces: text, and charts still converting."""
     import gmkit.publish.history as history
 
-    parts = parts or Parts()
     series = parts.series(game, viewer)
     colours = game.ruleset.player_colours(game.state(viewer=viewer), game.rules)
     labels = game.ruleset.metric_labels()
-    out = ["<h2>Players over the turns</h2>"]
+    out: list[str | Future[str]] = ["<h2>Players over the turns</h2>"]
     for metric in series["metric"].unique(maintain_order=True).to_list():
         def draw(charts: Any, m: str = metric) -> Any:
             return charts.series_chart(series, m, colours=colours, labels=labels)
 
-        svg = parts.chart("series", series.filter(pl.col("metric") == metric), draw, metric,
-                          colours, labels)
-        out.append(f'<div class="figure">{svg}</div>')
+        out += ['<div class="figure">',
+                parts.chart("series", series.filter(pl.col("metric") == metric), draw, metric,
+                            colours, labels), "</div>"]
     timeline = history.timeline(game, view=viewer)
     if timeline.height:
         out.append("<h2>Timeline</h2>")
-        svg = parts.chart("timeline", timeline, lambda charts: charts.timeline_chart(
-            timeline, colours=colours), colours)
-        out.append(f'<div class="figure">{svg}</div>')
+        out += ['<div class="figure">',
+                parts.chart("timeline", timeline, lambda charts: charts.timeline_chart(
+                    timeline, colours=colours), colours), "</div>"]
     report = history.dice_report(game, view=viewer)
     out.append("<h2>The dice</h2>")
     if report.height:
-        svg = parts.chart("dice", report, lambda charts: charts.dice_chart(
-            report, colours=colours), colours)
-        out.append(f'<div class="figure">{svg}</div>')
+        out += ['<div class="figure">',
+                parts.chart("dice", report, lambda charts: charts.dice_chart(
+                    report, colours=colours), colours), "</div>"]
     out.append(_table(_dice_rows(report)))
     turns = game.store.turns()
     frames = "".join(f'<div class="frame f{t}">{parts.map_frame(game, t, viewer)}</div>'
@@ -230,8 +254,7 @@ def _history(game: Game, viewer: Viewer, parts: Parts | None = None) -> str:
     buttons = "".join(f'<label for="m{t}">{t}</label>' for t in turns)
     out.append(f'<h2>The map, turn by turn</h2><div class="maps">{radios}'
                f'<div class="labels">{buttons}</div><div class="frames">{frames}</div></div>')
-    return _page(f"{game.title}: history", _subtitle(game, viewer, game.ruleset.title),
-                 "".join(out), map_turns=turns)
+    return out
 
 
 NAV = ('<nav style="margin:1em 2em"><a href="index.html">Index</a> · '
