@@ -205,17 +205,23 @@ class Parts:
 
 
 def _history(game: Game, viewer: Viewer, parts: Parts | None = None) -> str:
+    """The history page: the players over the turns, the timeline, the dice, the maps."""
     parts = parts or Parts()
+    if parts.pool is not None:
+        return _history_page(game, viewer, _history_parts(game, viewer, parts))
     with ThreadPoolExecutor(max_workers=4) as pool:
         parts.pool = pool
         try:
-            out = _history_parts(game, viewer, parts)
-            body = "".join(p if isinstance(p, str) else p.result() for p in out)
+            return _history_page(game, viewer, _history_parts(game, viewer, parts))
         finally:
             parts.pool = None
-    turns = game.store.turns()
+
+
+def _history_page(game: Game, viewer: Viewer, pieces: Sequence[str | Future[str]]) -> str:
+    """The history page of its pieces, once its charts are converted."""
+    body = "".join(p if isinstance(p, str) else p.result() for p in pieces)
     return _page(f"{game.title}: history", _subtitle(game, viewer, game.ruleset.title),
-                 body, map_turns=turns)
+                 body, map_turns=game.store.turns())
 
 
 def _history_parts(game: Game, viewer: Viewer, parts: Parts) -> list[str | Future[str]]:
@@ -333,8 +339,8 @@ def _draw_turns(game: Game, todo: Sequence[int], turns: Sequence[int], viewer: V
                 workers: int, during: Callable[[], None], step: Callable[[int], None]
                 ) -> dict[int, tuple[str, dict[str, Any]]]:
     """The pages of the turns ``todo`` and their dice entries, drawn in ``workers`` processes
-    when there are many (``during`` runs here meanwhile), else here; ``step(n)`` after each
-    ``n`` pages."""
+    when there are many, else here; ``during`` runs here first (its charts convert in
+    threads meanwhile); ``step(n)`` after each ``n`` pages."""
     if workers > 1 and len(todo) >= 2 * workers:
         size = max(1, min(8, len(todo) // (2 * workers)))
         context = multiprocessing.get_context("spawn")
@@ -348,11 +354,11 @@ def _draw_turns(game: Game, todo: Sequence[int], turns: Sequence[int], viewer: V
                 pages.update(got)
                 step(len(got))
         return pages
+    during()
     pages = {}
     for t in todo:
         pages[t] = _turn_page(game, t, turns, viewer)
         step(1)
-    during()
     return pages
 
 
@@ -389,15 +395,25 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
         (staging / MARKER).write_text(f"pages published by gmkit from {game.title} for "
                                       f"{viewer}\n", "utf-8")
         drawn: dict[str, str] = {}
+        charts = ThreadPoolExecutor(max_workers=4)  # the history's charts, converting
+        history: list[str | Future[str]] = []
 
         def whole_game() -> None:
-            """The pages drawn from every turn, when any turn changed."""
+            """The pages drawn from every turn, when any turn changed: the history's charts
+            go on converting while the turn pages are drawn."""
             if not redraw_all:
                 return
-            drawn["history.html"] = _history(game, viewer, Parts(inputs, old, staging, step))
+            parts = Parts(inputs, old, staging, step)
+            parts.pool = charts
+            history.extend(_history_parts(game, viewer, parts))
             drawn["index.html"] = _index(game, turns, viewer)
 
-        pages = _draw_turns(game, todo, turns, viewer, workers, whole_game, step)
+        try:
+            pages = _draw_turns(game, todo, turns, viewer, workers, whole_game, step)
+            if redraw_all:
+                drawn["history.html"] = _history_page(game, viewer, history)
+        finally:
+            charts.shutdown(cancel_futures=True)
         kept: dict[int, tuple[str, Mapping[str, Any]]] = {}
         for t in turns:
             name, key = _turn_name(t), inputs.turn_key(t)
@@ -463,8 +479,8 @@ def publish(game: Game, out: str | Path, *, workers: int = 2,
     not (each turn's map and standings, each chart) kept in the site.
 
     With ``workers`` > 1 the turn pages are drawn in that many worker processes while this one
-    draws the history (chart drawing holds the interpreter lock, so threads would not help).
-    ``progress(done, total)`` is told of each page and map drawn, site by site."""
+    draws the history (drawing a page holds the interpreter lock, so threads would not help;
+    only the history's charts convert in threads). ``progress(done, total)`` is told of each page and map drawn, site by site."""
     return publish_counted(game, out, workers=workers, players=players, progress=progress)[0]
 
 
