@@ -285,14 +285,16 @@ def _events(game: Game, view: str | Viewer) -> pl.DataFrame:
 
 def timeline(game: Game, *, players: Iterable[str] | None = None,
              kinds: Iterable[str] | None = None,
-             view: str | Viewer = "public") -> pl.DataFrame:
+             view: str | Viewer = "public", events: pl.DataFrame | None = None
+             ) -> pl.DataFrame:
     """The events of every turn: ``turn, step, kind, player, region, text, public``.
 
     ``players`` / ``kinds`` keep only the events of those players / kinds (None keeps all; an
     empty selection keeps none). The public view drops the events that are not public; a
-    player's keeps those that concern that player.
+    player's keeps those that concern that player. ``events``: the viewer's events across
+    the turns when already read (as ``view`` sees them, with ``turn``).
     """
-    events = _events(game, view)
+    events = _events(game, view) if events is None else events
     if players is not None:
         events = events.filter(pl.col("player").is_in(list(players)))
     if kinds is not None:
@@ -368,7 +370,8 @@ def luck_percentile(dice: Mapping[int, int], total: int) -> float:
     return max(0.0, min(100.0, 100.0 * (below + pmf[i] / 2)))
 
 
-def dice_report(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
+def dice_report(game: Game, view: str | Viewer = "public",
+                rolls: pl.DataFrame | None = None) -> pl.DataFrame:
     """How each player's dice fell over the whole game, one row per player.
 
     Only dice (``NdK`` expressions) count, not choices, shuffles or uniform draws; dice entered
@@ -377,9 +380,11 @@ def dice_report(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
     expected_total, total_minus_expected, mean_face, expected_face, luck`` where the expected
     figures take ``(K + 1) / 2`` per die of K faces and ``luck`` is :func:`luck_percentile` of the
     player's total of faces (0 to 100, 50 = average; rounded to 6 decimals, so that it reads the
-    same whatever the platform's last bit of floating-point rounding).
+    same whatever the platform's last bit of floating-point rounding). ``rolls``: the
+    viewer's rolls across the turns when already read (as ``view`` sees them).
     """
-    rolls = visible_rolls(game.history("rolls"), _viewer(view))
+    if rolls is None:
+        rolls = visible_rolls(game.history("rolls"), _viewer(view))
     acc: dict[str, dict] = {}
     for row in rolls.select("expression", "result", "source", "player").iter_rows(named=True):
         parsed = _parse_dice(row["expression"])

@@ -179,6 +179,34 @@ class Parts:
             frames.append(frame)
         return history.series_of(frames)
 
+    def logs(self, game: Game, viewer: Viewer) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """The events and rolls of every turn as ``viewer`` may see them, with ``turn`` (as
+        :meth:`Game.history` gives them), turn by turn."""
+        from gmkit.core.tables import LOG_SCHEMAS
+        from gmkit.core.views import visible_events, visible_rolls
+
+        if self.inputs is None:
+            return (visible_events(game.history("events"), viewer),
+                    visible_rolls(game.history("rolls"), viewer))
+        schemas = {name: {"turn": pl.Int64, **LOG_SCHEMAS[name]} for name in ("events", "rolls")}
+        frames: dict[str, list[pl.DataFrame]] = {"events": [], "rolls": []}
+        for turn in self.inputs.turns:
+            name = f"logs-{self.inputs.state_key(turn)}.json"
+            found = self._cached(name)
+            if found is not None:
+                rows = json.loads(found.read_text("utf-8"))
+            else:
+                data = game.store.read_turn(turn)
+                seen = {"events": visible_events(data.events, viewer),
+                        "rolls": visible_rolls(data.rolls, viewer)}
+                rows = {k: v.with_columns(pl.lit(turn, pl.Int64).alias("turn"))
+                        .select(list(schemas[k])).to_dicts() for k, v in seen.items()}
+                self._keep(name, json.dumps(rows, ensure_ascii=False).encode("utf-8"))
+            for k in frames:
+                frames[k].append(pl.DataFrame(rows[k], schema=schemas[k]))
+        events, rolls = (pl.concat(frames[k], how="vertical") for k in ("events", "rolls"))
+        return events, rolls
+
     def chart(self, kind: str, data: pl.DataFrame, draw: Callable[[Any], Any],
               *extra: Any) -> Future[str]:
         """The SVG of the chart ``draw(charts)`` makes of ``data`` (``kind`` and ``extra``:
@@ -239,13 +267,14 @@ def _history_parts(game: Game, viewer: Viewer, parts: Parts) -> list[str | Futur
         out += ['<div class="figure">',
                 parts.chart("series", series.filter(pl.col("metric") == metric), draw, metric,
                             colours, labels), "</div>"]
-    timeline = history.timeline(game, view=viewer)
+    events, rolls = parts.logs(game, viewer)
+    timeline = history.timeline(game, view=viewer, events=events)
     if timeline.height:
         out.append("<h2>Timeline</h2>")
         out += ['<div class="figure">',
                 parts.chart("timeline", timeline, lambda charts: charts.timeline_chart(
                     timeline, colours=colours), colours), "</div>"]
-    report = history.dice_report(game, view=viewer)
+    report = history.dice_report(game, view=viewer, rolls=rolls)
     out.append("<h2>The dice</h2>")
     if report.height:
         out += ['<div class="figure">',
