@@ -99,5 +99,5 @@ def format_for(path: Path | None, fmt: str | None) -> str | None:
         return None
     suffix = path.suffix.lower().lstrip(".")
     if suffix not in FORMATS:
-        raise ValueError(f"{path}: write .csv, .json or .parquet (or give --format)")
+        raise ValueError(f"{path}: write .csv, .json or .parquet")
     return suffix
