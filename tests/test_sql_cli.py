@@ -115,3 +115,15 @@ def test_history_csv_and_json_write_booleans_and_lists_as_the_sql_results_do(
     assert {r["rebel"] for r in rows} <= {"true", "false"} and rows
     listed = json.loads((tmp_path / "p.json").read_text("utf-8"))
     assert len(listed) == len(rows) and all(isinstance(r["rebel"], bool) for r in listed)
+
+
+def test_reading_the_turns_tells_its_progress(game: Path) -> None:
+    """A long query (every turn read and checked) tells its progress turn by turn, for the
+    bar a terminal shows."""
+    from gmkit.game import Game
+    from gmkit.publish.sql import query
+
+    told: list[tuple[int, int]] = []
+    query(game, "SELECT 1 AS x", progress=lambda done, total: told.append((done, total)))
+    turns = len(Game.open(game).store.turns())
+    assert told == [(n, turns) for n in range(1, turns + 1)]

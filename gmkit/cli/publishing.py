@@ -272,7 +272,8 @@ def sql_command(game: Path, statement: str | None, gm: bool, view: str | None,
             raise GameError(f"{target}: inside the game folder, whose files are never "
                             "touched; write somewhere else")
     if statement is not None:
-        df = game_sql.query(g, statement, gm=gm, view=view)
+        df = game_sql.query(g, statement, gm=gm, view=view,
+                            progress=progress_bar("reading turns"))
         if out is not None:
             write_table(df, out, chosen)
         elif chosen is not None:
@@ -282,7 +283,8 @@ def sql_command(game: Path, statement: str | None, gm: bool, view: str | None,
         else:
             show_every_row(df)
     if export_dir is not None:
-        paths = game_sql.export(g, export_dir, gm=gm, view=view)
+        paths = game_sql.export(g, export_dir, gm=gm, view=view,
+                                progress=progress_bar("reading turns"))
         click.echo(f"wrote {len(paths)} Parquet file(s) in {export_dir} "
                    f"({view or ('gm' if gm else 'public')} view)")
 
