@@ -91,7 +91,7 @@ def table_config(**options: Any) -> pl.Config:
 
 def progress_bar(what: str) -> Callable[[int, int], None] | None:
     """A progress callback ``(done, total)`` drawing click's progress bar on a terminal (for a
-    command that may run for seconds: publish, verify, sweep); None when standard output is not
+    command that may run for seconds: publish, verify, sweep, sql); None when standard output is not
     a terminal, so that nothing but the command's own lines reaches a file or a pipe. A count
     starting again (the next site of a publish) starts a new bar."""
     if not sys.stdout.isatty():
