@@ -108,8 +108,8 @@ def bench_site_incremental(tmp: Path) -> list[dict]:
               for name, times in (("nothing_new", none), ("new_turn", new))}
     cpu_ratio = statistics.median(n / f for n, f in zip(cpu["new"], cpu["full"]))
     return [
-        {"name": f"publish_full_{TURNS + 1}_turns_cli_s", "value": round(statistics.median(full), 3),
-         "unit": "s", "target": None, "ok": True},
+        {"name": f"publish_full_{TURNS + 1}_turns_cli_s",
+         "value": round(statistics.median(full), 3), "unit": "s", "target": None, "ok": True},
         {"name": "publish_nothing_new_cli_s", "value": round(statistics.median(none), 3),
          "unit": "s", "target": None, "ok": True},
         {"name": "publish_new_turn_cli_s", "value": round(statistics.median(new), 3),

@@ -509,7 +509,8 @@ def publish(game: Game, out: str | Path, *, workers: int = 2,
 
     With ``workers`` > 1 the turn pages are drawn in that many worker processes while this one
     draws the history (drawing a page holds the interpreter lock, so threads would not help;
-    only the history's charts convert in threads). ``progress(done, total)`` is told of each page and map drawn, site by site."""
+    only the history's charts convert in threads). ``progress(done, total)`` is told of each
+    page and map drawn, site by site."""
     return publish_counted(game, out, workers=workers, players=players, progress=progress)[0]
 
 
