@@ -29,6 +29,7 @@ from bench.aeternus_import import bench_aeternus_import  # noqa: E402
 from bench.aeternus_turn import bench_aeternus_batch  # noqa: E402
 from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
+from bench.cli_startup import bench_cli_startup  # noqa: E402
 from bench.dice_check_page import bench_dice_check_page  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
 from bench.map_labels import bench_map_labels  # noqa: E402
@@ -40,6 +41,7 @@ from bench.jungle_scale import bench_big_session as bench_jungle_big_session  # 
 from bench.jungle_scale import bench_verify as bench_jungle_verify  # noqa: E402
 from bench.jungle_session import bench_session as bench_jungle_session  # noqa: E402
 from bench.pyramid_round import bench_pyramid_round  # noqa: E402
+from bench.site_incremental import bench_site_incremental  # noqa: E402
 from bench.sweep import bench_sweep  # noqa: E402
 from bench.whatif import bench_whatif  # noqa: E402
 from gmkit.core.boards.resources import load_package_map  # noqa: E402
@@ -221,7 +223,7 @@ def main() -> int:
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
                    bench_jungle_big_session, bench_jungle_verify, bench_aeternus_world,
                    bench_aeternus_batch, bench_aeternus_import, bench_sweep, bench_whatif,
-                   bench_parse_limits):
+                   bench_parse_limits, bench_cli_startup, bench_site_incremental):
             if args.only and args.only not in fn.__name__:
                 continue
             # each benchmark's folders apart from the others'

@@ -333,9 +333,9 @@ class TestFailures:
         assert "nosuch" in line and "players" in line
 
     def test_history_needs_csv_or_parquet(self, files: Path, game: Path) -> None:
-        """history --out writes .csv or .parquet only."""
+        """history --out writes .csv, .json or .parquet only."""
         line = one_line_failure(run("history", game, "players", "--out", files / "x.xlsx"))
-        assert ".csv or .parquet" in line
+        assert ".csv, .json or .parquet" in line
 
     def test_rollback_to_an_unknown_turn_changes_nothing(self, game: Path) -> None:
         """rollback to a turn that does not exist fails and leaves the game playable."""

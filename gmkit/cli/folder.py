@@ -3,18 +3,16 @@ changes and corrections for coming turns, and roll back."""
 
 from __future__ import annotations
 
-import csv
 import sys
-import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import polars as pl
 
-from gmkit.core.views import Viewer
-from gmkit.game import Game, GameError
 from gmkit.cli.app import GAME, main, player_list, table_config, toml_file
+
+if TYPE_CHECKING:
+    from gmkit.game import Game
 
 
 @main.command()
@@ -48,6 +46,7 @@ def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, tit
         state_dir: Path | None, start_turn: int) -> None:
     """Create a game folder from a ruleset, a map and a player list, commit turn 0 (or the
     given position), and print the next turn's dice commitment (the game's announcement)."""
+    from gmkit.game import Game, GameError
     from gmkit.game.fairdice import DiceSetting, dice_setting
     from gmkit.game.position import PositionError
 
@@ -77,6 +76,9 @@ def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, tit
 def status(game: Path, gm: bool) -> None:
     """Show the current turn, the standings (the public's unless --gm) and who has sent
     orders."""
+    from gmkit.core.views import Viewer
+    from gmkit.game import Game
+
     g = Game.open(game)
     viewer = Viewer.gm() if gm else Viewer.public()
     standings = g.ruleset.standings(g.state(viewer=viewer), g.context())
@@ -138,6 +140,12 @@ def _coming_dice(g: Game) -> None:
 @click.option("--why", default="", help="Why the rule changes (shown in the next report).")
 def rules(game: Path, assignments: tuple[str, ...], unset: tuple[str, ...], why: str) -> None:
     """Show the rules in force, or change one from the coming turn on (recorded)."""
+    import tomllib
+
+    import polars as pl
+
+    from gmkit.game import Game, GameError
+
     g = Game.open(game)
     for item in assignments:
         name, sep, raw = item.partition("=")
@@ -185,6 +193,8 @@ def players(game: Path, action: str, player: str | None, fields: tuple[str, ...]
             why: str) -> None:
     """List the players, or add, replace (a new person takes over) or remove one from the
     coming turn on (recorded)."""
+    from gmkit.game import Game, GameError
+
     g = Game.open(game)
     if action == "list":
         for p in g.players_from_config(g.config):
@@ -216,6 +226,7 @@ def correct(game: Path, table: str | None, settings: tuple[str, ...], why: str,
             undo: bool) -> None:
     """Correct the state the coming turn starts from, recorded for that turn (applied before it
     resolves, shown in its reports, replayed by verify); nothing committed is rewritten."""
+    from gmkit.game import Game, GameError
     from gmkit.game.corrections import correction_words
 
     g = Game.open(game)
@@ -238,6 +249,8 @@ def correct(game: Path, table: str | None, settings: tuple[str, ...], why: str,
 @click.option("--why", default="", help="Why the turns are rolled back (recorded).")
 def rollback(game: Path, to_turn: int, why: str) -> None:
     """Set aside every turn after --to (kept in the game folder's attic, never deleted)."""
+    from gmkit.game import Game
+
     g = Game.open(game)
     moved = g.rollback(to_turn, why)
     click.echo(f"rolled back to turn {to_turn}; set aside {len(moved)} turn folder(s)")

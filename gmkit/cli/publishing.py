@@ -4,18 +4,17 @@ Each imports what it draws or queries with (altair, duckdb, vl-convert) only whe
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import polars as pl
 
-from gmkit.game import Game, GameError
 from gmkit.cli.app import (GAME, entered_dice, main, player_list, progress_bar, read_text,
                            table_config, viewer_for)
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 @main.command()
@@ -35,6 +34,7 @@ def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
     """Write a turn's summary as offline HTML or BBCode, for the public, the GM or a
     player."""
     from gmkit.core.reports import render, write_report
+    from gmkit.game import Game
     from gmkit.publish.turns import report_for
 
     g = Game.open(game)
@@ -64,6 +64,7 @@ def map_command(game: Path, turn: int | None, view: str, out: Path | None,
     """Write a turn's map as a PNG or SVG file to attach to a forum post ('gmkit report
     --format bbcode --map-file NAME' says to attach it), or as GeoJSON in longitude and
     latitude for GIS tools and web maps."""
+    from gmkit.game import Game
     from gmkit.publish.mapfile import default_name, write_map
 
     g = Game.open(game)
@@ -87,6 +88,7 @@ def verify(game: Path, against: str | None) -> None:
     problem (a file, hash or turn that is not what was committed); 3 no problem, but turns
     resolved under a ruleset version this gmkit no longer has resolve differently now (an
     upgrade, not tampering); 2 the game could not be read."""
+    from gmkit.game import Game
     from gmkit.game.verify import verify_game
 
     g = Game.open(game)
@@ -157,63 +159,70 @@ def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...]
 @GAME
 @click.argument("table")
 @click.option("--out", type=click.Path(path_type=Path),
-              help="Write .csv or .parquet (default: print).")
+              help="Write .csv, .json or .parquet (default: print).")
 @click.option("--gm", is_flag=True, help="The GM's view: secret posts and GM-only rows too.")
 def history(game: Path, table: str, out: Path | None, gm: bool) -> None:
-    """Export one table across every turn (with a turn column); the public view unless --gm."""
-    from gmkit.core.files import atomic_write, parquet_bytes
+    """Export one table across every turn (with a turn column); the public view unless --gm.
+    In CSV and JSON a list cell is JSON and a boolean true or false."""
+    from gmkit.game import Game
 
     g = Game.open(game)
+    if out is not None:
+        format_for(out, None)  # a file gmkit cannot write is refused before any reading
     df = g.history(table, view="gm" if gm else "public")
     if out is None:
         with table_config(tbl_rows=40, tbl_cols=20):
             click.echo(df)
-    elif out.suffix == ".parquet":
-        atomic_write(out, parquet_bytes(df))
-        click.echo(f"wrote {out} ({df.height} rows)")
-    elif out.suffix == ".csv":
-        atomic_write(out, csv_text(df).encode("utf-8"))
-        click.echo(f"wrote {out} ({df.height} rows)")
-    else:
-        raise GameError(f"{out}: write .csv or .parquet")
+        return
+    write_table(df, out, None)
 
 
-#: What a spreadsheet reads as the start of a formula.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+def format_for(out: Path | None, fmt: str | None) -> str | None:
+    """The format ``--out``/``--format`` ask for (see :func:`gmkit.publish.export.format_for`)."""
+    from gmkit.publish.export import format_for as chosen
+
+    return chosen(out, fmt)
+
+
+def write_table(df: pl.DataFrame, out: Path, fmt: str | None) -> None:
+    """Write ``df`` to ``out`` in ``fmt`` (else the format its suffix names), aside and renamed
+    into place, and say so."""
+    from gmkit.core.files import atomic_write
+    from gmkit.publish.export import table_bytes
+
+    chosen = format_for(out, fmt)
+    assert chosen is not None
+    atomic_write(out, table_bytes(df, chosen))
+    click.echo(f"wrote {out} ({df.height} rows, {chosen})")
 
 
 def csv_text(df: pl.DataFrame) -> str:
-    """A frame as CSV in which no text cell is a live spreadsheet formula: a cell starting with
-    ``= + - @`` (or a tab or carriage return) gets a leading apostrophe, as spreadsheets
-    advise."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(df.columns)
-    text_cols = {c for c, t in df.schema.items() if t == pl.String}
-    for row in df.iter_rows():
-        writer.writerow(["" if v is None else
-                         ("'" + v if c in text_cols and isinstance(v, str)
-                          and v.startswith(FORMULA_START) else v)
-                         for c, v in zip(df.columns, row)])
-    return buf.getvalue()
+    """``df`` as CSV a spreadsheet opens safely (see :mod:`gmkit.publish.export`)."""
+    from gmkit.publish.export import csv_text as text
+
+    return text(df)
 
 
 @main.command()
 @GAME
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="The folder to write the site into: a new or empty folder, or one gmkit "
-                   "published before (replaced as a whole); never the game folder.")
+                   "published before (replaced as a whole, only the pages whose inputs "
+                   "changed drawn again); never the game folder.")
 @click.option("--players", "players_dir", type=click.Path(path_type=Path),
               help="Also write each player's private pages into DIR/<player id>/ (a folder "
                    "outside the site and the game folder; send each player theirs).")
 def publish(game: Path, out: Path, players_dir: Path | None) -> None:
     """Write the game's public static site: an index of turns, each turn's public summary and
     the history charts. It opens offline from the file system."""
-    from gmkit.publish.site import publish as publish_site
+    from gmkit.game import Game
+    from gmkit.publish.site import publish_counted
 
-    pages = publish_site(Game.open(game), out, players=players_dir)
+    pages, drawn = publish_counted(Game.open(game), out, players=players_dir,
+                                   progress=progress_bar("publishing"))
     public = [p for p in pages if p.parent == out]
-    click.echo(f"published {len(public)} page(s) in {out}; open {out / 'index.html'}")
+    click.echo(f"published {len(public)} page(s) in {out} ({drawn} drawn anew, the others "
+               f"unchanged); open {out / 'index.html'}")
     if players_dir is not None:
         click.echo(f"wrote {len(pages) - len(public)} private page(s) in "
                    f"{players_dir}/<player id>/")
@@ -227,30 +236,71 @@ def publish(game: Path, out: Path, players_dir: Path | None) -> None:
 @click.option("--view", "view", metavar="VIEWER",
               help="Another viewer: public (the default), gm, or player:ID (what that player "
                    "may see).")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]),
+              help="How the result is written: table (text, the default when printing), csv, "
+                   "json or parquet (the default with --out: its suffix's).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the result to this file (.csv, .json or .parquet) instead of "
+                   "printing it.")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write every table as a Parquet file into this folder.")
 def sql_command(game: Path, statement: str | None, gm: bool, view: str | None,
-                export_dir: Path | None) -> None:
+                fmt: str | None, out: Path | None, export_dir: Path | None) -> None:
     """Query the game in SQL (DuckDB): every table across every turn, as the public sees it.
 
     The state tables, orders, rolls and events are views with turn and revision columns (the
     latest revision of each turn), rolls.result and events.data are JSON, orders.received a
     timestamp, and revisions lists every revision with its manifest hash. Every file is checked
     against its manifest first; the game folder is only read.
+
+    Every row of the result is printed (through a pager on a terminal), or written as CSV,
+    JSON or Parquet with --format and --out.
     """
     import gmkit.publish.sql as game_sql
+    from gmkit.game import Game, GameError
 
     if statement is None and export_dir is None:
         raise GameError("give a SQL query, or --export DIR, or both")
+    if statement is None and (fmt is not None or out is not None):
+        raise GameError("--format and --out write a query's result: give the SQL query")
+    if fmt == "table" and out is not None:
+        raise GameError("--out writes a file: give --format csv, json or parquet, or none")
+    chosen = None if fmt == "table" else format_for(out, fmt)
+    if chosen == "parquet" and out is None:
+        raise GameError("--format parquet writes a file: give --out FILE.parquet")
     g = Game.open(game)
+    for target in (out, export_dir):
+        if target is not None and target.resolve().is_relative_to(g.root.resolve()):
+            raise GameError(f"{target}: inside the game folder, whose files are never "
+                            "touched; write somewhere else")
     if statement is not None:
-        df = game_sql.query(g, statement, gm=gm, view=view)
-        with table_config(tbl_rows=40, tbl_cols=20, fmt_str_lengths=60):
-            click.echo(df)
+        df = game_sql.query(g, statement, gm=gm, view=view,
+                            progress=progress_bar("reading turns"))
+        if out is not None:
+            write_table(df, out, chosen)
+        elif chosen is not None:
+            from gmkit.publish.export import table_bytes
+
+            click.echo(table_bytes(df, chosen).decode("utf-8"), nl=False)
+        else:
+            show_every_row(df)
     if export_dir is not None:
-        paths = game_sql.export(g, export_dir, gm=gm, view=view)
+        paths = game_sql.export(g, export_dir, gm=gm, view=view,
+                                progress=progress_bar("reading turns"))
         click.echo(f"wrote {len(paths)} Parquet file(s) in {export_dir} "
                    f"({view or ('gm' if gm else 'public')} view)")
+
+
+def show_every_row(df: pl.DataFrame) -> None:
+    """Print every row and column of ``df`` as a table: through the pager when standard
+    output is a terminal, else straight out."""
+    with table_config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=60,
+                      tbl_hide_dataframe_shape=False):
+        text = str(df)
+    if sys.stdout.isatty():
+        click.echo_via_pager(text + "\n")
+    else:
+        click.echo(text)
 
 
 @main.command("sweep")
@@ -291,6 +341,7 @@ def sweep_command(ruleset: str, games: int, assignments: tuple[str, ...], vary: 
     import os
 
     import gmkit.sweeps.sweep as sweep
+    from gmkit.game import GameError
 
     players = player_list(players_file, ruleset, None) if players_file else None
     spec = sweep.plan(ruleset, games, rules=assignments, vary=vary, players=players,

@@ -7,10 +7,7 @@ import difflib
 from pathlib import Path
 
 import click
-import polars as pl
 
-from gmkit.core.orders import MAX_POST_CHARS
-from gmkit.game import Game, GameError, ImportRefused
 from gmkit.cli.app import GAME, entered_dice, main, read_text, table_config
 
 
@@ -20,6 +17,8 @@ from gmkit.cli.app import GAME, entered_dice, main, read_text, table_config
 def deadline(game: Path, time: str) -> None:
     """Set the coming turn's order deadline (ISO 8601 with its zone, e.g.
     2026-11-30T20:00:00+00:00); the summary of the turn before announces it."""
+    from gmkit.game import Game
+
     g = Game.open(game)
     entry = g.set_deadline(time)
     click.echo(f"turn {g.next_turn} order deadline: {entry['deadline']}")
@@ -32,6 +31,8 @@ def deadline(game: Path, time: str) -> None:
 def seal(game: Path, dice_file: Path | None) -> None:
     """Seal the coming turn before its beacon round: record and print the sha256 of its posts
     (their numbers, players and texts) and the GM-entered dice; only these count."""
+    from gmkit.game import Game
+
     g = Game.open(game)
     entry = g.seal(entered_dice(dice_file))
     click.echo(f"turn {g.next_turn} sealed on {len(entry['posts'])} post(s) and "
@@ -50,6 +51,8 @@ def beacon_command(game: Path, turn: int | None, round_: str | None, randomness:
                    signature: str | None, source: str | None, value: str | None) -> None:
     """Enter the sealed turn's public beacon (a drand round, its signature checked offline and
     its round the first after the deadline; or a named source), mixed into its dice seed."""
+    from gmkit.game import Game, GameError
+
     g = Game.open(game)
     turn = g.next_turn if turn is None else turn
     if source is not None and value is None:
@@ -72,6 +75,8 @@ def import_command(game: Path, files: tuple[Path, ...]) -> None:
     file or message that cannot be read stops the import, each problem named, and nothing is
     stored. A message received before is not received again; what is read but does not count
     (a stranger's message, an edit the rules ignore) is listed."""
+    from gmkit.game import Game, ImportRefused
+
     g = Game.open(game)
     try:
         report = g.import_posts(list(files))
@@ -107,6 +112,11 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, allow_empt
     """Store a player's post (a file, or - for standard input) and show how it reads; a post
     in which no line is an order is refused (--allow-empty), and one beyond the size limits
     always."""
+    import polars as pl
+
+    from gmkit.core.orders import MAX_POST_CHARS
+    from gmkit.game import Game
+
     g = Game.open(game)
     g.refuse_if_over("no orders are taken after the last turn")
     text = read_text(post, "post", 4 * MAX_POST_CHARS)  # at most 4 bytes a character
@@ -114,13 +124,14 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, allow_empt
     result = got.parsed
     for line, order in result.orders:
         click.echo(f"  line {line.number}: {g.ruleset.presentation.describe(order)}")
-    _, problems, accepted = g.read_orders(g.state(), g.store.pending_posts(got.turn))
+    state = g.state()  # read once: the post is read against it, and its void orders found
+    _, problems, accepted = g.read_orders(state, g.store.pending_posts(got.turn))
     bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(got.player, [])]
     if bad:
         click.echo("rejected:")
         for msg in bad:
             click.echo(f"  {msg}")
-    void_now = g.ruleset.void_now(g.state(), accepted, g.context()).get(got.player, [])
+    void_now = g.ruleset.void_now(state, accepted, g.context()).get(got.player, [])
     if void_now:
         click.echo("accepted, but void if resolved now:")
         for err in void_now:
@@ -142,6 +153,8 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, allow_empt
 @GAME
 def commit_seed(game: Path) -> None:
     """Print the commitment (sha256 of the secret seed) to post before resolving."""
+    from gmkit.game import Game
+
     g = Game.open(game)
     g.refuse_if_over("no dice commitment after the last turn")
     click.echo(f"turn {g.next_turn} dice commitment: {g.commitment()}")
@@ -152,6 +165,8 @@ def commit_seed(game: Path) -> None:
 @click.option("--turn", type=int, help="The committed turn (default: the latest).")
 def reveal(game: Path, turn: int | None) -> None:
     """Reveal a committed turn's seed so anyone can recompute its rolls."""
+    from gmkit.game import Game
+
     g = Game.open(game)
     seed = g.reveal(turn)
     click.echo(f"turn {turn if turn is not None else g.latest_turn} seed: {seed}")
@@ -175,6 +190,10 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
             include_late: bool, why: str, allow_empty: bool, unannounced: bool,
             force: bool) -> None:
     """Resolve the coming turn step by step and commit it."""
+    import polars as pl
+
+    from gmkit.game import Game, GameError
+
     g = Game.open(game)
     if not revise:
         g.refuse_if_over("no turn is resolved after the last")
@@ -240,6 +259,8 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
 @GAME
 def odds(game: Path) -> None:
     """Show the exact odds of the contested actions in the orders received so far."""
+    from gmkit.game import Game
+
     g = Game.open(game)
     table = g.odds(g.start(preview=True))
     with table_config(tbl_rows=200, tbl_cols=20, tbl_hide_dataframe_shape=True):
@@ -253,6 +274,8 @@ def odds(game: Path) -> None:
 def withdraw(game: Path, seq: int, why: str) -> None:
     """Withdraw a pending post (a GM correction, such as a post filed under the wrong player);
     it is kept in pending/withdrawn with the reason."""
+    from gmkit.game import Game
+
     g = Game.open(game)
     g.store.withdraw_post(seq, why)
     click.echo(f"post #{seq} withdrawn: {why}")
@@ -263,6 +286,8 @@ def withdraw(game: Path, seq: int, why: str) -> None:
 @click.argument("seq", type=int)
 def carry(game: Path, seq: int) -> None:
     """Carry a late post (one that came in after its turn was read) to the coming turn."""
+    from gmkit.game import Game
+
     g = Game.open(game)
     turn = g.carry(seq)
     click.echo(f"post #{seq} carried to turn {turn}")

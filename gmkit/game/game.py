@@ -27,10 +27,8 @@ import gmkit.game.fairdice as fairdice
 import gmkit.core.dice as gdice
 from gmkit.core.beacon import Beacon
 from gmkit.core.boards import Board, BoardError
-from gmkit.core.boards.files import load_board
 from gmkit.core.dice import Dice
 import gmkit.core.drawing.scene as sc
-from gmkit.core.drawing.board_svg import scene_svg
 from gmkit.core.parts import Context
 from gmkit.core.players import PlayerInfo
 from gmkit.core.ruleset import Ruleset, find_ruleset, recorded_version
@@ -99,6 +97,8 @@ class Game(ComingTurn, GuardedDice):
         (:meth:`~gmkit.core.ruleset.Ruleset.board`, an unbounded hex grid say); loaded on first
         use."""
         if self._board is None:
+            from gmkit.core.boards.files import load_board  # the board's kind's reader
+
             path = self.board_path
             self._board = load_board(self.ruleset.board.kind, path) if path is not None \
                 else self.ruleset.default_board()
@@ -557,6 +557,8 @@ class Game(ComingTurn, GuardedDice):
             scene = dataclasses.replace(scene, title=scene.title if title is None else title,
                                         arrows=(*scene.arrows, *arrows),
                                         coordinates=coordinates or scene.coordinates)
+        from gmkit.core.drawing.board_svg import scene_svg  # drawing only when asked
+
         return scene_svg(board, scene, highlight=highlight)
 
 

@@ -12,8 +12,6 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.boards import Board
-from gmkit.core.boards.files import SUFFIXES, load_board, read_board
-from gmkit.core.boards.resources import board_file, package_resource, ruleset_package
 from gmkit.core.ruleset import Ruleset
 from gmkit.core.tables import State
 from gmkit.game.changes import GameError
@@ -41,8 +39,12 @@ def board_path(root: Path, ruleset: Ruleset[Any]) -> Path | None:
     """The file of a game folder holding the board the game is played on: its ``map.geojson``,
     else its copy of the board (``board.toml``, ``board.parquet``...); None when there is
     neither."""
-    candidates = [MAP_FILE, *(f"board{suffix}" for suffix in
-                              dict.fromkeys(SUFFIXES.get(ruleset.board.kind, ())))]
+    if (root / MAP_FILE).exists():
+        return root / MAP_FILE
+    from gmkit.core.boards import files  # the readers of every kind, loaded when needed
+
+    candidates = [f"board{suffix}" for suffix in
+                  dict.fromkeys(files.SUFFIXES.get(ruleset.board.kind, ()))]
     for name in candidates:
         if (root / name).exists():
             return root / name
@@ -57,9 +59,12 @@ def starting_board(ruleset: Ruleset[Any], board_file_path: str | Path | None = N
     ``board_file_path`` is ``""`` (a game without a board)."""
     if board_file_path is not None and not str(board_file_path):
         return None, None, None
+    from gmkit.core.boards import files  # the readers of every kind, loaded when needed
+    from gmkit.core.boards.resources import board_file, package_resource, ruleset_package
+
     if board_file_path is not None:
         path = Path(board_file_path)
-        board = load_board(ruleset.board.kind, path)
+        board = files.load_board(ruleset.board.kind, path)
         name = MAP_FILE if ruleset.board.kind == "polygon" else board_copy_name(ruleset, path.name)
         return board, path.read_bytes(), name
     if not ruleset.board.packaged:
@@ -67,10 +72,10 @@ def starting_board(ruleset: Ruleset[Any], board_file_path: str | Path | None = N
     if ruleset.board.kind == "polygon":
         with board_file(ruleset) as found:
             assert found is not None
-            return load_board("polygon", found), found.read_bytes(), MAP_FILE
+            return files.load_board("polygon", found), found.read_bytes(), MAP_FILE
     data = package_resource(ruleset_package(ruleset), ruleset.board.packaged).read_bytes()
     source = f"{ruleset_package(ruleset).replace('.', '/')}/{ruleset.board.packaged}"
-    board = read_board(ruleset.board.kind, data, ruleset.board.packaged, source)
+    board = files.read_board(ruleset.board.kind, data, ruleset.board.packaged, source)
     return board, data, board_copy_name(ruleset)
 
 

@@ -42,6 +42,8 @@ __all__ = [
     "player_colours",
     "player_series",
     "players",
+    "series_of",
+    "turn_series",
     "readable",
     "states",
     "subject_series",
@@ -172,26 +174,38 @@ def player_series(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
     player's keeps them for that player alone.
     """
     v = _viewer(view)
+    return series_of([turn_series(game, state, v) for state in states(game)])
+
+
+def turn_series(game: Game, state: State, view: str | Viewer = "public") -> pl.DataFrame:
+    """One turn's rows of :func:`player_series` (``state``: the GM's state after the turn),
+    unordered; :func:`series_of` puts turns' rows together as :func:`player_series` does."""
+    v = _viewer(view)
     hidden = set(game.ruleset.views.gm_only) if not v.is_gm else set()
-    frames = []
-    for state in states(game):
-        standings = game.ruleset.standings(game.viewed(state, v), game.context())
-        if v.is_player and hidden:
-            who = _subject_column(game, standings)
-            standings = standings.with_columns(
-                pl.when(pl.col(who) == v.player_id).then(pl.col(c)).otherwise(None).alias(c)
-                for c in hidden if c in standings.columns)
+    standings = game.ruleset.standings(game.viewed(state, v), game.context())
+    if v.is_player and hidden:
         who = _subject_column(game, standings)
-        numeric = [c for c, t in standings.schema.items()
-                   if c != who and (v.is_player or c not in hidden) and t.is_numeric()]
-        if not numeric or standings.is_empty():
-            continue
-        frames.append(standings.select(
-            pl.lit(state.turn, pl.Int64).alias("turn"),
-            pl.col(who).cast(pl.String).alias("player"),
-            *[pl.col(c).cast(pl.Float64) for c in numeric],
-        ).unpivot(index=["turn", "player"], variable_name="metric", value_name="value")
-            .filter(pl.col("value").is_not_null() | ~pl.col("metric").is_in(list(hidden))))
+        standings = standings.with_columns(
+            pl.when(pl.col(who) == v.player_id).then(pl.col(c)).otherwise(None).alias(c)
+            for c in hidden if c in standings.columns)
+    who = _subject_column(game, standings)
+    numeric = [c for c, t in standings.schema.items()
+               if c != who and (v.is_player or c not in hidden) and t.is_numeric()]
+    if not numeric or standings.is_empty():
+        return pl.DataFrame(schema=SERIES_SCHEMA)
+    return standings.select(
+        pl.lit(state.turn, pl.Int64).alias("turn"),
+        pl.col(who).cast(pl.String).alias("player"),
+        *[pl.col(c).cast(pl.Float64) for c in numeric],
+    ).unpivot(index=["turn", "player"], variable_name="metric", value_name="value") \
+        .filter(pl.col("value").is_not_null() | ~pl.col("metric").is_in(list(hidden))) \
+        .cast(SERIES_SCHEMA)  # type: ignore[arg-type]
+
+
+def series_of(frames: Iterable[pl.DataFrame]) -> pl.DataFrame:
+    """Turns' :func:`turn_series` rows (in turn order) as one :func:`player_series` frame:
+    metric by metric, in the order they first appear, each in turn order."""
+    frames = [f for f in frames if not f.is_empty()]
     if not frames:
         return pl.DataFrame(schema=SERIES_SCHEMA)
     out = pl.concat(frames, how="vertical_relaxed").cast(SERIES_SCHEMA)  # type: ignore[arg-type]
@@ -272,14 +286,16 @@ def _events(game: Game, view: str | Viewer) -> pl.DataFrame:
 
 def timeline(game: Game, *, players: Iterable[str] | None = None,
              kinds: Iterable[str] | None = None,
-             view: str | Viewer = "public") -> pl.DataFrame:
+             view: str | Viewer = "public", events: pl.DataFrame | None = None
+             ) -> pl.DataFrame:
     """The events of every turn: ``turn, step, kind, player, region, text, public``.
 
     ``players`` / ``kinds`` keep only the events of those players / kinds (None keeps all; an
     empty selection keeps none). The public view drops the events that are not public; a
-    player's keeps those that concern that player.
+    player's keeps those that concern that player. ``events``: the viewer's events across
+    the turns when already read (as ``view`` sees them, with ``turn``).
     """
-    events = _events(game, view)
+    events = _events(game, view) if events is None else events
     if players is not None:
         events = events.filter(pl.col("player").is_in(list(players)))
     if kinds is not None:
@@ -355,7 +371,8 @@ def luck_percentile(dice: Mapping[int, int], total: int) -> float:
     return max(0.0, min(100.0, 100.0 * (below + pmf[i] / 2)))
 
 
-def dice_report(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
+def dice_report(game: Game, view: str | Viewer = "public",
+                rolls: pl.DataFrame | None = None) -> pl.DataFrame:
     """How each player's dice fell over the whole game, one row per player.
 
     Only dice (``NdK`` expressions) count, not choices, shuffles or uniform draws; dice entered
@@ -364,9 +381,11 @@ def dice_report(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
     expected_total, total_minus_expected, mean_face, expected_face, luck`` where the expected
     figures take ``(K + 1) / 2`` per die of K faces and ``luck`` is :func:`luck_percentile` of the
     player's total of faces (0 to 100, 50 = average; rounded to 6 decimals, so that it reads the
-    same whatever the platform's last bit of floating-point rounding).
+    same whatever the platform's last bit of floating-point rounding). ``rolls``: the
+    viewer's rolls across the turns when already read (as ``view`` sees them).
     """
-    rolls = visible_rolls(game.history("rolls"), _viewer(view))
+    if rolls is None:
+        rolls = visible_rolls(game.history("rolls"), _viewer(view))
     acc: dict[str, dict] = {}
     for row in rolls.select("expression", "result", "source", "player").iter_rows(named=True):
         parsed = _parse_dice(row["expression"])

@@ -13,23 +13,30 @@ from it.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import polars as pl
 
 import gmkit.publish.dicecheck as dicecheck
 from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
 from gmkit.core.files import fsync_dir, current_umask
 from gmkit.core.views import Viewer
 from gmkit.game import Game
+from gmkit.publish.site_inputs import (CACHE, OldSite, SiteInputs, carry, code_fingerprint,
+                                       digest, write_index)
 from gmkit.publish.turns import FolderError, player_folder, report_for
+
+#: A progress callback: ``(done, total)`` units of work.
+Progress = Callable[[int, int], None]
 
 PAGE = html_environment().from_string("""\
 <!DOCTYPE html>
@@ -110,36 +117,179 @@ def _index(game: Game, turns: Sequence[int], viewer: Viewer) -> str:
         game, viewer, f"{game.ruleset.title} · {len(turns)} turn(s) played"), body)
 
 
-def _history(game: Game, viewer: Viewer) -> str:
-    import gmkit.publish.charts as charts
+class Parts:
+    """Where the history page's costly parts come from: each turn's map frame and standings
+    rows, and each chart's SVG, taken from the site published before when their key matches
+    (:mod:`gmkit.publish.site_inputs`), else drawn; every part used is put in ``staging`` for
+    the next publish. Without ``inputs`` everything is drawn and nothing kept."""
+
+    def __init__(self, inputs: SiteInputs | None = None, old: OldSite | None = None,
+                 staging: Path | None = None, progress: Callable[[], None] | None = None):
+        self.inputs, self.old, self.staging = inputs, old, staging
+        self.progress = progress or (lambda: None)
+        self.pool: ThreadPoolExecutor | None = None
+
+    def _cached(self, name: str) -> Path | None:
+        """The part ``name`` carried into the new site from the old, if the old has it."""
+        if self.old is None or self.staging is None:
+            return None
+        found = self.old.part(name)
+        if found is None:
+            return None
+        carry(found, self.staging / CACHE / name)
+        return found
+
+    def _keep(self, name: str, data: bytes) -> None:
+        if self.staging is not None and self.inputs is not None:
+            (self.staging / CACHE).mkdir(exist_ok=True)
+            (self.staging / CACHE / name).write_bytes(data)
+
+    def map_frame(self, game: Game, turn: int, viewer: Viewer) -> str:
+        """The map after ``turn`` (:func:`gmkit.publish.history.map_at`)."""
+        import gmkit.publish.history as history
+
+        name = f"map-{self.inputs.state_key(turn)}.svg" if self.inputs else ""
+        found = self._cached(name) if name else None
+        if found is not None:
+            return found.read_text("utf-8")
+        svg = history.map_at(game, turn, view=viewer)
+        self._keep(name, svg.encode("utf-8"))
+        self.progress()
+        return svg
+
+    def series(self, game: Game, viewer: Viewer) -> pl.DataFrame:
+        """:func:`gmkit.publish.history.player_series`, turn by turn."""
+        import polars as pl
+
+        import gmkit.publish.history as history
+
+        if self.inputs is None:
+            return history.player_series(game, view=viewer)
+        frames = []
+        for turn in self.inputs.turns:
+            # JSON text, as every file of a site is (a reader or a test can search it all)
+            name = f"series-{self.inputs.state_key(turn)}.json"
+            found = self._cached(name)
+            if found is not None:
+                frames.append(pl.DataFrame(json.loads(found.read_text("utf-8")),
+                                           schema=history.SERIES_SCHEMA))
+                continue
+            frame = history.turn_series(game, game.state(turn), viewer)
+            self._keep(name, json.dumps(frame.to_dicts()).encode("utf-8"))
+            frames.append(frame)
+        return history.series_of(frames)
+
+    def logs(self, game: Game, viewer: Viewer) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """The events and rolls of every turn as ``viewer`` may see them, with ``turn`` (as
+        :meth:`Game.history` gives them), turn by turn."""
+        from gmkit.core.tables import LOG_SCHEMAS
+        from gmkit.core.views import visible_events, visible_rolls
+
+        if self.inputs is None:
+            return (visible_events(game.history("events"), viewer),
+                    visible_rolls(game.history("rolls"), viewer))
+        schemas = {name: {"turn": pl.Int64, **LOG_SCHEMAS[name]} for name in ("events", "rolls")}
+        frames: dict[str, list[pl.DataFrame]] = {"events": [], "rolls": []}
+        for turn in self.inputs.turns:
+            name = f"logs-{self.inputs.state_key(turn)}.json"
+            found = self._cached(name)
+            if found is not None:
+                rows = json.loads(found.read_text("utf-8"))
+            else:
+                data = game.store.read_turn(turn)
+                seen = {"events": visible_events(data.events, viewer),
+                        "rolls": visible_rolls(data.rolls, viewer)}
+                rows = {k: v.with_columns(pl.lit(turn, pl.Int64).alias("turn"))
+                        .select(list(schemas[k])).to_dicts() for k, v in seen.items()}
+                self._keep(name, json.dumps(rows, ensure_ascii=False).encode("utf-8"))
+            for k in frames:
+                frames[k].append(pl.DataFrame(rows[k], schema=schemas[k]))
+        events, rolls = (pl.concat(frames[k], how="vertical") for k in ("events", "rolls"))
+        return events, rolls
+
+    def chart(self, kind: str, data: pl.DataFrame, draw: Callable[[Any], Any],
+              *extra: Any) -> Future[str]:
+        """The SVG of the chart ``draw(charts)`` makes of ``data`` (``kind`` and ``extra``:
+        what else it is drawn from), drawn only when not kept already: the chart is built
+        here and converted in :attr:`pool` (the converter runs outside the interpreter lock, so
+        the charts of a page convert side by side while this thread draws the maps)."""
+        name = f"chart-{digest(code_fingerprint(), kind, data.to_dicts(), extra)}.svg" \
+            if self.inputs else ""
+        found = self._cached(name) if name else None
+        if found is not None:
+            done: Future[str] = Future()
+            done.set_result(found.read_text("utf-8"))
+            return done
+        import gmkit.publish.charts as charts
+
+        spec = draw(charts).to_dict(validate=False)  # altair's own work: in this thread
+        assert self.pool is not None, "charts are drawn within _history"
+        return self.pool.submit(self._convert, name, spec)
+
+    def _convert(self, name: str, spec: dict[str, Any]) -> str:
+        svg = chart_svg(spec)
+        self._keep(name, svg.encode("utf-8"))
+        return svg
+
+
+def _history(game: Game, viewer: Viewer, parts: Parts | None = None) -> str:
+    """The history page: the players over the turns, the timeline, the dice, the maps."""
+    parts = parts or Parts()
+    if parts.pool is not None:
+        return _history_page(game, viewer, _history_parts(game, viewer, parts))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parts.pool = pool
+        try:
+            return _history_page(game, viewer, _history_parts(game, viewer, parts))
+        finally:
+            parts.pool = None
+
+
+def _history_page(game: Game, viewer: Viewer, pieces: Sequence[str | Future[str]]) -> str:
+    """The history page of its pieces, once its charts are converted."""
+    body = "".join(p if isinstance(p, str) else p.result() for p in pieces)
+    return _page(f"{game.title}: history", _subtitle(game, viewer, game.ruleset.title),
+                 body, map_turns=game.store.turns())
+
+
+def _history_parts(game: Game, viewer: Viewer, parts: Parts) -> list[str | Future[str]]:
+    """The history page's body in pieces: text, and charts still converting."""
     import gmkit.publish.history as history
 
-    series = history.player_series(game, view=viewer)
+    series = parts.series(game, viewer)
     colours = game.colours(game.state(viewer=viewer))
     labels = game.ruleset.presentation.labels
-    parts = ["<h2>Players over the turns</h2>"]
+    out: list[str | Future[str]] = ["<h2>Players over the turns</h2>"]
     for metric in series["metric"].unique(maintain_order=True).to_list():
-        chart = charts.series_chart(series, metric, colours=colours, labels=labels)
-        parts.append(f'<div class="figure">{chart_svg(chart)}</div>')
-    timeline = history.timeline(game, view=viewer)
+        def draw(charts: Any, m: str = metric) -> Any:
+            return charts.series_chart(series, m, colours=colours, labels=labels)
+
+        out += ['<div class="figure">',
+                parts.chart("series", series.filter(pl.col("metric") == metric), draw, metric,
+                            colours, labels), "</div>"]
+    events, rolls = parts.logs(game, viewer)
+    timeline = history.timeline(game, view=viewer, events=events)
     if timeline.height:
-        parts.append("<h2>Timeline</h2>")
-        parts.append(f'<div class="figure">{chart_svg(charts.timeline_chart(timeline, colours=colours))}</div>')
-    report = history.dice_report(game, view=viewer)
-    parts.append("<h2>The dice</h2>")
+        out.append("<h2>Timeline</h2>")
+        out += ['<div class="figure">',
+                parts.chart("timeline", timeline, lambda charts: charts.timeline_chart(
+                    timeline, colours=colours), colours), "</div>"]
+    report = history.dice_report(game, view=viewer, rolls=rolls)
+    out.append("<h2>The dice</h2>")
     if report.height:
-        parts.append(f'<div class="figure">{chart_svg(charts.dice_chart(report, colours=colours))}</div>')
-    parts.append(_table(_dice_rows(report)))
+        out += ['<div class="figure">',
+                parts.chart("dice", report, lambda charts: charts.dice_chart(
+                    report, colours=colours), colours), "</div>"]
+    out.append(_table(_dice_rows(report)))
     turns = game.store.turns()
-    frames = "".join(f'<div class="frame f{t}">{history.map_at(game, t, view=viewer)}</div>'
+    frames = "".join(f'<div class="frame f{t}">{parts.map_frame(game, t, viewer)}</div>'
                      for t in turns)
     radios = "".join(f'<input type="radio" name="map" id="m{t}"'
                      f'{" checked" if t == turns[-1] else ""}>' for t in turns)
     buttons = "".join(f'<label for="m{t}">{t}</label>' for t in turns)
-    parts.append(f'<h2>The map, turn by turn</h2><div class="maps">{radios}'
-                 f'<div class="labels">{buttons}</div><div class="frames">{frames}</div></div>')
-    return _page(f"{game.title}: history", _subtitle(game, viewer, game.ruleset.title),
-                 "".join(parts), map_turns=turns)
+    out.append(f'<h2>The map, turn by turn</h2><div class="maps">{radios}'
+               f'<div class="labels">{buttons}</div><div class="frames">{frames}</div></div>')
+    return out
 
 
 NAV = ('<nav style="margin:1em 2em"><a href="index.html">Index</a> · '
@@ -210,55 +360,134 @@ def check_players_target(game: Game, site: Path, players: Path) -> None:
                                "pages in a folder of their own")
 
 
+def _turn_name(turn: int) -> str:
+    return f"turn-{turn:04d}.html"
+
+
+def _draw_turns(game: Game, todo: Sequence[int], turns: Sequence[int], viewer: Viewer,
+                workers: int, during: Callable[[], None], step: Callable[[int], None]
+                ) -> dict[int, tuple[str, dict[str, Any]]]:
+    """The pages of the turns ``todo`` and their dice entries, drawn in ``workers`` processes
+    when there are many, else here; ``during`` runs here first (its charts convert in
+    threads meanwhile); ``step(n)`` after each ``n`` pages."""
+    if workers > 1 and len(todo) >= 2 * workers:
+        size = max(1, min(8, len(todo) // (2 * workers)))
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [pool.submit(_turn_pages, str(game.root), todo[i:i + size], turns,
+                                   str(viewer)) for i in range(0, len(todo), size)]
+            during()
+            pages: dict[int, tuple[str, dict[str, Any]]] = {}
+            for future in as_completed(futures):
+                got = future.result()
+                pages.update(got)
+                step(len(got))
+        return pages
+    during()
+    pages = {}
+    for t in todo:
+        pages[t] = _turn_page(game, t, turns, viewer)
+        step(1)
+    return pages
+
+
 def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
-                workers: int) -> list[Path]:
-    """Draw every page for ``viewer`` and put them in ``out`` (replaced atomically)."""
+                workers: int, progress: Progress | None = None) -> tuple[list[Path], int]:
+    """Put every page for ``viewer`` in ``out`` (replaced atomically), drawing only those whose
+    inputs changed since gmkit last published there (:mod:`gmkit.publish.site_inputs`); the
+    others, unchanged, are carried over. Returns the pages and how many were drawn."""
     check_target(game, out)
     out.parent.mkdir(parents=True, exist_ok=True)
     _clear_leftovers(out)
+    inputs = SiteInputs(game, viewer)
+    old = OldSite(out, viewer) if (out / MARKER).is_file() else None
+    all_key = inputs.all_key(list(turns))
+    reuse = {name: old.page(name, key) if old else None for name, key in
+             [*((_turn_name(t), inputs.turn_key(t)) for t in turns),
+              *((name, all_key) for name in ("history.html", "index.html", dicecheck.PAGE))]}
+    entries = {t: old.entry(t, inputs.turn_key(t)) if old else None for t in turns}
+    todo = [t for t in turns if reuse[_turn_name(t)] is None or entries[t] is None]
+    redraw_all = any(reuse[n] is None for n in ("history.html", "index.html", dicecheck.PAGE))
+    maps = [t for t in inputs.turns
+            if not (old and old.part(f"map-{inputs.state_key(t)}.svg"))] if redraw_all else []
+    total, done = len(todo) + len(maps) + 1, 0
+
+    def step(n: int = 1) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(min(done, total), total)
+
     staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.gmkit-new-"))
     try:
         os.chmod(staging, 0o777 & ~current_umask())
         (staging / MARKER).write_text(f"pages published by gmkit from {game.title} for "
                                       f"{viewer}\n", "utf-8")
-        if workers > 1 and len(turns) >= 2 * workers:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                futures = [pool.submit(_turn_pages, str(game.root), turns[i::workers], turns,
-                                       str(viewer))
-                           for i in range(workers)]
-                history_html = _history(game, viewer)
-                index_html = _index(game, turns, viewer)
-                pages = dict(pair for f in futures for pair in f.result())
+        drawn: dict[str, str] = {}
+        charts = ThreadPoolExecutor(max_workers=4)  # the history's charts, converting
+        history: list[str | Future[str]] = []
+
+        def whole_game() -> None:
+            """The pages drawn from every turn, when any turn changed: the history's charts
+            go on converting while the turn pages are drawn."""
+            if not redraw_all:
+                return
+            parts = Parts(inputs, old, staging, step)
+            parts.pool = charts
+            history.extend(_history_parts(game, viewer, parts))
+            drawn["index.html"] = _index(game, turns, viewer)
+
+        try:
+            pages = _draw_turns(game, todo, turns, viewer, workers, whole_game, step)
+            if redraw_all:
+                drawn["history.html"] = _history_page(game, viewer, history)
+        finally:
+            charts.shutdown(cancel_futures=True)
+        kept: dict[int, tuple[str, Mapping[str, Any]]] = {}
+        for t in turns:
+            name, key = _turn_name(t), inputs.turn_key(t)
+            if t in pages:
+                html, entry = pages[t]
+                (staging / name).write_text(html, "utf-8")
+                kept[t] = (key, entry)
+            else:
+                carry(reuse[name], staging / name)  # type: ignore[arg-type]
+                kept[t] = (key, entries[t])  # type: ignore[assignment]
+        if redraw_all:
+            doc = dicecheck.document(game.title, game.ruleset.title, viewer,
+                                     [dict(entry) for _, entry in kept.values()])
+            drawn[dicecheck.PAGE] = dicecheck.checker_page(doc)
+            for name, html in drawn.items():
+                (staging / name).write_text(html, "utf-8")
         else:
-            pages = {t: _turn_page(game, t, turns, viewer) for t in turns}
-            history_html = _history(game, viewer)
-            index_html = _index(game, turns, viewer)
-        for t, (html, _) in pages.items():
-            (staging / f"turn-{t:04d}.html").write_text(html, "utf-8")
-        doc = dicecheck.document(game.title, game.ruleset.title, viewer,
-                                 [entry for _, entry in pages.values()])
-        (staging / dicecheck.PAGE).write_text(dicecheck.checker_page(doc), "utf-8")
-        (staging / "history.html").write_text(history_html, "utf-8")
-        (staging / "index.html").write_text(index_html, "utf-8")
+            for name in ("history.html", "index.html", dicecheck.PAGE):
+                carry(reuse[name], staging / name)  # type: ignore[arg-type]
+            if old is not None and (out / CACHE).is_dir():
+                for part in (out / CACHE).iterdir():  # the history's parts, for next time
+                    carry(part, staging / CACHE / part.name)
+        write_index(staging, viewer, {**{_turn_name(t): key for t, (key, _) in kept.items()},
+                                      **{n: all_key for n in ("history.html", "index.html",
+                                                              dicecheck.PAGE)}}, kept)
         check_target(game, out)  # again: the folder may have changed while the pages were drawn
         if out.exists():
-            old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.gmkit-old-"))
-            os.rmdir(old)
-            os.rename(out, old)
+            old_dir = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.gmkit-old-"))
+            os.rmdir(old_dir)
+            os.rename(out, old_dir)
             os.rename(staging, out)
-            shutil.rmtree(old, ignore_errors=True)
+            shutil.rmtree(old_dir, ignore_errors=True)
         else:
             os.rename(staging, out)
         fsync_dir(out.parent)
+        step()
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return sorted(out.glob("*.html"))
+    return sorted(out.glob("*.html")), len(todo) + (3 if redraw_all else 0)
 
 
 def publish(game: Game, out: str | Path, *, workers: int = 2,
-            players: str | Path | None = None) -> list[Path]:
+            players: str | Path | None = None, progress: Progress | None = None
+            ) -> list[Path]:
     """Write the public site of a game into ``out`` (replaced atomically); returns its pages:
     the index, the history, each turn's page and the dice checker (``check-dice.html``), whose
     document is the one the turn pages print their dice from (:mod:`gmkit.publish.dicecheck`).
@@ -271,8 +500,24 @@ def publish(game: Game, out: str | Path, *, workers: int = 2,
     ``players/<player id>/``, each replaced atomically like the site; ``players`` must lie
     outside the site and the game folder. Their pages are returned after the site's.
 
+    Into a site (or a player's folder) gmkit published before, only the pages whose inputs
+    changed are drawn again (a new turn, a re-resolved or rolled-back one, a revealed seed, a
+    changed option, a new gmkit: :mod:`gmkit.publish.site_inputs`); the others are carried over
+    unchanged. The pages drawn from every turn (the index, the history, the dice checker) are
+    drawn again whenever any turn's inputs changed, the history from the parts of it that did
+    not (each turn's map and standings, each chart) kept in the site.
+
     With ``workers`` > 1 the turn pages are drawn in that many worker processes while this one
-    draws the history (chart drawing holds the interpreter lock, so threads would not help)."""
+    draws the history (drawing a page holds the interpreter lock, so threads would not help;
+    only the history's charts convert in threads). ``progress(done, total)`` is told of each
+    page and map drawn, site by site."""
+    return publish_counted(game, out, workers=workers, players=players, progress=progress)[0]
+
+
+def publish_counted(game: Game, out: str | Path, *, workers: int = 2,
+                    players: str | Path | None = None, progress: Progress | None = None
+                    ) -> tuple[list[Path], int]:
+    """:func:`publish`, and how many pages it drew (the others were carried over)."""
     out = Path(out)
     check_target(game, out)
     folders: list[tuple[Viewer, Path]] = []
@@ -288,7 +533,8 @@ def publish(game: Game, out: str | Path, *, workers: int = 2,
     turns = [t for t in game.store.turns() if t > game.first_turn]
     if not turns:
         raise PublishError(f"{game.root}: no turn has been played yet; nothing to publish")
-    written = _write_site(game, out, turns, Viewer.public(), workers)
+    written, drawn = _write_site(game, out, turns, Viewer.public(), workers, progress)
     for viewer, folder in folders:
-        written += _write_site(game, folder, turns, viewer, workers)
-    return written
+        pages, more = _write_site(game, folder, turns, viewer, workers, progress)
+        written, drawn = written + pages, drawn + more
+    return written, drawn

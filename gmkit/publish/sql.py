@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -100,11 +100,13 @@ def _numbered(log: pl.DataFrame) -> pl.DataFrame:
 
 
 def read_tables(game: Game | str | Path, *, gm: bool = False,
-                view: str | Viewer | None = None) -> dict[str, pl.DataFrame]:
+                view: str | Viewer | None = None,
+                progress: Callable[[int, int], None] | None = None) -> dict[str, pl.DataFrame]:
     """Every table of the game across every turn as polars frames, as stored (text columns not
     yet decoded), in the public view unless ``gm``: the state tables, then ``orders``, ``rolls``,
     ``events`` (each with ``turn`` and ``revision`` first, current revisions only) and
-    ``revisions``. Every current revision's files are checked before this returns."""
+    ``revisions``. Every current revision's files are checked before this returns.
+    ``progress(done, total)`` is told of each turn read."""
     g = _game(game)
     viewer = Viewer.parse(view if view is not None else ("gm" if gm else "public"))
     names = [*g.ruleset.schemas, *LOGS]
@@ -114,7 +116,8 @@ def read_tables(game: Game | str | Path, *, gm: bool = False,
                              "of the revisions; it cannot be given a view of its own")
     parts: dict[str, list[pl.DataFrame]] = {name: [] for name in names}
     revisions = []
-    for turn in g.store.turns():
+    turns = g.store.turns()
+    for done, turn in enumerate(turns, 1):
         data = g.store.read_turn(turn)
         # the one door: the state, posts, rolls and events as the viewer may see them
         state = g.viewed(data.state, viewer)
@@ -142,6 +145,8 @@ def read_tables(game: Game | str | Path, *, gm: bool = False,
                 "previous": manifest.get("previous"),
                 "seed_commitment": manifest.get("seed_commitment"),
                 "outcome": manifest.get("outcome")})
+        if progress is not None:
+            progress(done, len(turns))
     out = {}
     for name in names:
         if parts[name]:
@@ -187,13 +192,14 @@ def _load(con: duckdb.DuckDBPyConnection, g: Game, name: str, frame: pl.DataFram
 
 
 def views(game: Game | str | Path, *, gm: bool = False,
-          view: str | Viewer | None = None) -> duckdb.DuckDBPyConnection:
+          view: str | Viewer | None = None,
+          progress: Callable[[int, int], None] | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection in which every table of the game is a view across every
     turn (see the module's description), in the public view unless ``gm``. Raises the store's
     error, naming the file, when a file does not match its manifest; the game folder is only
     read."""
     g = _game(game)
-    tables = read_tables(g, gm=gm, view=view)
+    tables = read_tables(g, gm=gm, view=view, progress=progress)
     con = duckdb.connect(":memory:")
     try:
         con.execute("SET TimeZone = 'UTC'")
@@ -207,13 +213,14 @@ def views(game: Game | str | Path, *, gm: bool = False,
 
 
 def query(game: Game | str | Path, sql: str, *, gm: bool = False,
-          view: str | Viewer | None = None) -> pl.DataFrame:
+          view: str | Viewer | None = None,
+          progress: Callable[[int, int], None] | None = None) -> pl.DataFrame:
     """Run ``sql`` over the game's views (public unless ``gm``) and return the result.
 
     The query sees the views only: reading or writing files from SQL is switched off, so it can
     neither bypass the checked views nor touch the game folder. Raises :class:`SqlError` when
     DuckDB cannot run the query."""
-    con = views(game, gm=gm, view=view)
+    con = views(game, gm=gm, view=view, progress=progress)
     try:
         con.execute("SET enable_external_access = false")
         try:
@@ -226,7 +233,8 @@ def query(game: Game | str | Path, sql: str, *, gm: bool = False,
 
 
 def export(game: Game | str | Path, out_dir: str | Path, *, gm: bool = False,
-           view: str | Viewer | None = None) -> list[Path]:
+           view: str | Viewer | None = None,
+           progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Write every view (public unless ``gm``) as a Parquet file ``<table>.parquet`` in
     ``out_dir`` and return their paths. Each file is written aside and renamed into place. The
     folder must lie outside the game folder."""
@@ -235,7 +243,7 @@ def export(game: Game | str | Path, out_dir: str | Path, *, gm: bool = False,
     if out.resolve().is_relative_to(g.root.resolve()):
         raise GameError(f"{out}: inside the game folder, whose files are never touched; "
                         "export somewhere else")
-    con = views(g, gm=gm, view=view)
+    con = views(g, gm=gm, view=view, progress=progress)
     written = []
     try:
         out.mkdir(parents=True, exist_ok=True)
