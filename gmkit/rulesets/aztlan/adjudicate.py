@@ -164,7 +164,7 @@ from gmkit.rulesets.aztlan.decisions import Turn
 from gmkit.rulesets.aztlan.forces import CHICHIMECS, MAX_STACK, is_city
 from gmkit.rulesets.aztlan.moves import Moves, permits
 from gmkit.rulesets.aztlan.order_types import Order
-from gmkit.rulesets.aztlan.outcome import GODS, Adjudication, Capture, Code, CombatOrder, Result
+from gmkit.rulesets.aztlan.results import GODS, Adjudication, Capture, Code, CombatOrder, Result
 from gmkit.rulesets.aztlan.position import Position
 from gmkit.rulesets.aztlan.retreat import settle_retreats
 
