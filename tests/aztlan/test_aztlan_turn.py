@@ -1019,7 +1019,8 @@ def bot_orders(state: State, rules: Params, turn: int) -> dict[str, list[Any]]:
     """Every player's bot post for ``turn``, read and validated; rejected lines dropped."""
     posts = {pid: AZTLAN.bot.post(state, pid, Context(rules), Dice(SEED, turn, f"bot/{pid}"))
              for pid in AZTLAN.lifecycle.to_move(state)}
-    parsed = {p: AZTLAN.parse_post(text, p, state, Context(rules)) for p, text in posts.items() if text}
+    parsed = {p: AZTLAN.parse_post(text, p, state, Context(rules))
+              for p, text in posts.items() if text}
     return _accepted(parsed, AZTLAN.validate(state, Orders.parsed(parsed), Context(rules)))
 
 
@@ -1111,8 +1112,8 @@ def test_secret_sacrifice_and_gift_stay_out_of_public_events(board: PolygonBoard
     adjacent(board, (TEX, TLP))
     state = scenario(board, {TEX: (AZ, 1), TEN: (AZ, 1), "28": (AZ, 1)},
                      captives=[(AZ, TL, 2, 8)])
-    parsed = {AZ: AZTLAN.parse_post("Tex sac 2\nA 28 given to Tlaxcalans", AZ, state, Context(RULES),
-                                    secret=True)}
+    parsed = {AZ: AZTLAN.parse_post("Tex sac 2\nA 28 given to Tlaxcalans", AZ, state,
+                                    Context(RULES), secret=True)}
     assert not AZTLAN.validate(state, Orders.parsed(parsed), Context(RULES))
     secret = Orders(Envelope(o, AZ, 1, line.number, secret=True) for line, o in parsed[AZ].orders)
     driver = resolve(state, secret)

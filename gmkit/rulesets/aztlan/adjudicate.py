@@ -142,7 +142,7 @@ and 1451 borders (6.1, 6.2) are checked when orders are validated.
 
 Where it is
 -----------
-In :mod:`gmkit.rulesets.aztlan`: ``outcome`` (what the adjudication says), ``forces`` (the
+In :mod:`gmkit.rulesets.aztlan`: ``results`` (what the adjudication says), ``forces`` (the
 orders read onto the armies), ``resolver`` (guess and check), ``decisions`` (supports, cuts,
 weights and defences, the backup rule), ``combat`` (each force's outcome in combat), ``moves``
 and ``retreat``; :func:`adjudicate` puts them together.

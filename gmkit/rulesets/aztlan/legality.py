@@ -193,9 +193,10 @@ class _Checker:
         others = [e for e in group if not isinstance(e.order, (Hold, Give))]
         if holds and others:
             kinds = join_alternatives(sorted({type(x.order).__name__ for x in others}), "and")
+            lines = _lines([x.number for x in others])
             for e in holds:
                 self.bad(e, f"part of the armies in {sector} cannot Hold while others there "
-                            f"have other orders ({kinds}, {_lines([x.number for x in others])}) (5.6.2)")
+                            f"have other orders ({kinds}, {lines}) (5.6.2)")
 
     def check_target(self, e: Sent, o: Attack | CutSupport, verb: str) -> bool:
         if o.target == o.origin:
@@ -244,7 +245,8 @@ class _Checker:
                 continue
             if c.action in ("attack", "move") and c.target is not None:
                 if c.target == c.supported:
-                    self.bad(e, f"cannot support {what}: an army does not {c.action} its own sector")
+                    self.bad(e, f"cannot support {what}: an army does not {c.action} its own "
+                                "sector")
                     continue
                 if c.target != o.origin and not self.adjacent(o.origin, c.target):
                     self.bad(e, f"cannot support {what}: {c.target} is not adjacent to "
