@@ -538,11 +538,13 @@ class Game(ComingTurn, GuardedDice):
     # -- recorded changes --------------------------------------------------------------------------
     # -- maps ------------------------------------------------------------------------------------
     def map_svg(self, state: State, *, title: str | None = None,
-                arrows: Sequence[sc.Arrow] = (), highlight: Iterable[str] = ()) -> str | None:
+                arrows: Sequence[sc.Arrow] = (), highlight: Iterable[str] = (),
+                coordinates: bool = False) -> str | None:
         """The map drawn for ``state`` as SVG (None for a game whose ruleset draws no map):
-        the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.scene` drawn on the game's
+        the ruleset's scene (:attr:`~gmkit.core.parts.Presentation.scene`) drawn on the game's
         :attr:`board` by the renderer of the board's kind, with ``arrows`` added (of the kinds
-        the scene declares); ``highlight`` places get a thicker outline on a polygon map."""
+        the scene declares); ``highlight`` places get a thicker outline on a polygon map;
+        ``coordinates`` prints each named hex's coordinates on a hex map."""
         draw = self.ruleset.presentation.scene
         scene = draw(state, self.context()) if draw else None
         if scene is None:
@@ -551,9 +553,10 @@ class Game(ComingTurn, GuardedDice):
         if board is None:
             raise GameError(f"ruleset '{self.ruleset.name}' draws a scene but the game has no "
                             "board to draw it on")
-        if title is not None or arrows:
+        if title is not None or arrows or coordinates:
             scene = dataclasses.replace(scene, title=scene.title if title is None else title,
-                                        arrows=(*scene.arrows, *arrows))
+                                        arrows=(*scene.arrows, *arrows),
+                                        coordinates=coordinates or scene.coordinates)
         return scene_svg(board, scene, highlight=highlight)
 
 

@@ -25,12 +25,14 @@ def default_name(turn: int, suffix: str = ".png") -> str:
     return f"map-turn-{turn:04d}{suffix}"
 
 
-def map_svg(game: Game, turn: int | None = None, view: str = "public") -> str:
-    """The map after ``turn`` (default: the latest committed) as ``view`` sees it, as SVG."""
+def map_svg(game: Game, turn: int | None = None, view: str = "public", *,
+            coordinates: bool = False) -> str:
+    """The map after ``turn`` (default: the latest committed) as ``view`` sees it, as SVG
+    (``coordinates``: each named hex's coordinates printed on a hex map)."""
     t = _committed(game, turn)
     state = game.state(t, viewer=Viewer.parse(view))
     title = "The set-up (turn 0)" if t == 0 else f"After turn {t}"
-    svg = game.map_svg(state, title=f"{game.title} \u2014 {title}")
+    svg = game.map_svg(state, title=f"{game.title} \u2014 {title}", coordinates=coordinates)
     if svg is None:
         raise GameError(f"{game.title}: this game has no map to draw")
     return svg
@@ -107,9 +109,10 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
 
 
 def write_map(game: Game, out: Path, turn: int | None = None, view: str = "public",
-              width: int = FORUM_WIDTH) -> Path:
+              width: int = FORUM_WIDTH, *, coordinates: bool = False) -> Path:
     """Write the map to ``out`` (``.svg``, ``.png`` ``width`` pixels wide, or ``.geojson``, by
-    its suffix) and return the path."""
+    its suffix) and return the path; ``coordinates`` prints each named hex's coordinates on a
+    hex map."""
     suffix = out.suffix.lower()
     if suffix not in SUFFIXES:
         raise GameError(f"{out}: write the map as .svg, .png or .geojson")
@@ -117,7 +120,7 @@ def write_map(game: Game, out: Path, turn: int | None = None, view: str = "publi
         data = map_geojson(game, turn, view)
         atomic_write(out, (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8"))
         return out
-    svg = map_svg(game, turn, view)
+    svg = map_svg(game, turn, view, coordinates=coordinates)
     if suffix == ".svg":
         atomic_write(out, svg.encode("utf-8"))
     else:

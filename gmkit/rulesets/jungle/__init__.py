@@ -39,7 +39,7 @@ import gmkit.rulesets.jungle.posts as posts
 import gmkit.rulesets.jungle.views as views
 import gmkit.rulesets.jungle.world as world
 from gmkit.rulesets.jungle.bot import random_post
-from gmkit.rulesets.jungle.constants import PARAMS
+from gmkit.rulesets.jungle.rules import PARAMS
 from gmkit.rulesets.jungle.drawing import colours, scene
 from gmkit.rulesets.jungle.forecast import odds_table, void_now
 from gmkit.rulesets.jungle.posts import JungleOrder

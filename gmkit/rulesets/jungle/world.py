@@ -26,7 +26,7 @@ from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import State
 from gmkit.core.dice import Dice
 from gmkit.core.steps import Event
-from gmkit.rulesets.jungle.constants import JOINING
+from gmkit.rulesets.jungle.rules import JOINING
 from gmkit.rulesets.jungle.edit import append, update
 from gmkit.rulesets.jungle.effects import _tenancy
 from gmkit.rulesets.jungle.state import character_row, empty_state, frame, rows
