@@ -3,7 +3,7 @@
 ``bench_adjudicate`` builds, from a fixed seed, a movement turn with 240 armies
 on the AZTLAN board and random *legal* orders for every force: the orders are
 written as players post them, read with :func:`orders.parse` and judged with
-:func:`orders.validate`, and the lines it rejects are dropped.  It times
+:func:`orders.check`, and the lines it rejects are dropped.  It times
 :func:`adjudicate` on that turn and, in the same run, the ``diplomacy``
 package (PyPI) processing a standard 34-unit movement turn with random legal
 orders, and compares the two per army (ours) and per unit (theirs).
@@ -35,6 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.envelope import Orders
 from gmkit.core.orders import ParseResult
 from gmkit.rulesets.aztlan import orders as az
 from gmkit.rulesets.aztlan.adjudicate import adjudicate
@@ -332,7 +333,7 @@ class Turn:
 
 def build_turn(game_map: PolygonBoard, seed: int = SEED) -> Turn:
     """The position and random legal orders, from ``seed``; lines that
-    :func:`orders.parse` or :func:`orders.validate` reject are dropped until none is."""
+    :func:`orders.parse` or :func:`orders.check` reject are dropped until none is."""
     rng = random.Random(seed)
     position = build_position(game_map, rng)
     posts = _Orders(position, game_map, rng).draw()
@@ -345,7 +346,7 @@ def build_turn(game_map: PolygonBoard, seed: int = SEED) -> Turn:
             for err in result.errors:
                 bad[p].add(err.line or 0)
                 rejected.append(f"{p}: {err}")
-        for p, errs in az.validate(position, parsed, game_map).items():
+        for p, errs in az.check(position, Orders.parsed(parsed), game_map).items():
             for err in errs:
                 bad[p].add(err.line or 0)
                 rejected.append(f"{p}: {err}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.envelope import Orders
 from gmkit.rulesets.aztlan.adjudicate import GODS, Adjudication, Capture, Code
 from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
@@ -30,7 +31,7 @@ from gmkit.rulesets.aztlan.orders import (
     Stand,
     Support,
     parse,
-    validate,
+    check,
 )
 from tests.aztlan.conftest import adjacent, run
 
@@ -66,13 +67,14 @@ def code(adj: Adjudication, sector: str) -> Code:
 
 
 def problems(board: PolygonBoard, position: Position, **posts: str) -> dict[str, list[str]]:
-    """Every player's orders read with :func:`parse` and judged by :func:`validate`."""
+    """Every player's orders read with :func:`parse` and judged by :func:`check`."""
     parsed = {}
     for player, post in posts.items():
         result = parse(post, board, player)
         assert result.ok, result.report()
         parsed[player] = result
-    return {p: [str(e) for e in errs] for p, errs in validate(position, parsed, board).items()}
+    found = check(position, Orders.parsed(parsed), board)
+    return {p: [str(e) for e in errs] for p, errs in found.items()}
 
 
 # ---------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_whole_game_1450_to_1519_ends_with_the_spanish_and_verifies(whole_game: 
     """1.3: with no winner the Spanish conquer everybody after the last season; the whole game,
     every turn re-resolved from its orders and revealed seed, verifies."""
     assert whole_game.turn().outcome
-    outcome = whole_game.ruleset.outcome(whole_game.state(), whole_game.rules)
+    outcome = whole_game.ruleset.outcome(whole_game.state(), whole_game.context())
     assert outcome is not None
     if outcome.termination is Termination.VICTORY:
         assert outcome.winners == ("Chichimecs",)  # 7.2: the one victory still in reach

@@ -10,11 +10,13 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.envelope import Orders
 from gmkit.core.orders import (AmbiguousOrderError, IllegalOrderError, OrderError,
                                OrderSyntaxError, UnknownNameError, extract_lines)
 from gmkit.rulesets.aztlan.orders import (NEUTRAL, Attack, Contingency, CutSupport, Give, Hold,
                                           Move, Order, Permit, Position, Sacrifice, Stand,
-                                          Support, describe, parse, validate)
+                                          Support, describe, parse)
+from gmkit.rulesets.aztlan import legality
 from gmkit.rulesets.aztlan.board.geography import DESERT, load_map
 from tests.cases import Cases
 
@@ -50,7 +52,7 @@ def check(board: PolygonBoard, position: Position, **posts: str) -> dict[str, li
         result = parse(post, board, player.replace("_", " "))
         assert result.ok, result.report()
         parsed[player.replace("_", " ")] = result
-    return validate(position, parsed, board)
+    return legality.check(position, Orders.parsed(parsed), board)
 
 
 def reasons(problems: dict[str, list[OrderError]], player: str = "Aztecs") -> list[str]:
@@ -545,14 +547,14 @@ def test_7_1_chichimecs_neither_hold_nor_retreat(board: PolygonBoard, start: Pos
 
 def test_validation_errors_carry_their_line_text(board: PolygonBoard, start: Position) -> None:
     result = parse("Hello GM, my orders:\n[b]A Ten H[/b]\n[b]A Tla H[/b]", board, "Aztecs")
-    [err] = validate(start, {"Aztecs": result}, board)["Aztecs"]
+    [err] = legality.check(start, Orders.parsed({"Aztecs": result}), board)["Aztecs"]
     assert isinstance(err, IllegalOrderError)
     assert err.line == 3 and err.text == "A Tla H"
 
 
 def test_unknown_player_is_reported(board: PolygonBoard, start: Position) -> None:
     result = parse("A Ten H", board, "Aztecs")
-    problems = validate(start, {"Spaniards": result}, board)
+    problems = legality.check(start, Orders.parsed({"Spaniards": result}), board)
     assert "no player 'Spaniards'" in str(problems["Spaniards"][0])
 
 
@@ -612,7 +614,7 @@ def test_fuzz_validate_never_crashes_and_errors_name_their_line(
         cases.example()
         parsed = {"Aztecs": parse(aztec, board, "Aztecs"),
                   "Chichimecs": parse(chichimec, board, "Chichimecs")}
-        found = validate(start, parsed, board)
+        found = legality.check(start, Orders.parsed(parsed), board)
         for player, errs in found.items():
             numbers = {line.number for line, _ in parsed[player].orders}
             for err in errs:

@@ -27,6 +27,7 @@ from gmkit.core.dice import ENTERED, SEEDED, Dice
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Driver, Event, Termination
 from gmkit.core.tables import State
@@ -104,19 +105,19 @@ def initial(board: PolygonBoard, players: Sequence[str] = TRIAD,
 def problems(state: State, posts: Mapping[str, str],
              rules: Params = RULES) -> dict[str, list[str]]:
     """Every player's rejected lines, as the GM reads them back."""
-    parsed = {p: AZTLAN.parse_post(text, p, state, rules) for p, text in posts.items()}
+    parsed = {p: AZTLAN.parse_post(text, p, state, Context(rules)) for p, text in posts.items()}
     for player, result in parsed.items():
         assert result.ok, f"{player}: {result.report()}"
     return {p: [str(e) for e in errs]
-            for p, errs in AZTLAN.validate(state, parsed, rules).items()}
+            for p, errs in AZTLAN.validate(state, Orders.parsed(parsed), Context(rules)).items()}
 
 
 def legal(state: State, posts: Mapping[str, str], rules: Params = RULES) -> dict[str, list[Any]]:
     """The orders of ``posts``, each line read and found legal."""
-    parsed = {p: AZTLAN.parse_post(text, p, state, rules) for p, text in posts.items()}
+    parsed = {p: AZTLAN.parse_post(text, p, state, Context(rules)) for p, text in posts.items()}
     for player, result in parsed.items():
         assert result.ok, f"{player}: {result.report()}"
-    found = AZTLAN.validate(state, parsed, rules)
+    found = AZTLAN.validate(state, Orders.parsed(parsed), Context(rules))
     assert not found, {p: [str(e) for e in errs] for p, errs in found.items()}
     return _accepted(parsed, found)
 
@@ -131,7 +132,7 @@ def resolve(state: State, orders: Mapping[str, Sequence[Any]], *, rules: Params 
             entered: Mapping[str, Any] | None = None, seed: str = SEED) -> Driver:
     """Every step of the turn after ``state``, run by the core driver."""
     dice = Dice(seed, state.turn + 1, entered=dict(NO_HORDES if entered is None else entered))
-    driver = Driver(AZTLAN.steps(rules), state, orders, dice, rules)
+    driver = Driver(AZTLAN.steps(Context(rules)), state, orders, dice, rules)
     driver.run_all()
     return driver
 
@@ -705,7 +706,7 @@ def test_3_4_the_rules_example_remnants_become_independent_kingdoms(board: Polyg
     assert (chalcans["status"], chalcans["eliminated_turn"]) == (ELIMINATED, 9)
     [gone] = events(driver, "eliminated")
     assert (gone.rule, gone.player, gone.data["kingdoms"]) == ("3.4", CH, ["Iguala", XOC])
-    assert AZTLAN.players_to_move(end) == [AZ, TL]
+    assert AZTLAN.lifecycle.to_move(end) == [AZ, TL]
 
 
 def test_3_4_new_kingdoms_stand_like_the_independent_garrisons_of_2_2(board: PolygonBoard) -> None:
@@ -857,7 +858,7 @@ def test_7_2_chichimec_victory(board: PolygonBoard, hordes: int, won: bool) -> N
                              XAL: (NEUTRAL, 3), ZIM: (NEUTRAL, 3), TUL: (NEUTRAL, 3)},
                      players=HORDE_PLAYERS)
     driver = play(state)
-    outcome = AZTLAN.outcome(after(driver), RULES)
+    outcome = AZTLAN.outcome(after(driver), Context(RULES))
     if won:
         assert outcome is not None
         assert (outcome.termination, outcome.winners) == (Termination.VICTORY, (CHI,))
@@ -872,7 +873,7 @@ def test_7_2_hordes_the_gm_plays_win_nothing(board: PolygonBoard) -> None:
     do not, however many they are."""
     state = scenario(board, {DESERT: (CHI, 9), TEN: (AZ, 1)}, rules=GM_HORDES)
     end = after(play(state, rules=GM_HORDES))
-    assert AZTLAN.outcome(end, GM_HORDES) is None
+    assert AZTLAN.outcome(end, Context(GM_HORDES)) is None
 
 
 # -- 6.1, 6.2: the borders of 1450 and 1451 ------------------------------------------------------
@@ -975,7 +976,7 @@ def test_1_4_victory(board: PolygonBoard, pid: str, conquered: Sequence[str], to
     driver = play(state)
     end = after(driver)
     game = end["game"].row(0, named=True)
-    outcome = AZTLAN.outcome(end, RULES)
+    outcome = AZTLAN.outcome(end, Context(RULES))
     if wins:
         assert (game["winner"], game["ended"]) == (pid, "victory")
         assert outcome is not None
@@ -991,12 +992,12 @@ def test_1_3_the_spanish_land_after_spring_1519(board: PolygonBoard) -> None:
     the game ends at the time limit and every player loses. Winter 1519 is still played on."""
     assert turn_of(1519, "Spring") == 278
     winter = after(play(scenario(board, {TEN: (AZ, 1)}, turn=277)))
-    assert AZTLAN.outcome(winter, RULES) is None
+    assert AZTLAN.outcome(winter, Context(RULES)) is None
     assert winter["game"].row(0, named=True)["season"] == "Spring"
     driver = play(scenario(board, {TEN: (AZ, 1)}, turn=278))
     end = after(driver)
     assert end["game"].row(0, named=True)["ended"] == "spanish"
-    outcome = AZTLAN.outcome(end, RULES)
+    outcome = AZTLAN.outcome(end, Context(RULES))
     assert outcome is not None
     assert (outcome.termination, outcome.winners) == (Termination.TIME_LIMIT, ())
     assert [e.rule for e in events(driver, "spanish")] == ["1.3"]
@@ -1006,7 +1007,7 @@ def test_1_3_the_spanish_land_after_spring_1519(board: PolygonBoard) -> None:
 def test_1_3_a_victory_in_spring_1519_comes_before_the_spanish(board: PolygonBoard) -> None:
     """1.3, 1.4: victory conditions met in Spring 1519 win the game before the Spanish land."""
     state = scenario(board, {}, cities=conquest(board, AZ, EMPIRES[TL], 41), turn=278)
-    outcome = AZTLAN.outcome(after(play(state)), RULES)
+    outcome = AZTLAN.outcome(after(play(state)), Context(RULES))
     assert outcome is not None
     assert (outcome.termination, outcome.winners) == (Termination.VICTORY, (AZ,))
 
@@ -1016,10 +1017,11 @@ def test_1_3_a_victory_in_spring_1519_comes_before_the_spanish(board: PolygonBoa
 
 def bot_orders(state: State, rules: Params, turn: int) -> dict[str, list[Any]]:
     """Every player's bot post for ``turn``, read and validated; rejected lines dropped."""
-    posts = {pid: AZTLAN.bot_post(state, pid, rules, Dice(SEED, turn, f"bot/{pid}"))
-             for pid in AZTLAN.players_to_move(state)}
-    parsed = {p: AZTLAN.parse_post(text, p, state, rules) for p, text in posts.items() if text}
-    return _accepted(parsed, AZTLAN.validate(state, parsed, rules))
+    posts = {pid: AZTLAN.bot.post(state, pid, Context(rules), Dice(SEED, turn, f"bot/{pid}"))
+             for pid in AZTLAN.lifecycle.to_move(state)}
+    parsed = {p: AZTLAN.parse_post(text, p, state, Context(rules))
+              for p, text in posts.items() if text}
+    return _accepted(parsed, AZTLAN.validate(state, Orders.parsed(parsed), Context(rules)))
 
 
 def ten_player_game(board: PolygonBoard, turns: int) -> tuple[State, list[Driver]]:
@@ -1110,9 +1112,9 @@ def test_secret_sacrifice_and_gift_stay_out_of_public_events(board: PolygonBoard
     adjacent(board, (TEX, TLP))
     state = scenario(board, {TEX: (AZ, 1), TEN: (AZ, 1), "28": (AZ, 1)},
                      captives=[(AZ, TL, 2, 8)])
-    parsed = {AZ: AZTLAN.parse_post("Tex sac 2\nA 28 given to Tlaxcalans", AZ, state, RULES,
-                                    secret=True)}
-    assert not AZTLAN.validate(state, parsed, RULES)
+    parsed = {AZ: AZTLAN.parse_post("Tex sac 2\nA 28 given to Tlaxcalans", AZ, state,
+                                    Context(RULES), secret=True)}
+    assert not AZTLAN.validate(state, Orders.parsed(parsed), Context(RULES))
     secret = Orders(Envelope(o, AZ, 1, line.number, secret=True) for line, o in parsed[AZ].orders)
     driver = resolve(state, secret)
     told = [e for e in driver.events if e.kind in ("sacrifice", "gift")]

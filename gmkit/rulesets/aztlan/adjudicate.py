@@ -142,7 +142,7 @@ and 1451 borders (6.1, 6.2) are checked when orders are validated.
 
 Where it is
 -----------
-In :mod:`gmkit.rulesets.aztlan`: ``outcome`` (what the adjudication says), ``forces`` (the
+In :mod:`gmkit.rulesets.aztlan`: ``results`` (what the adjudication says), ``forces`` (the
 orders read onto the armies), ``resolver`` (guess and check), ``decisions`` (supports, cuts,
 weights and defences, the backup rule), ``combat`` (each force's outcome in combat), ``moves``
 and ``retreat``; :func:`adjudicate` puts them together.
@@ -164,7 +164,7 @@ from gmkit.rulesets.aztlan.decisions import Turn
 from gmkit.rulesets.aztlan.forces import CHICHIMECS, MAX_STACK, is_city
 from gmkit.rulesets.aztlan.moves import Moves, permits
 from gmkit.rulesets.aztlan.order_types import Order
-from gmkit.rulesets.aztlan.outcome import GODS, Adjudication, Capture, Code, CombatOrder, Result
+from gmkit.rulesets.aztlan.results import GODS, Adjudication, Capture, Code, CombatOrder, Result
 from gmkit.rulesets.aztlan.position import Position
 from gmkit.rulesets.aztlan.retreat import settle_retreats
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from gmkit.core.dice import Dice
 from gmkit.core.boards.polygon import PolygonBoard
-from gmkit.core.params import Params
+from gmkit.core.envelope import Orders
+from gmkit.core.parts import Context
 from gmkit.core.tables import State
 import gmkit.rulesets.aztlan.orders as az
 from gmkit.rulesets.aztlan.state import ACTIVE, CHICHIMECS, board, position
@@ -23,7 +24,7 @@ def _key(sector: str) -> tuple[int, int, str]:
     return (1, int(sector), "") if sector.isdigit() else (0, 0, sector)
 
 
-def random_post(state: State, pid: str, rules: Params, dice: Dice) -> str:
+def random_post(state: State, pid: str, ctx: Context, dice: Dice) -> str:
     """A post of order lines for ``pid`` (empty when the empire is out of the game)."""
     me = state["players"].filter(state["players"]["id"] == pid)
     if me.is_empty() or me["status"][0] != ACTIVE:
@@ -113,7 +114,7 @@ def _legal(lines: list[str], state: State, pid: str, b: PolygonBoard) -> str:
     pos = position(state)
     for _ in range(3):
         result = az.parse("\n".join(lines), b, pid)
-        problems = az.validate(pos, {pid: result}, b).get(pid, [])
+        problems = az.check(pos, Orders.parsed({pid: result}), b).get(pid, [])
         bad = {p.line for p in problems} | {e.line for e in result.errors}
         if not bad:
             break

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from gmkit.rulesets.aztlan.decisions import Turn
 from gmkit.rulesets.aztlan.forces import Force, force_name, is_city
 from gmkit.rulesets.aztlan.order_types import CutSupport, DivineSupport, Hold, Move, Support
-from gmkit.rulesets.aztlan.outcome import Capture, Code
+from gmkit.rulesets.aztlan.results import Capture, Code
 from gmkit.rulesets.aztlan.words import armies_phrase
 
 __all__ = ["Tally", "keep_standing", "report_supports", "settle_attacks", "settle_taken"]

@@ -1,7 +1,8 @@
 """AZTLAN on the map: cities in their holder's colour, armies as stacks of tokens and orders as
 arrows, in each empire's colour.
 
-:func:`scene` is what the ruleset's ``scene`` returns; :func:`stacks` turns the armies on the
+:func:`scene`, :func:`palette`, :func:`order_arrows` and :func:`place_properties` are what the
+ruleset's presentation declares; :func:`stacks` turns the armies on the
 board (sector -> owner and count) into :class:`~gmkit.core.drawing.scene.Mark` tokens;
 :func:`arrows` turns the players' typed orders (:mod:`gmkit.rulesets.aztlan.orders`) into
 :class:`~gmkit.core.drawing.scene.Arrow` marks, coloured by the player and marked as succeeded
@@ -15,11 +16,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
 from gmkit.core.drawing.polygon_svg import KIND_FILLS, SEA_INK
 from gmkit.core.drawing.scene import (Arrow, ArrowKind, Label, LegendEntry, Mark, Outline, Scene,
                                       initials)
 from gmkit.core.envelope import Orders
+from gmkit.core.parts import Context
+from gmkit.core.steps import Event
 from gmkit.core.tables import State
 from gmkit.rulesets.aztlan.orders import (
     NEUTRAL,
@@ -47,6 +51,10 @@ __all__ = [
     "arrows",
     "colour",
     "legend",
+    "order_arrows",
+    "palette",
+    "place_properties",
+    "scene",
     "stacks",
 ]
 
@@ -96,6 +104,12 @@ def colour(owner: str) -> str:
         raise ValueError(f"no colour for {owner!r} (known: {known})") from None
 
 
+def palette(state: State, ctx: Context | None = None) -> dict[str, str]:
+    """Each empire in the game's colour (2.1's order)."""
+    return {pid: EMPIRE_COLOURS[pid] for pid in state["players"]["id"].to_list()
+            if pid in EMPIRE_COLOURS}
+
+
 def legend() -> list[tuple[str, str]]:
     """The map legend: each empire with its colour, then the independent garrisons."""
     return [(name, EMPIRE_COLOURS[name]) for name in EMPIRES] + [
@@ -117,7 +131,7 @@ def lighter(colour: str, keep: float = 0.45) -> str:
     return "#" + "".join(f"{round(255 - (255 - c) * keep):02x}" for c in rgb)
 
 
-def scene(state: State, title: str = "") -> Scene:
+def scene(state: State, ctx: Context | None = None) -> Scene:
     """What the board shows for ``state``: each city washed in its holder's colour, the
     cities by their 2.6 designations and the numbered sectors by number, the armies as
     stacks, the empires' home lands outlined (1.5), the two seas named, and a legend of the
@@ -147,7 +161,7 @@ def scene(state: State, title: str = "") -> Scene:
     return Scene(fills=fills, kind_fills=KIND_FILLS, default_fill=CITY_FILL,
                  labels=tuple(labels), marks=tuple(stacks(armies)),
                  outlines=tuple(outlines), legend=tuple(legend),
-                 arrow_kinds=ARROW_KINDS, title=title)
+                 arrow_kinds=ARROW_KINDS)
 
 
 def stacks(armies: Mapping[str, tuple[str, int]]) -> list[Mark]:
@@ -218,16 +232,17 @@ def arrows(orders_by_player: Mapping[str, Sequence[Order]],
             if isinstance(origin, str):
                 by_origin[origin].append(o)
     out: list[Arrow] = []
-    for player, orders in orders_by_player.items():
-        for o in orders:
+    for player in envelopes:
+        for sent in envelopes.of(player):
+            o = sent.order
             if not isinstance(o, (Attack, Move, Support, CutSupport)):
                 continue
-            if envelopes.is_secret(o) and not secret:
+            if sent.secret and not secret:
                 continue
             tint = colour(player)
-            code = outcomes.get((player, envelopes.envelope(o).line))
+            code = outcomes.get((player, sent.line))
             ok = None if code is None else code == SUCCEEDS
-            title = f"{player}: {describe(o)}" + " (secret)" * envelopes.is_secret(o) + (
+            title = f"{player}: {describe(o)}" + " (secret)" * sent.secret + (
                 f": {code}" if code else "")
             if isinstance(o, Attack):
                 out.append(Arrow(o.origin, o.target, tint, ATTACK.name, ok=ok, title=title))
@@ -241,4 +256,25 @@ def arrows(orders_by_player: Mapping[str, Sequence[Order]],
                 arrow = _support_arrow(o, by_origin, tint, ok, title)
                 if arrow is not None:
                     out.append(arrow)
+    return out
+
+
+def order_arrows(state: State, orders: Orders[Order], events: Sequence[Event],
+                 ctx: Context) -> list[Arrow]:
+    """A turn's orders as arrows, each marked by the outcome code the turn's events gave its
+    line so far (see :func:`arrows`)."""
+    outcomes = {(e.player, int(e.data["line"])): str(e.data["code"]) for e in events
+                if e.kind == "order" and e.player and e.data.get("line")}
+    return arrows(orders, outcomes or None)
+
+
+def place_properties(state: State) -> dict[str, dict[str, Any]]:
+    """Each city's holder and each sector's armies now, for the map's GeoJSON export."""
+    out: dict[str, dict[str, Any]] = {
+        name: {"owner": owner} for name, owner in state["cities"].select("name", "owner")
+        .iter_rows()}
+    for sector, owner, count in state["armies"].iter_rows():
+        if count > 0:
+            out.setdefault(sector, {}).setdefault("armies", []).append(
+                {"owner": owner, "count": count})
     return out

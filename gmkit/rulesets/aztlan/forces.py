@@ -20,7 +20,7 @@ from gmkit.rulesets.aztlan.order_types import (
     Stand,
     Support,
 )
-from gmkit.rulesets.aztlan.outcome import GODS, Code, CombatOrder
+from gmkit.rulesets.aztlan.results import GODS, Code, CombatOrder
 from gmkit.rulesets.aztlan.position import Position
 
 __all__ = ["CHICHIMECS", "MAX_STACK", "Aim", "Force", "force_name", "is_city", "read_forces",

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from gmkit.rulesets.aztlan.decisions import Turn
 from gmkit.rulesets.aztlan.forces import CHICHIMECS, MAX_STACK, Force, force_name, is_city
 from gmkit.rulesets.aztlan.order_types import Move, Order, Permit
-from gmkit.rulesets.aztlan.outcome import Code
+from gmkit.rulesets.aztlan.results import Code
 from gmkit.rulesets.aztlan.words import armies_phrase
 from gmkit.rulesets.aztlan.board.geography import DESERT
 

@@ -1,6 +1,7 @@
 """AZTLAN's orders: the lines players post, read into typed orders, and checked.
 
-The pieces live in modules of their own, and are all importable from here:
+:func:`parse` and :func:`validate` are the ruleset's entries; the pieces live in modules of
+their own, and are all importable from here:
 
 * :mod:`~gmkit.rulesets.aztlan.order_types`: the orders as typed values (what an order says;
   who sent it, from which line and whether in secret is on its envelope);
@@ -8,11 +9,17 @@ The pieces live in modules of their own, and are all importable from here:
 * :mod:`~gmkit.rulesets.aztlan.parse`: a post's lines read into orders (every accepted form);
 * :mod:`~gmkit.rulesets.aztlan.words`: orders and forces in words;
 * :mod:`~gmkit.rulesets.aztlan.position`: the board at the start of a turn;
-* :mod:`~gmkit.rulesets.aztlan.validate`: every problem of every player's orders, by line.
+* :mod:`~gmkit.rulesets.aztlan.legality`: every problem of every player's orders, by line.
 """
 
 from __future__ import annotations
 
+from gmkit.core.envelope import Orders
+from gmkit.core.orders import OrderError
+from gmkit.core.parts import Context
+from gmkit.core.ruleset import Problems
+from gmkit.core.tables import State
+from gmkit.rulesets.aztlan.legality import check
 from gmkit.rulesets.aztlan.names import player_index, sector_index
 from gmkit.rulesets.aztlan.order_types import (
     ARMY_ORDERS,
@@ -36,7 +43,7 @@ from gmkit.rulesets.aztlan.order_types import (
 )
 from gmkit.rulesets.aztlan.parse import EXAMPLES, parse, parse_line
 from gmkit.rulesets.aztlan.position import Position, homeless
-from gmkit.rulesets.aztlan.validate import validate
+from gmkit.rulesets.aztlan.state import active_players, board, position
 from gmkit.rulesets.aztlan.words import armies_phrase, contingency_text, describe, possessive
 
 __all__ = [
@@ -63,6 +70,7 @@ __all__ = [
     "armies_phrase",
     "contingency_text",
     "describe",
+    "check",
     "homeless",
     "parse",
     "parse_line",
@@ -71,3 +79,17 @@ __all__ = [
     "sector_index",
     "validate",
 ]
+
+
+def validate(state: State, orders: Orders[Order], ctx: Context) -> Problems:
+    """Every problem of the turn's orders against the state, by player, each naming its line
+    (see :func:`~gmkit.rulesets.aztlan.legality.check`); the orders of an empire out of the
+    game (3.4) or not played (2.1) are ignored, and its player told so first."""
+    problems = check(position(state), orders, board(state))
+    active = set(active_players(state))
+    for pid in orders:
+        if pid not in active:
+            problems.setdefault(pid, []).insert(0, OrderError(
+                f"the {pid} are not in the game (eliminated, 3.4, or not played, 2.1): "
+                "their orders are ignored"))
+    return problems

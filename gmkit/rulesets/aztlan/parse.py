@@ -26,7 +26,7 @@ means *stand* there because an army that supports cannot be supported (5.5).
 Splitting a stack (5.9) is several lines from one sector, each with its count.
 
 :func:`parse` reads a post; whether its orders are legal is for
-:func:`gmkit.rulesets.aztlan.validate.validate` to judge.
+:func:`gmkit.rulesets.aztlan.orders.validate` to judge.
 """
 
 from __future__ import annotations
@@ -220,7 +220,7 @@ def parse_line(line: PostLine, game_map: PolygonBoard, player: str) -> Order | N
     """One line into an order; raises :class:`OrderError` with the reason.
 
     Reads syntax and names only: whether the order is legal is
-    :func:`~gmkit.rulesets.aztlan.validate.validate`'s business, except a gift or permission
+    :func:`~gmkit.rulesets.aztlan.orders.validate`'s business, except a gift or permission
     to oneself.
     """
     text = " ".join(line.text.split()).replace("’", "'").strip().rstrip(".!").strip()

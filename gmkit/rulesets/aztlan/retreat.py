@@ -11,7 +11,7 @@ from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.rulesets.aztlan.combat import Tally
 from gmkit.rulesets.aztlan.forces import CHICHIMECS, MAX_STACK, Force, force_name, is_city
 from gmkit.rulesets.aztlan.order_types import NEUTRAL
-from gmkit.rulesets.aztlan.outcome import Capture, Code
+from gmkit.rulesets.aztlan.results import Capture, Code
 from gmkit.rulesets.aztlan.board.geography import DESERT
 
 __all__ = ["retreat_to", "settle_retreats"]

@@ -1,12 +1,13 @@
 """AZTLAN's player list checked before set-up: every player an empire (rule 2.1), each played
-once, named with its player and its field."""
+once, named with its player and its field; and the list sample games are played with."""
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
+from typing import Any
 
-from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.boards import Board
 from gmkit.core.players import PlayerInfo
 from gmkit.rulesets.aztlan.board.geography import EMPIRES
 
@@ -25,7 +26,7 @@ def near(word: str, choices: Sequence[str]) -> str:
     return f" (did you mean {got[0]!r}?)" if got else ""
 
 
-def check_players(players: Sequence[PlayerInfo], game_map: PolygonBoard | None) -> list[str]:
+def check_players(players: Sequence[PlayerInfo], game_map: Board[Any] | None) -> list[str]:
     """Every problem of an AZTLAN player list: each ``id`` an empire, played once."""
     if not players:
         return ["no player: list each as a [[players]] table with id (the empire) and name"]
@@ -43,3 +44,10 @@ def check_players(players: Sequence[PlayerInfo], game_map: PolygonBoard | None) 
         seen.setdefault(p.id, i)
     return problems
 
+
+
+def example_players(board: Board[Any] | None) -> list[dict[str, Any]]:
+    """All ten empires, played in 2.1's order of importance."""
+    names = ["Itzcoatl", "Xicotencatl", "Cacama", "Tariacuri", "Ixtlil", "Yopi Tecuhtli",
+             "Tlatoani", "Xolotl", "Ah Kin", "Cempoal"]
+    return [{"id": e, "name": n} for e, n in zip(EMPIRES, names)]

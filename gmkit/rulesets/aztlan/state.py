@@ -32,11 +32,14 @@ from typing import Any
 import polars as pl
 from shapely.geometry import box
 
+from gmkit.core.boards import Board
 from gmkit.core.boards.polygon import PolygonBoard, Region
 from gmkit.core.params import Params
 from gmkit.core.players import PlayerInfo
+from gmkit.core import tables
 from gmkit.core.tables import Schema, State
-from gmkit.rulesets.aztlan.orders import NEUTRAL, Position
+from gmkit.rulesets.aztlan.order_types import NEUTRAL
+from gmkit.rulesets.aztlan.position import Position
 from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES, check_map, home_centres
 
 SCHEMAS: dict[str, Schema] = {
@@ -68,9 +71,19 @@ class SetupError(ValueError):
 
 
 def frame(rows: list[dict[str, Any]], name: str) -> pl.DataFrame:
-    """Rows into the table ``name`` with its schema."""
-    schema = dict(SCHEMAS[name])
-    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
+    """Rows into the table ``name`` with its schema (the steps' rows come from frames of the
+    same schema, so polars converts as it reads: see :func:`gmkit.core.tables.frame`)."""
+    return tables.frame(rows, SCHEMAS[name], table=name, strict=False)
+
+
+def check_board(board: Board[Any] | None) -> list[str]:
+    """1.4, 2.5, 2.6: the 79 cities, every home centre, the Chichimec Desert and both seas
+    (see :func:`~gmkit.rulesets.aztlan.board.geography.check_map`)."""
+    if board is None:
+        return []
+    if not isinstance(board, PolygonBoard):
+        return [f"a {board.kind} board: AZTLAN plays on a polygon map"]
+    return check_map(board)
 
 
 def season_of(turn: int) -> tuple[int, str]:
@@ -154,23 +167,6 @@ def _board(sectors: tuple[tuple[str, str, bool, float, float], ...],
     return PolygonBoard("aztlan", regions, source="state", explicit_adjacency=adjacency)
 
 
-_RECENT: dict[tuple[str, tuple[int, ...]], tuple[tuple[pl.DataFrame, ...], Any]] = {}
-
-
-def _recent(kind: str, frames: tuple[pl.DataFrame, ...], make: Any) -> Any:
-    """``make()`` computed once for these very frames (a state's tables are never changed in
-    place, and the frames are kept alive by the cache, so their ids are not reused)."""
-    key = (kind, tuple(id(f) for f in frames))
-    hit = _RECENT.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], frames)):
-        return hit[1]
-    value = make()
-    if len(_RECENT) >= 64:
-        _RECENT.pop(next(iter(_RECENT)))
-    _RECENT[key] = (frames, value)
-    return value
-
-
 def board(state: State) -> PolygonBoard:
     """The board kept in ``state``: sectors, cities, abbreviations and adjacency (cached)."""
     def make() -> PolygonBoard:
@@ -180,8 +176,7 @@ def board(state: State) -> PolygonBoard:
         b = state["borders"]
         return _board(key, tuple(zip(b["a"].to_list(), b["b"].to_list())))
 
-    result: PolygonBoard = _recent("board", (state["sectors"], state["borders"]), make)
-    return result
+    return state.derived("board", lambda _: make(), tables=("sectors", "borders"))
 
 
 def chichimecs_in_play(players: Iterable[str], rules: Params) -> bool:
@@ -211,9 +206,8 @@ def position(state: State) -> Position:
         year, season = year_season(state)
         return Position(armies, cities, captives, year, season, magic)
 
-    frames = tuple(state[t] for t in ("armies", "cities", "captives", "players", "game"))
-    result: Position = _recent("position", frames, make)
-    return result
+    return state.derived("position", lambda _: make(),
+                         tables=("armies", "cities", "captives", "players", "game"))
 
 
 def city_owners(state: State) -> dict[str, str | None]:

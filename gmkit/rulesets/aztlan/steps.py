@@ -220,10 +220,11 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
     magic = {p["id"]: 0 for p in players}
     events: list[Event] = []
     for pid in sorted(orders):
-        for o in orders[pid]:
+        for sent in orders.of(pid):
+            o = sent.order
             if not isinstance(o, Sacrifice):
                 continue
-            public = not orders.is_secret(o)
+            public = not sent.secret
             new = owners.get(o.city)
             taken = _take_captives(captives, pid, o.count)
             n = sum(r["count"] for r in taken)
@@ -231,7 +232,7 @@ def sacrifices(state: State, orders: Orders, dice: Dice,
                 events.append(void_event(
                     pid, "3.5.3", f"the {pid} hold only {n} of the {o.count} captives the order sacrifices "
                     "when the sacrifices come" + ("" if n else ": nothing is sacrificed"),
-                    line=orders.envelope(o).line, order=f"sacrifice {o.count} in {o.city}",
+                    line=sent.line, order=f"sacrifice {o.count} in {o.city}",
                     region=o.city,
                     public=public))
             if not n:
@@ -291,10 +292,11 @@ def gifts(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Stat
     armies = _armies_map(state)
     events: list[Event] = []
     for pid in sorted(orders):
-        for o in orders[pid]:
+        for sent in orders.of(pid):
+            o = sent.order
             if not isinstance(o, Give):
                 continue
-            public = not orders.is_secret(o)
+            public = not sent.secret
             owner, n = armies.get(o.origin, ("", 0))
             why = None
             if homeless(pid, owners):
