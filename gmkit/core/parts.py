@@ -33,22 +33,40 @@ if TYPE_CHECKING:
     from gmkit.core.steps import Event
 
 
-@dataclass(frozen=True)
 class Context:
     """What every hook receives besides the state: the rules in force, the game's board, the
     turn being played (the coming one while orders come in), and the players it is played with.
 
     A test or a scenario makes one from rules alone (``Context(rules)``); the workflow makes it
-    from the game folder (:meth:`gmkit.game.Game.context`)."""
+    from the game folder (:meth:`gmkit.game.Game.context`), with the board read from the folder
+    when a hook first asks for it (``load_board``), so a command that never looks at the board
+    never reads it."""
 
-    rules: Params
-    board: Board[Any] | None = None
-    turn: int = 0
-    players: tuple[PlayerInfo, ...] = ()
+    __slots__ = ("rules", "turn", "players", "_board", "_load")
+
+    def __init__(self, rules: Params, board: Board[Any] | None = None, turn: int = 0,
+                 players: tuple[PlayerInfo, ...] = (), *,
+                 load_board: Callable[[], Board[Any] | None] | None = None) -> None:
+        self.rules = rules
+        self.turn = turn
+        self.players = tuple(players)
+        self._board = board
+        self._load = load_board if board is None else None
+
+    @property
+    def board(self) -> Board[Any] | None:
+        """The game's board (read when first asked for)."""
+        if self._load is not None:
+            self._board, self._load = self._load(), None
+        return self._board
 
     def with_rules(self, rules: Params) -> Context:
         """This context with other rules in force (a rule enacted in the middle of a turn)."""
-        return Context(rules, self.board, self.turn, self.players)
+        out = Context(rules, self._board, self.turn, self.players, load_board=self._load)
+        return out
+
+    def __repr__(self) -> str:
+        return f"Context(turn={self.turn}, players={[p.id for p in self.players]})"
 
 
 @dataclass(frozen=True)
@@ -152,7 +170,9 @@ class LifeCycle:
     (a passed proposal). ``gm_posts``: the GM posts inputs of their own each turn, as
     :data:`GM_POSTER`. ``counted``: which of a player's posts count, ``"all"``, ``"first"`` or
     ``"last"``, or a function of the rules giving one. ``chance``: whether an ordinary turn
-    draws at random (False for a game of pure orders)."""
+    draws at random (False for a game of pure orders). ``place_fields``: the fields of a
+    player's entry in ``players.toml`` that name a place of the board (Cien's ``state``),
+    matched as orders match names."""
 
     to_move: Callable[[State], list[str]] | None = None
     example_players: Callable[[Board[Any] | None], list[dict[str, Any]]] | None = None
@@ -164,6 +184,7 @@ class LifeCycle:
     gm_posts: bool = False
     counted: str | Callable[[Params], str] = "all"
     chance: bool = True
+    place_fields: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -273,9 +273,10 @@ class Game(ComingTurn, GuardedDice):
         """What the ruleset's hooks receive: ``rules`` (the game's rules in force by default),
         the game's board, ``turn`` (the coming one by default) and the players ``game.toml``
         lists."""
-        return Context(self.rules if rules is None else rules, self.board,
+        return Context(self.rules if rules is None else rules, None,
                        self.next_turn if turn is None else turn,
-                       tuple(self.players_from_config(self.config)))
+                       tuple(self.players_from_config(self.config)),
+                       load_board=lambda: self.board)
 
     def to_move(self, state: State) -> list[str]:
         """Who is expected to post for the turn after ``state``

@@ -2,7 +2,8 @@
 orders match names, and checked by the ruleset, every mistake named at once, one line each, so
 the GM fixes the file in one go.
 
-A field naming a place of the board (:data:`PLACE_FIELDS`: Cien's ``state``) that the ruleset
+A field naming a place of the board (the ruleset's
+:attr:`~gmkit.core.parts.LifeCycle.place_fields`: Cien's ``state``) that the ruleset
 refuses as typed is matched as a player's order is (:class:`~gmkit.core.names.NameIndex`): case,
 accents, apostrophes and dashes do not count, and an unambiguous prefix names its place
 (``troys`` and ``Troy`` are ``Tróys``); the list is stored with the place's own spelling. A
@@ -19,11 +20,6 @@ from gmkit.core.names import NameIndex
 from gmkit.core.orders import AmbiguousOrderError, UnknownNameError, join_alternatives
 from gmkit.core.ruleset import Ruleset
 from gmkit.game.changes import GameError
-
-#: The player fields that name a place of the board, matched as orders match names (on a
-#: board whose places have names).
-PLACE_FIELDS = ("state", "home", "province", "region", "place")
-
 
 class PlayerListError(GameError):
     """A player list with mistakes: ``problems`` holds each, one line naming the player and the
@@ -50,9 +46,9 @@ def names_field(line: str, i: int, field: str, value: str) -> bool:
 
 
 def match_places(players: Sequence[Mapping[str, Any]], names: NameIndex | None,
-                 refused: Sequence[str]) -> tuple[list[dict[str, Any]],
-                                                  list[tuple[int, str, str, str]]]:
-    """``players`` with each place field (:data:`PLACE_FIELDS`) the ruleset ``refused`` as
+                 refused: Sequence[str], fields: Sequence[str]
+                 ) -> tuple[list[dict[str, Any]], list[tuple[int, str, str, str]]]:
+    """``players`` with each place field (``fields``) the ruleset ``refused`` as
     typed (a mistake in ``refused`` names it) written as the board's place it names, and the
     fields that name none or several: ``(player number, field, value, why)``. A field the
     ruleset accepts (or does not read) is left as it is, and so is every field without
@@ -62,7 +58,7 @@ def match_places(players: Sequence[Mapping[str, Any]], names: NameIndex | None,
     if names is None:
         return out, unmatched
     for i, player in enumerate(out, 1):
-        for field in PLACE_FIELDS:
+        for field in fields:
             value = player.get(field)
             if not isinstance(value, str) or not any(names_field(line, i, field, value)
                                                      for line in refused):
@@ -105,7 +101,8 @@ def check_player_list(listed: Mapping[str, Any], source: str, ruleset: Ruleset[A
             if checks else []
 
     refused = check(players)
-    matched, unmatched = match_places(players, getattr(board, "names", None), refused)
+    matched, unmatched = match_places(players, getattr(board, "names", None), refused,
+                                      ruleset.lifecycle.place_fields)
     problems += [f"{who(i, matched[i - 1])}: {field} {value!r} {why}"
                  for i, field, value, why in unmatched]
     # a place named above is not named twice (in the ruleset's words too)

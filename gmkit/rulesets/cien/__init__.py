@@ -52,7 +52,8 @@ class Cien(Ruleset[orders.Order]):
         headline=Headline("provinces", "provinces held", ("income",)), labels=seen.LABELS,
         holdings=seen.holdings, places=drawing.place_properties, links=seen.links)
     lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players,
-                          check_players=check_players, counted=rules.counted)
+                          check_players=check_players, counted=rules.counted,
+                          place_fields=("state",))
     bot = Bot(random_post)
 
     def setup(self, ctx: Context) -> State:
