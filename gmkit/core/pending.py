@@ -20,7 +20,8 @@ import polars as pl
 
 from gmkit.core.dice import DiceError, format_value, parse_entered
 from gmkit.core.tables import ORDERS_SCHEMA
-from gmkit.core.files import StoreError, _mkdir, atomic_write, fsync_dir, read_json_file
+from gmkit.core.files import (StoreError, _mkdir, atomic_write, fsync_dir, read_json_file,
+                              sync_all)
 
 
 #: The journal of several posts stored at once (an import); the next command completes it.
@@ -90,8 +91,7 @@ class PendingInput:
                 os.rename(p, used / f"{turn:04d}-{p.name}")
                 moved = True
         if moved:  # the manifest records what was consumed; the folders say so too, synced
-            fsync_dir(used)
-            fsync_dir(self.root / "pending" / "posts")
+            sync_all([used, self.root / "pending" / "posts"])
 
     def _post_records_lenient(self) -> list[tuple[Path, dict[str, Any]]]:
         out = []
