@@ -17,7 +17,7 @@ import os
 import stat
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
@@ -66,7 +66,8 @@ def _mkdir(path: Path) -> None:
 
 
 def fsync_dir(path: Path) -> None:
-    """Make a folder's entries (a file created or renamed in it) survive a power cut."""
+    """Make a folder's entries (a file created or renamed in it) survive a power cut (or a
+    file's bytes)."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -99,28 +100,22 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool)
 
 
-def _fsync_path(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def sync_all(paths: Iterable[Path]) -> None:
+def sync_all(paths: Iterable[Path], fsync: Callable[[Path], None] | None = None) -> None:
     """Make files and folders (their entries) survive a power cut, synced at once rather than
-    one after another; returns when every one is synced, raises the first failure."""
+    one after another (each with ``fsync``, default :func:`fsync_dir`, which syncs a file as
+    well); returns when every one is synced, raises the first failure."""
     global _POOL
+    sync = fsync_dir if fsync is None else fsync
     todo = list(dict.fromkeys(paths))
     if len(todo) <= 1:
         for path in todo:
-            _fsync_path(path)
+            sync(path)
         return
     with _POOL_GUARD:
         if _POOL is None:
             _POOL = ThreadPoolExecutor(max_workers=16, thread_name_prefix="gmkit-fsync")
         pool = _POOL
-    for future in [pool.submit(_fsync_path, path) for path in todo]:
+    for future in [pool.submit(sync, path) for path in todo]:
         future.result()
 
 

@@ -91,7 +91,7 @@ class PendingInput:
                 os.rename(p, used / f"{turn:04d}-{p.name}")
                 moved = True
         if moved:  # the manifest records what was consumed; the folders say so too, synced
-            sync_all([used, self.root / "pending" / "posts"])
+            sync_all([used, self.root / "pending" / "posts"], fsync_dir)
 
     def _post_records_lenient(self) -> list[tuple[Path, dict[str, Any]]]:
         out = []

@@ -21,6 +21,15 @@ Layout of a game folder::
 A commit is written to a hidden staging folder and renamed into place, so a crash at any point
 leaves the last good turn intact and no half turn visible. A committed turn is never overwritten.
 Every file is checked against its manifest hash and schema when read.
+
+Every turn folder is a complete snapshot, but a file a turn left as it was (a table no rule
+touched, the same entered dice) is not written again: it is a hard link to the previous turn's
+file, the same bytes under the same hash (a copy where the file system refuses hard links). A
+table is known unchanged by comparing it with the previous turn's as this store read it, or by
+its bytes' hash; a previous file whose bytes no longer match their hash is never linked. Since
+no file of a committed turn is ever written again (files are only created, linked and renamed,
+never opened to write or re-moded), a shared file changes only when someone alters it by hand:
+then every turn that shares it fails its hash check, and ``verify`` reports each of them.
 """
 
 from __future__ import annotations
