@@ -45,6 +45,7 @@ from bench.sweep import bench_sweep  # noqa: E402
 from bench.whatif import bench_whatif  # noqa: E402
 from gmkit.core.boards.resources import load_package_map  # noqa: E402
 from gmkit.core.boards.polygon import PolygonBoard  # noqa: E402
+from gmkit.core.files import sync_all  # noqa: E402
 from gmkit.game import Game  # noqa: E402
 from gmkit.sweeps.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
 
@@ -70,11 +71,18 @@ def ten_players(game_map: PolygonBoard) -> list[dict]:
     return TEN + extra
 
 
+def settle(folder: Path) -> None:
+    """Sync everything under ``folder``, so that what one timing wrote is not flushed to disk
+    inside the next (the first sync of a commit would otherwise write out the game folder the
+    setting-up copied, and the Parquet files the plain read and write left unsynced)."""
+    sync_all([folder, *folder.rglob("*")])
+
+
 def bench_turn(tmp: Path, reps: int = 15) -> list[dict]:
     """Resolve and commit one turn of a 10-player game (from opening the folder to the turn
     renamed into place, synced), against reading and writing the same tables as Parquet (not
-    synced); the two are timed one after the other on the same folder, and the ratio is the
-    median of the pairs' ratios."""
+    synced); the two are timed one after the other on the same folder, each after the files
+    written before it were synced, and the ratio is the median of the pairs' ratios."""
     game_map = cien_board()
     base = tmp / "ten"
     new_game(base, "cien", ten_players(game_map), 3, master="bench")
@@ -94,7 +102,9 @@ def bench_turn(tmp: Path, reps: int = 15) -> list[dict]:
             for j, f in enumerate(files):
                 pl.read_parquet(f).write_parquet(out / f"{j}.parquet")
 
+        settle(work)
         io_times.append(median_time(io, 1))
+        settle(out)
         t = time.perf_counter()
         game = Game.open(work)
         game.commit(game.start())

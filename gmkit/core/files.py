@@ -18,9 +18,9 @@ import stat
 import tempfile
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import polars as pl
 
@@ -86,6 +86,9 @@ def _write_bytes(path: Path, data: bytes, *, sync: bool = True) -> None:
             os.fsync(f.fileno())
 
 
+T = TypeVar("T")
+R = TypeVar("R")
+_THREADS = "gmkit-io"
 _POOL: ThreadPoolExecutor | None = None
 _POOL_GUARD = threading.Lock()
 
@@ -100,23 +103,29 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool)
 
 
+def in_parallel(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """``fn`` of each item, run at once on a few shared threads (for work that leaves Python
+    while it waits or computes: a sync, a Parquet encoding or decoding), in the items' order;
+    the first item's failure is raised, as a loop would."""
+    global _POOL
+    todo = list(items)
+    # one item, or called from one of the threads (never waiting on the threads themselves)
+    if len(todo) <= 1 or threading.current_thread().name.startswith(_THREADS):
+        return [fn(item) for item in todo]
+    with _POOL_GUARD:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=16, thread_name_prefix=_THREADS)
+        pool = _POOL
+    futures = [pool.submit(fn, item) for item in todo]
+    wait(futures)  # all done before any failure is raised: nothing left running behind it
+    return [future.result() for future in futures]
+
+
 def sync_all(paths: Iterable[Path], fsync: Callable[[Path], None] | None = None) -> None:
     """Make files and folders (their entries) survive a power cut, synced at once rather than
     one after another (each with ``fsync``, default :func:`fsync_dir`, which syncs a file as
     well); returns when every one is synced, raises the first failure."""
-    global _POOL
-    sync = fsync_dir if fsync is None else fsync
-    todo = list(dict.fromkeys(paths))
-    if len(todo) <= 1:
-        for path in todo:
-            sync(path)
-        return
-    with _POOL_GUARD:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=16, thread_name_prefix="gmkit-fsync")
-        pool = _POOL
-    for future in [pool.submit(sync, path) for path in todo]:
-        future.result()
+    in_parallel(fsync_dir if fsync is None else fsync, dict.fromkeys(paths))
 
 
 #: What ``os.link`` raises where a file system cannot give a file a second name: another

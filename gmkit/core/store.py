@@ -56,7 +56,7 @@ import tomli_w
 
 from gmkit.core import files as _files
 from gmkit.core.files import (StoreError, TamperError, _mkdir, atomic_write, current_umask,
-                              fsync_dir, link_or_copy, parquet_bytes, read_regular,
+                              fsync_dir, in_parallel, link_or_copy, parquet_bytes, read_regular,
                               read_text_file, sha256_file, sync_all)
 from gmkit.core.rollback import Rollbacks
 from gmkit.core.tables import ADDED_COLUMNS, LOG_SCHEMAS, Schema, SchemaError, State, check_frame
@@ -100,6 +100,19 @@ class TurnData:
 def canonical_turn_dir(turn: int, revision: int) -> str:
     """The one name a turn revision's folder may have."""
     return f"{turn:04d}.r{revision}"
+
+
+def _files_under(folder: Path, prefix: str = "") -> set[str]:
+    """Every entry under ``folder`` that is not a folder (a file, a pipe, a link to a file), by
+    its path relative to it; a link to a folder is neither listed nor followed."""
+    out: set[str] = set()
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if not entry.is_dir():
+                out.add(prefix + entry.name)
+            elif not entry.is_symlink():
+                out |= _files_under(Path(entry.path), f"{prefix}{entry.name}/")
+    return out
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
@@ -419,8 +432,9 @@ class GameStore(Rollbacks):
         those its files hold exactly are kept to compare the next commit's tables with."""
         tables: dict[str, pl.DataFrame] = {}
         kept: dict[str, tuple[pl.DataFrame, str]] = {}
-        for name in self.schemas:
-            df, exact = self._load_state_table(name, blobs, folder)
+        names = list(self.schemas)
+        loaded = in_parallel(lambda name: self._load_state_table(name, blobs, folder), names)
+        for name, (df, exact) in zip(names, loaded, strict=True):
             tables[name] = df
             rel = f"tables/{name}.parquet"
             if exact and _comparable(df.dtypes):
@@ -440,8 +454,7 @@ class GameStore(Rollbacks):
                        ) -> tuple[list[str], dict[str, bytes]]:
         """Missing, unlisted and altered files of a turn folder, and the listed files' bytes."""
         listed = manifest["files"]
-        present = {p.relative_to(folder).as_posix() for p in folder.rglob("*")
-                   if not p.is_dir() and p.name != "manifest.json"}
+        present = _files_under(folder) - {"manifest.json"}
         problems = [f"{folder / rel}: missing (listed in the manifest)"
                     for rel in sorted(set(listed) - present)]
         problems += [f"{folder / rel}: not listed in the manifest"
@@ -580,6 +593,7 @@ class GameStore(Rollbacks):
             files: dict[str, bytes | pl.DataFrame] = {}
             hashes: dict[str, str] = {}
             kept = self._kept_frames(before)
+            frames: dict[str, pl.DataFrame] = {}  # those to encode
             for n, df in state.tables.items():
                 rel = f"tables/{n}.parquet"
                 old = kept.get(rel)
@@ -587,11 +601,12 @@ class GameStore(Rollbacks):
                     # unchanged: the previous turn's file is linked, not encoded again
                     files[rel], hashes[rel] = df, old[1]
                 else:
-                    files[rel] = parquet_bytes(df)
+                    frames[rel] = df
             for name, schema in LOG_SCHEMAS.items():
                 frame = {"orders": data.orders, "rolls": data.rolls, "events": data.events}[name]
-                files[f"{name}.parquet"] = parquet_bytes(
-                    frame if _conforms(frame, schema) else check_frame(frame, schema, name))
+                frames[f"{name}.parquet"] = (frame if _conforms(frame, schema)
+                                             else check_frame(frame, schema, name))
+            files.update(zip(frames, in_parallel(parquet_bytes, frames.values()), strict=True))
             files["entered.json"] = json.dumps(dict(data.entered), sort_keys=True).encode()
             for rel, blob in files.items():
                 if isinstance(blob, bytes):
