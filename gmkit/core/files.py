@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import polars as pl
 
@@ -134,34 +134,33 @@ NO_LINK = frozenset({errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP, errn
                      errno.ENOSYS})
 
 
-def link_or_copy(src: Path, dst: Path, digest: str) -> Literal["link", "copy"] | None:
+def link_or_copy(src: Path, dst: Path, digest: str) -> bool:
     """Give the file ``src`` a second name ``dst``: a hard link (the same bytes, kept once), or a
     copy where the file system refuses hard links (another device, no hard links, too many
     names). ``src`` must still hash to ``digest`` (sha256): when it does not, or cannot be
-    read, nothing is left at ``dst`` and None is returned. The caller syncs a copy and the
-    folder of ``dst``."""
+    read, nothing is left at ``dst`` and False is returned. The caller syncs ``dst`` and its
+    folder."""
     _mkdir(dst.parent)
     try:
         os.link(src, dst)
     except OSError as e:
         if e.errno not in NO_LINK:
-            return None
+            return False
         try:
             blob = read_regular(src)
         except StoreError:
-            return None
+            return False
         if hashlib.sha256(blob).hexdigest() != digest:
-            return None
+            return False
         _write_bytes(dst, blob, sync=False)
-        return "copy"
+        return True
     try:
         same = hashlib.sha256(read_regular(dst)).hexdigest() == digest
     except StoreError:
         same = False
     if not same:  # altered since its turn was committed: never carried into another turn
         os.unlink(dst)
-        return None
-    return "link"
+    return same
 
 
 def atomic_write(path: Path, data: bytes, *, exclusive: bool = False) -> None:

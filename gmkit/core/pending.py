@@ -78,15 +78,16 @@ class PendingInput:
         # a turn written before manifests listed their posts: its orders table says
         return set(self.read_turn(turn).orders["seq"].to_list())
 
-    def _set_aside_consumed(self) -> None:
+    def _set_aside_consumed(self, known: Mapping[int, set[int]] | None = None) -> None:
         """Move the posts a committed turn consumed to ``pending/used`` (housekeeping: the
-        manifest already says which were consumed, so a crash here loses nothing)."""
+        manifest already says which were consumed, so a crash here loses nothing). ``known``:
+        what turns just committed consumed, as their manifests say."""
         used = self.root / "pending" / "used"
         consumed = functools.cache(self.consumed)  # each turn's manifest read once
         moved = False
         for p, rec in self._post_records_lenient():
             turn = rec["turn"]
-            if rec["seq"] in consumed(turn):
+            if rec["seq"] in (known[turn] if known and turn in known else consumed(turn)):
                 _mkdir(used)
                 os.rename(p, used / f"{turn:04d}-{p.name}")
                 moved = True

@@ -233,9 +233,9 @@ class GameStore(Rollbacks):
                        ".gitignore": GITIGNORE.encode()}
             for name, blob in written.items():
                 _write_bytes(staging / name, blob)
-            sync_all([*(staging / name for name in written), staging])
             for sub in ("turns", "pending/posts", "secret", "revealed", "attic"):
                 _mkdir(staging / sub)
+            sync_all([*(staging / name for name in written), staging / "pending", staging])
             if turn0 is not None:
                 cls(staging, schemas).commit(turn0, record=record)
             if root.exists():
@@ -615,15 +615,16 @@ class GameStore(Rollbacks):
             staging = Path(tempfile.mkdtemp(dir=self.root / "turns", prefix=".staging-"))
             try:
                 os.chmod(staging, 0o777 & ~current_umask())
-                written = self._write_files(staging, files, hashes, before)
+                self._write_files(staging, files, hashes, before)
                 manifest = {**dict(record or {}), "format": FORMAT, "turn": data.turn,
                             "revision": revision, "previous": before.manifest_hash,
                             "seed_commitment": data.seed_commitment, "outcome": data.outcome,
                             "posts": consumed, "files": dict(sorted(hashes.items()))}
                 _write_bytes(staging / "manifest.json",
                              json.dumps(manifest, indent=1, sort_keys=True).encode())
-                # every file and both folders synced at once, before the turn is renamed in
-                sync_all([*written, staging / "manifest.json",
+                # every file (a linked one too: its data may never have been synced, in a
+                # folder copied in) and both folders, at once, before the turn is renamed in
+                sync_all([*(staging / rel for rel in files), staging / "manifest.json",
                           *([staging / "tables"] if (staging / "tables").is_dir() else []),
                           staging])
                 if final.exists():
@@ -633,7 +634,7 @@ class GameStore(Rollbacks):
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
-            self._set_aside_consumed()
+            self._set_aside_consumed({data.turn: set(consumed)})
             return final
 
     def _kept_frames(self, before: _Before) -> dict[str, tuple[pl.DataFrame, str]]:
@@ -647,28 +648,20 @@ class GameStore(Rollbacks):
 
     @staticmethod
     def _write_files(staging: Path, files: Mapping[str, bytes | pl.DataFrame],
-                     hashes: dict[str, str], before: _Before) -> list[Path]:
+                     hashes: dict[str, str], before: _Before) -> None:
         """Write a turn's files (their bytes, or a table's frame equal to the previous turn's)
         into ``staging``, unsynced; a file with the same bytes as the previous turn's is linked
         to it (copied where the file system has no hard links). ``hashes`` are updated for a
-        file that could not be linked after all; returns the files written (those to sync; a
-        linked file was synced when its turn was committed)."""
-        written = []
+        file that could not be linked after all."""
         for rel, blob in files.items():
             dst = staging / rel
-            if before.folder is not None and before.files.get(rel) == hashes.get(rel):
-                how = link_or_copy(before.folder / rel, dst, hashes[rel])
-                if how == "link":
-                    continue
-                if how == "copy":
-                    written.append(dst)
-                    continue
+            if before.folder is not None and before.files.get(rel) == hashes.get(rel) \
+                    and link_or_copy(before.folder / rel, dst, hashes[rel]):
+                continue
             if isinstance(blob, pl.DataFrame):  # the previous file is gone or altered
                 blob = parquet_bytes(blob)
                 hashes[rel] = hashlib.sha256(blob).hexdigest()
             _write_bytes(dst, blob)
-            written.append(dst)
-        return written
 
     # -- across turns --------------------------------------------------------------------------
     def history(self, table: str, *, verify: bool = True) -> pl.DataFrame:
