@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -45,7 +46,6 @@ from bench.sweep import bench_sweep  # noqa: E402
 from bench.whatif import bench_whatif  # noqa: E402
 from gmkit.core.boards.resources import load_package_map  # noqa: E402
 from gmkit.core.boards.polygon import PolygonBoard  # noqa: E402
-from gmkit.core.files import sync_all  # noqa: E402
 from gmkit.game import Game  # noqa: E402
 from gmkit.sweeps.playout import derived_seed, new_game, receive_bot_posts  # noqa: E402
 
@@ -72,17 +72,23 @@ def ten_players(game_map: PolygonBoard) -> list[dict]:
 
 
 def settle(folder: Path) -> None:
-    """Sync everything under ``folder``, so that what one timing wrote is not flushed to disk
-    inside the next (the first sync of a commit would otherwise write out the game folder the
-    setting-up copied, and the Parquet files the plain read and write left unsynced)."""
-    sync_all([folder, *folder.rglob("*")])
+    """Sync everything under ``folder``, so that what was written before a timing is not
+    flushed to disk inside it (the first sync of a commit would otherwise write out the game
+    folder the setting-up copied, and the Parquet files the plain read and write left
+    unsynced)."""
+    for path in [folder, *folder.rglob("*")]:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def bench_turn(tmp: Path, reps: int = 15) -> list[dict]:
     """Resolve and commit one turn of a 10-player game (from opening the folder to the turn
     renamed into place, synced), against reading and writing the same tables as Parquet (not
-    synced); the two are timed one after the other on the same folder, each after the files
-    written before it were synced, and the ratio is the median of the pairs' ratios."""
+    synced); the two are timed one after the other on the same folder, the commit after what
+    was written before it was synced, and the ratio is the median of the pairs' ratios."""
     game_map = cien_board()
     base = tmp / "ten"
     new_game(base, "cien", ten_players(game_map), 3, master="bench")
@@ -92,6 +98,7 @@ def bench_turn(tmp: Path, reps: int = 15) -> list[dict]:
         shutil.copytree(base, work)
         game = Game.open(work)
         game.store.write_seed(game.next_turn, derived_seed("bench", "turn", game.next_turn))
+        game.commitment()  # shown before the orders, as `gmkit resolve` requires
         receive_bot_posts(game, "bench")
         folder = game.store.turn_path(game.latest_turn)
         files = sorted(folder.rglob("*.parquet"))
@@ -102,8 +109,8 @@ def bench_turn(tmp: Path, reps: int = 15) -> list[dict]:
             for j, f in enumerate(files):
                 pl.read_parquet(f).write_parquet(out / f"{j}.parquet")
 
-        settle(work)
         io_times.append(median_time(io, 1))
+        settle(work)
         settle(out)
         t = time.perf_counter()
         game = Game.open(work)
