@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from gmkit.core.parts import Context
 from gmkit.core.boards.hexgrid import Hex, spiral  # noqa: E402
 from gmkit.core.dice import Dice  # noqa: E402
 from gmkit.core.envelope import Envelope, Orders  # noqa: E402
@@ -85,7 +86,7 @@ def batch(hexes: int = 20_000, players: int = 50, actions: int = 2_000
     t1 = time.perf_counter()
     aeternus = find_ruleset("aeternus")  # each action's rules as the game gives them
     driver = Driver(STEPS, state, Orders(envelopes), Dice(SEED, 1), rules,
-                    lambda start, now: aeternus.rules_at(start, now, rules))
+                    lambda start, now: aeternus.rules_at(start, now, Context(rules)))
     driver.run_all()
     resolved = time.perf_counter() - t1
     t2 = time.perf_counter()

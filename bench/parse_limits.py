@@ -32,7 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gmkit.core.orders import MAX_LINE_CHARS, MAX_POST_CHARS  # noqa: E402
-from gmkit.core.ruleset import GM_POSTER, find_ruleset, registered  # noqa: E402
+from gmkit.core.parts import GM_POSTER  # noqa: E402
+from gmkit.core.ruleset import find_ruleset, registered  # noqa: E402
 from gmkit.game import Game, starting_board  # noqa: E402
 
 TARGET_S = 0.1
@@ -84,7 +85,7 @@ def bench_parse_limits(tmp: Path) -> list[dict[str, Any]]:
         game = Game.new(tmp / name, name, rs.example_players(starting_board(rs)[0]))
         state, rules = game.coming_state(), game.rules
         posters = [("orders", game.player_ids(state)[0])]
-        if rs.gm_posts:
+        if rs.lifecycle.gm_posts:
             posters.append(("gm_inputs", GM_POSTER))
         lines = hostile_lines(name)
         for kind, poster in posters:

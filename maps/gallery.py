@@ -48,7 +48,7 @@ def maps_of(game: Game) -> dict[str, str]:
     public = Viewer.public()
     scenes = {}
     for when, turn in turns.items():
-        scene = game.ruleset.scene(game.ruleset.view(game.state(turn), public), game.rules)
+        scene = game.ruleset.presentation.scene(game.ruleset.view(game.state(turn), public), game.rules)
         if scene is None:
             return {}
         title = "The set-up (turn 0)" if turn == 0 else f"{game.title}: after turn {turn}"

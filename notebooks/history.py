@@ -81,9 +81,9 @@ def _(game, history, view):
 @app.cell
 def _(charts, game, history, mo, series):
     metric = mo.ui.dropdown(
-        options={charts.metric_label(_m, game.ruleset.metric_labels()): _m
+        options={charts.metric_label(_m, game.ruleset.presentation.labels): _m
                  for _m in history.metrics(series)},
-        value=charts.metric_label(history.metrics(series)[0], game.ruleset.metric_labels()),
+        value=charts.metric_label(history.metrics(series)[0], game.ruleset.presentation.labels),
         label="Metric")
     return (metric,)
 
@@ -94,9 +94,9 @@ def _(charts, colours, game, metric, mo, series):
         mo.md("## The players over the turns"),
         metric,
         charts.series_chart(series, metric.value, colours=colours,
-                            labels=game.ruleset.metric_labels()),
+                            labels=game.ruleset.presentation.labels),
         mo.accordion({"Every metric at once": charts.metrics_chart(
-            series, colours=colours, labels=game.ruleset.metric_labels())}),
+            series, colours=colours, labels=game.ruleset.presentation.labels)}),
     ])
     return
 
@@ -104,7 +104,7 @@ def _(charts, colours, game, metric, mo, series):
 @app.cell
 def _(game, history, mo, view):
     # Other subjects the ruleset follows (the Law of the Jungle's characters), if any
-    _subjects = game.ruleset.series_subjects()
+    _subjects = game.ruleset.presentation.series
     mo.stop(not _subjects)
     subject_choice = mo.ui.dropdown(options={_w: _s for _s, _w in _subjects.items()},
                                     value=next(iter(_subjects.values())), label="Follow")
@@ -114,7 +114,7 @@ def _(game, history, mo, view):
 
 @app.cell
 def _(game, history, mo, subject_choice, subject_series, view):
-    _data = (subject_series if subject_choice.value == next(iter(game.ruleset.series_subjects()))
+    _data = (subject_series if subject_choice.value == next(iter(game.ruleset.presentation.series))
              else history.subject_series(game, subject_choice.value, view=view.value))
     subject_metric = mo.ui.dropdown(options=history.metrics(_data) or ["-"],
                                     value=(history.metrics(_data) or ["-"])[0], label="Metric")
@@ -125,12 +125,12 @@ def _(game, history, mo, subject_choice, subject_series, view):
 def _(charts, colours, game, history, mo, subject_choice, subject_metric, view):
     _data = history.subject_series(game, subject_choice.value, view=view.value)
     mo.vstack([
-        mo.md(f"## Each of the {game.ruleset.series_subjects()[subject_choice.value]} over "
+        mo.md(f"## Each of the {game.ruleset.presentation.series[subject_choice.value]} over "
               "the turns"),
         mo.hstack([subject_choice, subject_metric], justify="start"),
         charts.subject_chart(_data, subject_metric.value, colours=colours,
                              subject=subject_choice.value,
-                             labels=game.ruleset.metric_labels())
+                             labels=game.ruleset.presentation.labels)
         if not _data.is_empty() else mo.md("_Nothing to show in this view._"),
     ])
     return
@@ -331,7 +331,7 @@ def _(pytest):
         """The public history shows no GM-only figure (for Cien: the treasury)."""
         history, game = sample
         metrics = set(history.player_series(game, view="public")["metric"].to_list())
-        assert metrics and not metrics & set(game.ruleset.gm_only_columns())
+        assert metrics and not metrics & set(game.ruleset.views.gm_only)
 
     def test_public_timeline_holds_only_public_events(sample):
         """Events from secret orders stay out of the public timeline."""

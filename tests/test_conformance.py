@@ -47,7 +47,7 @@ def test_seeded_playout_is_reproducible_and_verifies(tmp_path, name):
         assert a.turn(turn).rolls.equals(b.turn(turn).rolls)
     assert a.verify() == []
     # a game of chance rolls in an ordinary turn (a game of pure orders may not)
-    assert a.turn().rolls.height > 0 or not a.ruleset.chance
+    assert a.turn().rolls.height > 0 or not a.ruleset.lifecycle.chance
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -55,7 +55,7 @@ def test_public_state_and_standings_hide_gm_columns(tmp_path, name):
     """Hidden information has one door: the public state blanks what the GM alone may see."""
     game = play(_new(tmp_path, name, "g"), 2, master="views")
     standings = game.ruleset.standings(game.state(), game.rules)
-    for column in game.ruleset.gm_only_columns():
+    for column in game.ruleset.views.gm_only:
         assert column in standings.columns
-    public = game.ruleset.public_state(game.state())
+    public = game.viewed(game.state(), "public")
     assert public.tables.keys() == game.state().tables.keys()

@@ -20,7 +20,9 @@ from gmkit.core.boards import BoardError
 from gmkit.core.boards.files import read_board
 from gmkit.core.orders import MAX_LINE_CHARS, OrderError, ParseResult
 from gmkit.core.params import ParamError
-from gmkit.core.ruleset import GM_POSTER, find_ruleset, registered
+from gmkit.core.envelope import Orders
+from gmkit.core.parts import GM_POSTER
+from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.game.fairdice import FairDiceError, parse_time
 from gmkit.game import Game, GameError, starting_board
 from gmkit.game.intake import config_problems
@@ -69,18 +71,18 @@ def test_every_order_parser_reads_any_post_without_a_traceback(games: dict[str, 
     state; only OrderErrors, each naming a line of the post or none."""
     game = games[name]
     state = game.coming_state()
-    posters = [game.player_ids(state)[0]] + ([GM_POSTER] if game.ruleset.gm_posts else [])
+    posters = [game.player_ids(state)[0]] + ([GM_POSTER] if game.ruleset.lifecycle.gm_posts else [])
 
     @FUZZ
     @given(post=post_text, poster=st.sampled_from(posters))
     def check(post: str, poster: str) -> None:
-        parsed = game.ruleset.parse_post(post, poster, state, game.rules)
+        parsed = game.ruleset.parse_post(post, poster, state, game.context())
         assert isinstance(parsed, ParseResult)
         lines = post.count("\n") + post.count("\r") + 1
         for error in parsed.errors:
             assert isinstance(error, OrderError)
             assert error.line is None or 1 <= error.line <= lines + 1
-        problems = game.ruleset.validate(state, {poster: parsed}, game.rules)
+        problems = game.ruleset.validate(state, Orders.parsed({poster: parsed}), game.context())
         assert all(isinstance(e, OrderError) for es in problems.values() for e in es)
 
     check()

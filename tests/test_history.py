@@ -37,7 +37,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
 
 def test_series_has_every_turn_for_every_player(game: Game) -> None:
     turns = game.store.turns()
-    active = game.ruleset.players_to_move(game.state(turns[0]))
+    active = game.to_move(game.state(turns[0]))
     for view in history.VIEWS:
         series = history.player_series(game, view=view)
         assert series.schema == pl.Schema({"turn": pl.Int64, "player": pl.String,
@@ -65,8 +65,8 @@ def test_public_view_has_no_gm_only_metric(game: Game) -> None:
     assert gm == ["provinces", "income", "treasury", "spent_conquest", "spent_defense",
                   "spent_invest"]
     assert "treasury" not in public
-    assert not set(public) & set(game.ruleset.gm_only_columns())
-    assert public == [m for m in gm if m not in game.ruleset.gm_only_columns()]
+    assert not set(public) & set(game.ruleset.views.gm_only)
+    assert public == [m for m in gm if m not in game.ruleset.views.gm_only]
     with pytest.raises(ValueError, match="view"):
         history.player_series(game, view="players")
 

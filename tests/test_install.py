@@ -29,14 +29,14 @@ from gmkit.rulesets.cien import Cien
 from gmkit.game.setup import board_copy_name
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED = [name for name in registered() if find_ruleset(name).packaged_board]
+SHIPPED = [name for name in registered() if find_ruleset(name).board.packaged]
 
 
 def _member(name: str) -> str:
     """Where ruleset ``name``'s default board sits inside the wheel."""
     rs = find_ruleset(name)
-    assert rs.packaged_board
-    return f"{ruleset_package(rs).replace('.', '/')}/{rs.packaged_board}"
+    assert rs.board.packaged
+    return f"{ruleset_package(rs).replace('.', '/')}/{rs.board.packaged}"
 
 
 def _clean_env() -> dict[str, str]:
@@ -171,7 +171,7 @@ def test_installed_gmkit_new_uses_the_rulesets_own_board(venv: Path, tmp_path: P
                   cwd=tmp_path)
     assert made.returncode == 0, made.stdout[-3000:] + made.stderr[-3000:]
     assert "turn 0 committed" in made.stdout
-    copy = "map.geojson" if rs.board_kind == "polygon" else board_copy_name(rs)
+    copy = "map.geojson" if rs.board.kind == "polygon" else board_copy_name(rs)
     assert copy and (tmp_path / "game" / copy).read_bytes() == board_bytes(rs)
 
 

@@ -220,7 +220,7 @@ def test_a_ruleset_frame_places_a_game_folder_whose_map_names_none(tmp_path: Pat
 
     game = tmp_path / "aztlan"
     shutil.copytree(ROOT / "data" / "sample-aztlan", game)
-    assert Game.open(game).ruleset.map_frame["west"] == FRAME[0]
+    assert Game.open(game).ruleset.board.frame["west"] == FRAME[0]
     out = tmp_path / "aztlan.geojson"
     result = CliRunner().invoke(main, ["map", str(game), "--out", str(out)])
     assert result.exit_code == 0, result.output

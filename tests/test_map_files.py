@@ -97,3 +97,24 @@ def test_cien_exports_the_owner_and_output_the_state_has_now(samples: Path,
     props = {f["properties"]["name"]: f["properties"] for f in data["features"]}
     for name, (owner, output) in now.items():
         assert props[name]["output"] == output and props[name]["owner"] == owner
+
+
+@pytest.mark.parametrize("name", ["jungle", "aeternus"])
+def test_a_hex_map_prints_coordinates_on_request(samples: Path, tmp_path: Path,
+                                                 name: str) -> None:
+    """Hex boards: coordinates on hover always, and printed on request (``--coords``), so a
+    GM finds "Amber at (-3, 0, 3)" on the picture; only the named hexes get them."""
+    import re
+
+    plain, printed = tmp_path / "plain.svg", tmp_path / "coords.svg"
+    for out, extra in ((plain, []), (printed, ["--coords"])):
+        result = CliRunner().invoke(main, ["map", str(samples / name), "--out", str(out),
+                                           *extra])
+        assert result.exit_code == 0, result.output
+    assert 'data-layer="coordinate-text"' not in plain.read_text("utf-8")
+    svg = printed.read_text("utf-8")
+    tips = re.findall(r"<title>\((-?\d+), (-?\d+), (-?\d+)\)</title>", svg)
+    layer = svg[svg.index('data-layer="coordinate-text"'):]
+    texts = re.findall(r">(-?\d+),(-?\d+),(-?\d+)</text>", layer[:layer.index("</g>")])
+    assert tips and sorted(texts) == sorted(tips)
+    assert all(int(q) + int(r) + int(s) == 0 for q, r, s in texts)

@@ -368,6 +368,16 @@ class Calls:
                       ok=None if not events else True, title="Red attacks Vauclerc")]
 
 
+def _draw_with(monkeypatch: pytest.MonkeyPatch, desk: Desk, calls: Calls) -> None:
+    """The desk's ruleset drawing ``calls``' arrows on its map, which shows their kinds."""
+    shown = desk.game.ruleset.presentation
+    scene = shown.scene
+    assert scene is not None
+    monkeypatch.setattr(desk.game.ruleset, "presentation", dataclasses.replace(
+        shown, arrows=calls,
+        scene=lambda state, ctx: dataclasses.replace(scene(state, ctx), arrow_kinds=KINDS)))
+
+
 @pytest.fixture
 def desk(tmp_path: Path) -> Desk:
     game = Desk.working_copy(SAMPLE, tmp_path / "sample-cien")
@@ -387,11 +397,7 @@ def test_the_desk_draws_the_orders_before_and_during_the_turn(desk: Desk,
                                                               monkeypatch: pytest.MonkeyPatch
                                                               ) -> None:
     calls = Calls()
-    monkeypatch.setattr(desk.game.ruleset, "order_arrows", calls)
-    scene = desk.game.ruleset.scene
-    monkeypatch.setattr(desk.game.ruleset, "scene",
-                        lambda state, rules: dataclasses.replace(scene(state, rules),
-                                                                 arrow_kinds=KINDS))
+    _draw_with(monkeypatch, desk, calls)
     before = desk.game.state()
     pending = desk.orders_svg()
     assert pending is not None and "Orders of turn 7" in pending
@@ -420,7 +426,8 @@ def test_the_desk_draws_the_orders_before_and_during_the_turn(desk: Desk,
 def test_the_game_and_the_desk_draw_the_rulesets_stacks_and_arrows(
         desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
     ruleset = desk.game.ruleset
-    plain = ruleset.scene
+    plain = ruleset.presentation.scene
+    assert plain is not None
 
     def scene(state: State, rules: Params) -> Scene:
         return dataclasses.replace(plain(state, rules),
@@ -428,7 +435,8 @@ def test_the_game_and_the_desk_draw_the_rulesets_stacks_and_arrows(
                                    arrows=(Arrow("Solsauvre", "Vauclerc", "red", "attack"),),
                                    arrow_kinds=KINDS)
 
-    monkeypatch.setattr(ruleset, "scene", scene)
+    monkeypatch.setattr(ruleset, "presentation",
+                        dataclasses.replace(ruleset.presentation, scene=scene))
     for svg in (desk.game.map_svg(desk.game.state(), title="t"), desk.map_svg()):
         assert svg is not None
         assert [g.attrib["data-count"] for g in stack_groups(svg)] == ["2"]
@@ -448,11 +456,7 @@ def test_the_panel_shows_the_orders_map_when_there_are_arrows(
 
     panel = DeskPanel(desk)
     assert panel["orders_map"].value == ""
-    monkeypatch.setattr(desk.game.ruleset, "order_arrows", Calls())
-    scene = desk.game.ruleset.scene
-    monkeypatch.setattr(desk.game.ruleset, "scene",
-                        lambda state, rules: dataclasses.replace(scene(state, rules),
-                                                                 arrow_kinds=KINDS))
+    _draw_with(monkeypatch, desk, Calls())
     panel.refresh()
     assert "data-kind=\"attack\"" in panel["orders_map"].value
     panel["next"].click()
@@ -481,7 +485,7 @@ def test_aztlan_map_outlines_the_empires() -> None:
     """AZTLAN 1.5: the player empires are outlined with a heavy line: one group per empire with
     home centres (2.5), the Chichimecs having none."""
     game = Game.open(ROOT / "data" / "sample-aztlan")
-    scene = game.ruleset.scene(game.state(), game.rules)
+    scene = game.ruleset.presentation.scene(game.state(), game.rules)
     assert scene is not None
     groups = {frozenset(o.places) for o in scene.outlines}
     assert frozenset({"Tenochtitlan", "Texcoco", "Tacuba"}) in groups

@@ -22,7 +22,7 @@ SAMPLES = sorted((ROOT / "data").glob("sample-*"))
 def _scene(folder: Path):
     game = Game.open(folder)
     state = game.ruleset.view(game.state(), Viewer.public())
-    return game, state, game.ruleset.scene(state, game.rules)
+    return game, state, game.ruleset.presentation.scene(state, game.rules)
 
 
 def test_green_and_teal_are_told_apart_by_colour_blind_readers():
@@ -46,7 +46,7 @@ def test_every_piece_says_whose_it_is(folder):
     """Colour is never the only cue: every piece of a player carries its initial."""
     game, state, scene = _scene(folder)
     assert scene is not None
-    colours = game.ruleset.player_colours(state, game.rules)
+    colours = game.ruleset.presentation.colours(state, game.rules)
     for mark in scene.marks:
         if mark.colour in colours.values() and mark.piece not in ("flag",):
             assert mark.text, mark

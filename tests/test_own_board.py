@@ -66,8 +66,8 @@ def _renamed_graph(text: str, rename: dict[str, str]) -> str:
 
 def _packaged_text(ruleset: str) -> str:
     rs = find_ruleset(ruleset)
-    assert rs.packaged_board
-    return package_resource(ruleset_package(rs), rs.packaged_board).read_text("utf-8")
+    assert rs.board.packaged
+    return package_resource(ruleset_package(rs), rs.board.packaged).read_text("utf-8")
 
 
 def _renamed_geojson(ruleset: str, rename: dict[str, str]) -> str:
@@ -121,7 +121,7 @@ def test_a_game_on_a_board_of_its_own_plays_a_turn(tmp_path, name):
     rs = find_ruleset(name)
     path, own_place = _own_board(tmp_path, name)
     board = starting_board(rs, path)[0]
-    assert rs.check_board(board) == []
+    assert rs.board.check(board) == []
     game = Game.new(tmp_path / "g", name, rs.example_players(board), map_path=path)
     play(game, 1, master="own board")
     assert game.store.turns()[-1] == 1

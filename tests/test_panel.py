@@ -186,3 +186,22 @@ def test_notebook_checkpoints_are_ignored_by_git() -> None:
     got = subprocess.run(["git", "check-ignore", "-q",
                           "notebooks/.ipynb_checkpoints/turn-checkpoint.ipynb"], cwd=ROOT)
     assert got.returncode == 0
+
+
+def test_the_turn_tab_links_the_forum_map_of_the_latest_turn(panel) -> None:
+    """The forum image: a "download the map" link in the panel itself (Jupyter), the public
+    map after the latest turn as a PNG, made again once the GM commits the next turn."""
+    import base64
+    import re
+
+    def linked() -> tuple[str, bytes]:
+        html = panel["map_download"].value
+        name = re.search(r'download="([^"]+)"', html)[1]
+        return name, base64.b64decode(re.search(r"base64,([^\"]+)", html)[1])
+
+    name, png = linked()
+    assert name == "map-turn-0006.png" and png[:8] == b"\x89PNG\r\n\x1a\n"
+    panel["run_all"].click()
+    panel["commit"].click()
+    assert panel.desk.game.latest_turn == 7, panel.message
+    assert linked()[0] == "map-turn-0007.png"

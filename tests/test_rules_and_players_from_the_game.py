@@ -7,10 +7,12 @@ replays both. (The contract's "rules, players and board in force per turn".)"""
 
 from __future__ import annotations
 
+import dataclasses
+
 import polars as pl
 import pytest
 
-from gmkit.core.ruleset import RuleChange
+from gmkit.core.parts import Context, RuleChange
 from gmkit.game import Game
 from gmkit.sweeps.playout import play
 from gmkit.rulesets.example import ThreeHills
@@ -18,7 +20,13 @@ from gmkit.rulesets.example import ThreeHills
 PLAYERS = [{"id": "Amber"}, {"id": "Birch"}]
 
 
-def _enact_at_turn_two(self, before, after, rules):
+def _life(monkeypatch, **hooks):
+    """Three Hills with the life-cycle hooks given (a nomic's enactments, newcomers)."""
+    monkeypatch.setattr(ThreeHills, "lifecycle",
+                        dataclasses.replace(ThreeHills.lifecycle, **hooks))
+
+
+def _enact_at_turn_two(before, after, ctx):
     """A proposal passes in turn 2: the gold to win rises to 20."""
     return [RuleChange("gold_to_win", 20, "proposal 1 passed: 20 gold wins")] \
         if after.turn == 2 else []
@@ -26,7 +34,7 @@ def _enact_at_turn_two(self, before, after, rules):
 
 @pytest.fixture
 def nomic(monkeypatch, tmp_path):
-    monkeypatch.setattr(ThreeHills, "enacted", _enact_at_turn_two)
+    _life(monkeypatch, enacted=_enact_at_turn_two)
     return Game.new(tmp_path / "g", "example", PLAYERS, rules={"last_turn": 30})
 
 
@@ -47,14 +55,14 @@ def test_a_rule_the_turn_enacts_is_recorded_and_in_force_from_the_next_turn(nomi
 def test_verify_reports_an_enacted_change_the_rules_do_not_make(nomic, monkeypatch):
     """A recorded enactment that replaying the turn does not reproduce is reported."""
     play(nomic, 2, "nomic")
-    monkeypatch.setattr(ThreeHills, "enacted", lambda self, b, a, r: [])
+    _life(monkeypatch, enacted=lambda b, a, c: [])
     assert any("enacted" in p and "turn 2" in p for p in Game.open(nomic.root).verify())
 
 
 def test_resolving_the_turn_again_replaces_what_its_first_revision_enacted(nomic, monkeypatch):
     """A new revision of the enacting turn that enacts nothing takes its change back."""
     play(nomic, 2, "nomic")
-    monkeypatch.setattr(ThreeHills, "enacted", lambda self, b, a, r: [])
+    _life(monkeypatch, enacted=lambda b, a, c: [])
     game = Game.open(nomic.root)
     game.re_resolve(reason="the vote was miscounted")
     again = Game.open(nomic.root)
@@ -72,7 +80,7 @@ def test_an_enactment_interrupted_before_it_was_recorded_is_completed_on_open(no
     assert Game.open(nomic.root).rules.gold_to_win == 20
 
 
-def _joined(self, state, before, after, rules):
+def _joined(state, before, after, ctx):
     """Newcomers start at the Camp with nothing; leavers' diggers go."""
     ids = [p.id for p in after]
     new = [p for p in after if p.id not in {b.id for b in before}]
@@ -86,7 +94,7 @@ def _joined(self, state, before, after, rules):
 def test_a_player_added_mid_game_enters_the_state_at_the_turn_they_join(monkeypatch, tmp_path):
     """'gmkit players add' after turn 2: turn 3 starts with the newcomer's digger at the Camp,
     turn 2 without; verify replays every turn with its own players."""
-    monkeypatch.setattr(ThreeHills, "joined", _joined)
+    _life(monkeypatch, joined=_joined)
     game = play(Game.new(tmp_path / "g", "example", PLAYERS, rules={"last_turn": 30}), 2, "join")
     game.change_player("add", "Cedar", {"name": "Cedar the late"}, why="a new digger joins")
     play(game, 1, "join")
@@ -103,7 +111,7 @@ def test_several_enactments_recorded_but_not_yet_written_are_completed_on_open(m
                                                                             tmp_path):
     """A commit stopped after recording two enacted changes and before writing game.toml: the
     next open writes what the record says, so verify finds no hand edit."""
-    monkeypatch.setattr(ThreeHills, "enacted", lambda self, b, a, r: [
+    _life(monkeypatch, enacted=lambda b, a, c: [
         RuleChange("gold_to_win", 20, "proposal 1"), RuleChange("last_turn", 40, "proposal 2")]
         if a.turn == 2 else [])
     game = play(Game.new(tmp_path / "g", "example", PLAYERS, rules={"last_turn": 30}), 2, "two")
@@ -125,11 +133,11 @@ def test_a_rule_enacted_at_once_is_in_force_for_the_rest_of_the_turn(monkeypatch
     from gmkit.core.steps import Driver, Step
     from gmkit.core.tables import State
 
-    def enact(self, before, after, rules):
+    def enact(before, after, ctx):
         passed = after["passed"].height > before["passed"].height
         return [RuleChange("gold_to_win", 20, "proposal 1 passed", at_once=True)] if passed else []
 
-    monkeypatch.setattr(ThreeHills, "enacted", enact)
+    _life(monkeypatch, enacted=enact)
     ruleset = ThreeHills()
     rules = ruleset.rules({})
     seen: list[int] = []
@@ -145,7 +153,7 @@ def test_a_rule_enacted_at_once_is_in_force_for_the_rest_of_the_turn(monkeypatch
     start = State(1, {"passed": pl.DataFrame(schema={"proposal": pl.Int64})})
     steps = [Step("a", "A", "1", look), Step("b", "B", "1", pass_it), Step("c", "C", "1", look)]
     driver = Driver(steps, start, {}, Dice("ab" * 32, 1), rules,
-                    lambda begun, now: ruleset.rules_at(begun, now, rules))
+                    lambda begun, now: ruleset.rules_at(begun, now, Context(rules)))
     driver.run_all()
     assert seen == [12, 12, 20]
     driver.back()

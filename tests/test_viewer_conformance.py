@@ -51,9 +51,9 @@ def _play(root: Path, name: str) -> tuple[Game, dict[str, set[str]]]:
         turn = game.next_turn
         game.store.write_seed(turn, derived_seed("viewers", "turn", turn))
         state = game.state()
-        for i, pid in enumerate(game.ruleset.players_to_move(state)):
+        for i, pid in enumerate(game.to_move(state)):
             dice = Dice(derived_seed("viewers", "bot", turn), turn, f"bot/{pid}")
-            post = game.ruleset.bot_post(state, pid, game.rules, dice)
+            post = game.bot_post(state, pid, dice)
             secret = (ids.index(pid) + turn) % 2 == 0
             if secret:
                 canary = _canary(ids.index(pid), turn)
@@ -119,7 +119,7 @@ def test_gm_only_standings_values_reach_only_their_player(played):
     """A GM-only standings column is absent from the public's standings and history, and a
     player sees its value on their own row only."""
     game, _, _ = played
-    hidden = game.ruleset.gm_only_columns()
+    hidden = game.ruleset.views.gm_only
     for viewer in _viewers(game):
         for turn in range(1, game.latest_turn + 1):
             standings = turn_report(game, turn, viewer=viewer).standings
@@ -188,7 +188,7 @@ def test_cli_status_and_reports_show_each_viewer_only_their_canaries(played):
     assert gm.exit_code == 0, gm.output
     header = next((line for line in out.output.splitlines() if line.startswith("│")), "")
     assert header, out.output
-    for column in game.ruleset.gm_only_columns():
+    for column in game.ruleset.views.gm_only:
         assert column not in {c.strip() for c in header.strip("│").split("┆")}, (column, header)
     for viewer in _viewers(game):
         for fmt in ("html", "bbcode"):
@@ -272,9 +272,9 @@ def test_hidden_state_canaries_reach_no_public_output(name, tmp_path):
     turn = game.next_turn
     game.store.write_seed(turn, derived_seed("hidden", "turn", turn))
     state = game.state()
-    for pid in game.ruleset.players_to_move(state):
+    for pid in game.to_move(state):
         dice = Dice(derived_seed("hidden", "bot", turn), turn, f"bot/{pid}")
-        game.receive(pid, game.ruleset.bot_post(state, pid, game.rules, dice),
+        game.receive(pid, game.bot_post(state, pid, dice),
                      received="2026-01-01T00:00:00+00:00")
     game.commit(game.start())
     planted = {str(v) for c in cells.values() for v in c.values()}

@@ -97,14 +97,14 @@ def test_cien_player_sees_their_own_treasury_only(cien):
     assert public["treasury"].null_count() == public.height
     mine = rs.view(state, Viewer.player("Red"))["players"]
     gm = state["players"]
-    for column in rs.gm_only_columns():
+    for column in rs.views.gm_only:
         assert mine.filter(pl.col("id") == "Red")[column].to_list() == \
             gm.filter(pl.col("id") == "Red")[column].to_list()
         others = mine.filter(pl.col("id") != "Red")[column]
         assert others.null_count() == others.len()
     # what the public state already showed is unchanged
-    assert mine.drop(rs.gm_only_columns()).equals(public.drop(rs.gm_only_columns()))
-    assert rs.public_state(state)["players"]["treasury"].null_count() == public.height
+    assert mine.drop(rs.views.gm_only).equals(public.drop(rs.views.gm_only))
+    assert rs.view(state, "public")["players"]["treasury"].null_count() == public.height
 
 
 def test_aztlan_player_sees_the_open_board():

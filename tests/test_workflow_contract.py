@@ -57,10 +57,10 @@ def test_standings_name_their_subject_and_colours_come_from_the_ruleset(name: st
         game = play(Game.new(Path(d) / "g", name, rs.example_players(starting_board(rs)[0])), 1,
                     master="contract")
         standings = rs.standings(game.state(), game.rules)
-        assert rs.standings_subject in standings.columns
-        colours = rs.player_colours(game.state(), game.rules)
+        assert rs.presentation.subject in standings.columns
+        colours = rs.presentation.colours(game.state(), game.rules)
         assert all(isinstance(c, str) and c for c in colours.values())
-        headline = rs.headline()
+        headline = rs.presentation.headline
         if headline is not None:
             assert headline.column in standings.columns
 

@@ -158,8 +158,9 @@ def player_list(players_file: Path, ruleset: str, map_path: Path | None) -> list
         board = starting_board(rs, map_path)[0]
     except BoardError as e:
         raise GameError(str(e)) from None
-    problems = rs.check_players(Game.players_from_config({"players": players},
-                                                         str(players_file)), board)
+    check = rs.lifecycle.check_players
+    problems = check(Game.players_from_config({"players": players}, str(players_file)),
+                     board) if check else []
     if problems:
         more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
         raise GameError(f"{players_file}: {problems[0]}{more}")

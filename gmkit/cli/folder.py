@@ -79,9 +79,9 @@ def status(game: Path, gm: bool) -> None:
     orders."""
     g = Game.open(game)
     viewer = Viewer.gm() if gm else Viewer.public()
-    standings = g.ruleset.standings(g.state(viewer=viewer), g.rules)
+    standings = g.ruleset.standings(g.state(viewer=viewer), g.context())
     if not gm:
-        standings = standings.drop(list(g.ruleset.gm_only_columns()), strict=False)
+        standings = standings.drop(list(g.ruleset.views.gm_only), strict=False)
     click.echo(f"{g.title} ({g.ruleset.title}): turn {g.latest_turn} committed, "
                f"orders now for turn {g.next_turn}")
     for problem in g.rules.problems.values():
@@ -93,7 +93,7 @@ def status(game: Path, gm: bool) -> None:
     with table_config(tbl_rows=50, tbl_cols=20, tbl_hide_dataframe_shape=True):
         click.echo(standings)
     sent = set(g.store.pending_posts(g.next_turn)["player"].to_list())
-    waiting = [p for p in g.ruleset.players_to_move(g.state()) if p not in sent]
+    waiting = [p for p in g.to_move(g.state()) if p not in sent]
     click.echo(f"orders received from: {', '.join(sorted(sent)) or 'nobody yet'}")
     click.echo(f"waiting for: {', '.join(waiting) or 'nobody'}")
     corrections = g.corrections_for(g.next_turn)

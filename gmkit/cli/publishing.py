@@ -57,8 +57,10 @@ def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
               help="The file, .png, .svg or .geojson (default: map-turn-NNNN.png here).")
 @click.option("--width", type=int, default=1200, show_default=True,
               help="The PNG's width in pixels (forums show 1200 well).")
+@click.option("--coords", is_flag=True,
+              help="Print each explored or occupied hex's coordinates on a hex map.")
 def map_command(game: Path, turn: int | None, view: str, out: Path | None,
-                width: int) -> None:
+                width: int, coords: bool) -> None:
     """Write a turn's map as a PNG or SVG file to attach to a forum post ('gmkit report
     --format bbcode --map-file NAME' says to attach it), or as GeoJSON in longitude and
     latitude for GIS tools and web maps."""
@@ -67,7 +69,7 @@ def map_command(game: Path, turn: int | None, view: str, out: Path | None,
     g = Game.open(game)
     viewer = str(viewer_for(g, view))
     t = g.latest_turn if turn is None else turn
-    path = write_map(g, out or Path(default_name(t)), t, viewer, width)
+    path = write_map(g, out or Path(default_name(t)), t, viewer, width, coordinates=coords)
     if path.suffix.lower() == ".geojson":
         click.echo(f"wrote {path} (the map after turn {t}, {viewer} view, in longitude and "
                    "latitude, RFC 7946)")

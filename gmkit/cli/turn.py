@@ -81,7 +81,7 @@ def import_command(game: Path, files: tuple[Path, ...]) -> None:
         raise
     state = g.coming_state()
     for seq, post in report.stored:
-        parsed = g.ruleset.parse_post(post.text, post.player, state, g.rules)
+        parsed = g.ruleset.parse_post(post.text, post.player, state, g.context())
         joining = " (joins the game)" if post.newcomer else ""
         click.echo(f"  post #{seq} {post.player}{joining}, {post.where or post.source}: "
                    f"{len(parsed.orders)} order(s)")
@@ -113,14 +113,14 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, allow_empt
     got = g.receive_post(player, text, secret=secret, posted=posted, allow_empty=allow_empty)
     result = got.parsed
     for line, order in result.orders:
-        click.echo(f"  line {line.number}: {g.ruleset.describe_order(order)}")
+        click.echo(f"  line {line.number}: {g.ruleset.presentation.describe(order)}")
     _, problems, accepted = g.read_orders(g.state(), g.store.pending_posts(got.turn))
     bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(got.player, [])]
     if bad:
         click.echo("rejected:")
         for msg in bad:
             click.echo(f"  {msg}")
-    void_now = g.ruleset.void_now(g.state(), accepted, g.rules).get(got.player, [])
+    void_now = g.ruleset.void_now(g.state(), accepted, g.context()).get(got.player, [])
     if void_now:
         click.echo("accepted, but void if resolved now:")
         for err in void_now:
@@ -181,7 +181,7 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
     entered = entered_dice(dice_file)
     if revise:
         data = g.re_resolve(entered or None, include_late=include_late, reason=why)
-        titles = {st.name: st for st in g.ruleset.steps(g.rules)}
+        titles = {st.name: st for st in g.ruleset.steps(g.context())}
         for name in data.events["step"].unique(maintain_order=True).to_list():
             st = titles.get(name)
             click.echo(f"== {st.title} [{st.rule}]" if st else f"== {name}")

@@ -7,7 +7,10 @@ common ones:
 * :func:`by_column`: by a column of a state table (Fame, initiative), highest or lowest first,
   read from the state as it stands when the step begins; actors tied on the column are put in
   order by a logged draw (a shuffle of each tied group), so the GM can enter it instead;
-* :func:`by_time_posted`: by when each actor's first order was posted (as received).
+* :func:`by_time_posted`: by when each actor's first order was posted (as received);
+* :func:`actions_as_posted`: each order is an actor of its own, in the order posted (a game
+  resolved action by action); the act function finds its order by
+  :meth:`~gmkit.core.envelope.Orders.acting`.
 
 Each returns an ``actors`` function ``(state, orders, dice, rules) -> (actors, events)``.
 """
@@ -15,13 +18,14 @@ Each returns an ``actors`` function ``(state, orders, dice, rules) -> (actors, e
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from itertools import groupby
 from typing import Any
 
 import polars as pl
 
 from gmkit.core.dice import Dice
-from gmkit.core.envelope import Orders
+from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.params import Params
 from gmkit.core.steps import ActorsFn, Event
 from gmkit.core.tables import State
@@ -85,5 +89,29 @@ def by_time_posted(*, rule: str, what: str = "Order of play") -> ActorsFn:
             if e.player not in out:
                 out.append(e.player)
         return out, [_ordering_event(rule, f"{what}, as posted", out, {})]
+
+    return actors
+
+
+def actions_as_posted(*, rule: str, what: str = "Actions as posted", none: str = "none",
+                      when: Callable[[Envelope[Any]], datetime] | None = None) -> ActorsFn:
+    """Every order as an actor of its own, in the order received (:meth:`Orders.received`,
+    with ``when`` giving an order's time if not its post's), each named by
+    :meth:`Orders.actor` (``"Amber.3"``); the public event lists them (``"<what>: Amber.1,
+    Blue.1."``, or ``none`` when there is no order). The step's act function gets the order
+    back with ``orders.acting(actor)``.
+
+    >>> from gmkit.core.envelope import Envelope
+    >>> orders = Orders([Envelope("dig", "Amber", 2, 1), Envelope("fish", "Blue", 1, 1)])
+    >>> actors, events = actions_as_posted(rule="4")(State(1), orders, None, None)
+    >>> actors, events[0].text
+    (['Blue.1', 'Amber.1'], 'Actions as posted: Blue.1, Amber.1.')
+    """
+
+    def actors(state: State, orders: Orders[Any], dice: Dice,
+               rules: Params) -> tuple[list[str], list[Event]]:
+        keys = [orders.actor(e) for e in orders.received(when)]
+        return keys, [Event("order of play", rule, f"{what}: {', '.join(keys) or none}.",
+                            data={"actors": keys})]
 
     return actors

@@ -12,22 +12,31 @@ that viewer may see, as decided here:
   join): a player sees the results of their own secret orders and their own private figures;
 * a secret post is seen by the GM and by the player who sent it.
 
+Hidden columns of the state are declared once, as data: :class:`Private` (columns only the GM
+and each row's owner see, or only the GM) and :class:`PrivateRows` (rows only the GM and their
+owner see), applied for a viewer by :func:`hide_private`.
+
 This module is generic: it never imports a ruleset.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
+
+from gmkit.core.tables import SchemaError, State
 
 __all__ = [
     "GM",
     "PLAYER",
     "PUBLIC",
+    "Private",
+    "PrivateRows",
     "Viewer",
+    "hide_private",
     "sees",
     "sees_event",
     "sees_post",
@@ -179,3 +188,109 @@ def blank_columns(tables: Mapping[str, pl.DataFrame], columns: tuple[str, ...],
             df = tables[name]
             out[name] = df.with_columns(pl.lit(None, df.schema[c]).alias(c) for c in hit)
     return out
+
+
+# -- hidden columns and rows, declared -----------------------------------------------------------
+#: Which value(s) of an owner column are a player's own (default: the player's id itself):
+#: ``(state, player) -> value``, or a list/set/tuple of values (a house, its characters).
+OwnerOf = Callable[[State, str], Any]
+
+
+@dataclass(frozen=True)
+class Private:
+    """Columns of ``table`` that only the GM and each row's owner may see: the player whose
+    value is in the row's ``owner`` column (``owner_of`` says which value is a player's, here
+    or for every declaration in :func:`hide_private`; by default their id). With ``owner``
+    None the columns are the GM's alone (:meth:`gm_only`).
+
+    >>> Private("players", "id", ("treasury",))
+    Private(table='players', owner='id', columns=('treasury',))
+    """
+
+    table: str
+    owner: str | None
+    columns: tuple[str, ...]
+    owner_of: OwnerOf | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "columns", tuple(self.columns))
+        if not self.columns:
+            raise ValueError(f"Private({self.table!r}): name at least one column to hide")
+
+    @classmethod
+    def gm_only(cls, table: str, *columns: str) -> Private:
+        """Columns of ``table`` no one but the GM sees, on any row.
+
+        >>> Private.gm_only("players", "mission").owner is None
+        True
+        """
+        return cls(table, None, columns)
+
+
+@dataclass(frozen=True)
+class PrivateRows:
+    """Rows of ``table`` that only the GM and their owner (the ``owner`` column; ``owner_of``
+    as for :class:`Private`) may see: everyone else sees the table without them. With
+    ``owner`` None the table is the GM's alone (everyone else sees it empty). ``shown``
+    selects rows everyone sees whoever owns them (a pyramid once built).
+
+    >>> PrivateRows("pyramids", "player", shown=pl.col("built")).owner
+    'player'
+    """
+
+    table: str
+    owner: str | None
+    owner_of: OwnerOf | None = field(default=None, compare=False, repr=False)
+    shown: pl.Expr | None = field(default=None, compare=False, repr=False)
+
+
+def _owned(state: State, owner: str | None, viewer: Viewer,
+           owner_of: OwnerOf | None) -> pl.Expr:
+    if owner is None or not viewer.is_player:
+        return pl.lit(False)
+    assert viewer.player_id is not None
+    mine = viewer.player_id if owner_of is None else owner_of(state, viewer.player_id)
+    if isinstance(mine, (list, set, frozenset, tuple)):
+        return pl.col(owner).is_in(list(mine)).fill_null(False)
+    return (pl.col(owner) == mine).fill_null(False)
+
+
+def hide_private(state: State, privates: Iterable[Private | PrivateRows],
+                 viewer: Viewer | str, *, owner_of: OwnerOf | None = None) -> State:
+    """The state as ``viewer`` may see it under ``privates``: for the GM, ``state`` itself;
+    for the public, every private column null on every row and every private row gone; for a
+    player, the same but on the rows they own (``owner_of`` says which owner value is theirs,
+    a house, a faction, for declarations that do not say; by default their id). Declarations
+    apply in order, each to the table as the ones before left it. Columns keep their types;
+    tables the state does not hold are skipped; a private column the table lacks raises
+    :class:`SchemaError`.
+
+    >>> s = State(1, {"players": pl.DataFrame({"id": ["Red", "Blue"], "gold": [3, 5]})})
+    >>> gold = [Private("players", "id", ("gold",))]
+    >>> hide_private(s, gold, "player:Red")["players"]["gold"].to_list()
+    [3, None]
+    >>> hide_private(s, gold, "public")["players"]["gold"].to_list()
+    [None, None]
+    """
+    v = Viewer.parse(viewer)
+    if v.is_gm:
+        return state
+    changed: dict[str, pl.DataFrame] = {}
+    for p in privates:
+        if p.table not in state.tables:
+            continue
+        df = changed.get(p.table, state[p.table])
+        mine = _owned(state, p.owner, v, p.owner_of or owner_of)
+        if p.owner is not None and p.owner not in df.columns:
+            raise SchemaError(f"{p.table}: no owner column {p.owner} to hide rows by")
+        if isinstance(p, PrivateRows):
+            df = df.filter(mine if p.shown is None else mine | p.shown.fill_null(False))
+        else:
+            lacking = [c for c in p.columns if c not in df.columns]
+            if lacking:
+                raise SchemaError(f"{p.table}: no column(s) {', '.join(lacking)} to hide")
+            df = df.with_columns(pl.when(mine).then(pl.col(c))
+                                 .otherwise(pl.lit(None, df.schema[c])).alias(c)
+                                 for c in p.columns)
+        changed[p.table] = df
+    return State(state.turn, {**state.tables, **changed}) if changed else state

@@ -118,15 +118,15 @@ class Desk(DeskPosts, DeskDice):
         may join, for instance)."""
         state = self.game.coming_state()
         ids = self.game.player_ids(state)
-        to_move = [p for p in self.game.ruleset.players_to_move(state) if p in ids]
+        to_move = [p for p in self.game.to_move(state) if p in ids]
         return to_move + [p for p in ids if p not in to_move]
 
     def overview(self) -> Overview:
         """The current turn: standings (GM view, with each player's holdings), who has posted."""
         game = self.game
         state = game.state()
-        standings = game.ruleset.standings(state, game.rules)
-        to_move = game.ruleset.players_to_move(state) or game.player_ids(state)
+        standings = game.ruleset.standings(state, game.context())
+        to_move = game.to_move(state) or game.player_ids(state)
         posts = game.store.pending_posts(game.next_turn)
         sent = set(posts["player"].to_list())
         if "player" in standings.columns:
@@ -134,7 +134,8 @@ class Desk(DeskPosts, DeskDice):
                 pl.when(pl.col("player").is_in(list(sent))).then(pl.lit("received"))
                 .when(pl.col("player").is_in(list(to_move))).then(pl.lit("waiting"))
                 .otherwise(pl.lit("\u2014")).alias("orders"))
-            holdings = game.ruleset.holdings(state)
+            hold = game.ruleset.presentation.holdings
+            holdings = hold(state, game.context()) if hold else None
             if holdings is not None and not _repeats_a_column(standings, holdings):
                 standings = standings.join(holdings, on="player", how="left")
         return Overview(game.title, game.ruleset.title, game.latest_turn, game.next_turn,
@@ -182,9 +183,10 @@ class Desk(DeskPosts, DeskDice):
 
     def _orders_svg(self, state: State, orders: Orders[Any], events: Sequence[Event],
                     title: str) -> str | None:
-        if self.game.board is None or self.game.ruleset.scene(state, self.game.rules) is None:
+        if self.game.board is None or self.game.ruleset.presentation.scene is None:
             return None  # nothing to draw the orders on
-        arrows = self.game.ruleset.order_arrows(state, orders, events, self.game.rules)
+        draw = self.game.ruleset.presentation.arrows
+        arrows = draw(state, orders, events, self.game.context()) if draw else []
         return self.map_svg(state, title=title, arrows=arrows) if arrows else None
 
     # -- resolving -------------------------------------------------------------------------------
@@ -299,7 +301,7 @@ class Desk(DeskPosts, DeskDice):
     def next_title(self) -> str | None:
         """The title of the step that :meth:`step` would run."""
         session = self._live_session()
-        steps = session.driver.steps if session else self.game.ruleset.steps(self.game.rules)
+        steps = session.driver.steps if session else self.game.ruleset.steps(self.game.context())
         return steps[self.position].title if self.position < len(steps) else None
 
     def step(self) -> StepView:

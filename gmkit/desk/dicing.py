@@ -153,7 +153,7 @@ class DeskDice(DeskPart):
             try:
                 session = self._ensure()
             except DeskError:
-                return len(self.game.ruleset.steps(self.game.rules))
+                return len(self.game.ruleset.steps(self.game.context()))
         self._all_rolls()
         assert self._shadow is not None
         return max(self._shadow[3], len(session.driver.records))
@@ -227,7 +227,7 @@ class DeskDice(DeskPart):
             return self.game.odds(session)
         state = self.game.coming_state()
         _, _, orders = self.game.read_orders(state, self._pending())
-        return self.game.ruleset.odds(state, orders, self.game.rules)
+        return self.game.ruleset.odds(state, orders, self.game.context())
 
     def problems(self) -> pl.DataFrame:
         """Every rejected line and validation problem of the posts that count: player, problem."""

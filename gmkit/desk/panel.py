@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from gmkit.desk.copies import DeskError
+from gmkit.game import GameError
 from gmkit.desk.desk import Desk
 from gmkit.desk.views import Published, callout_html, frame_html, iframe_html
 
@@ -59,6 +60,9 @@ class DeskPanel:
         w["store"] = W.Button(description="Store post", button_style="primary")
         w["posts"] = W.HTML()
         w["orders_map"] = W.HTML()
+        # "download the map": the public map after the latest turn, the PNG a forum shows
+        w["map_download"] = W.HTML()
+        self._download_for: int | None = None
         # the pending posts, chosen by number (``panel["seq"].value = 37``); refreshed after
         # every change, so a withdrawn post is no longer offered
         w["seq"] = W.Dropdown(options=[], value=None, description="Post")
@@ -114,7 +118,8 @@ class DeskPanel:
             return W.VBox([W.HTML(f"<h3>{html.escape(title)}</h3>"), *children])
 
         pages = [
-            section("The turn", W.HTML(TAB_STYLE), w["overview"], w["map"]),
+            section("The turn", W.HTML(TAB_STYLE), w["overview"], w["map"],
+                    w["map_download"]),
             section("Orders", W.HBox([w["player"], w["secret"]]), w["text"], w["preview"],
                     W.HBox([w["store"], w["said_orders"]]), w["posts"],
                     W.HBox([w["seq"], w["why"], w["withdraw"]]), w["said_withdraw"],
@@ -164,6 +169,7 @@ class DeskPanel:
         ov = d.overview()
         w["overview"].value = ov.to_html()
         w["map"].value = d.map_svg() or "<i>this game has no map</i>"
+        self._show_download()
         self._show_preview()
         posts = d.posts()
         w["posts"].value = frame_html(posts, caption=f"Posts for turn {d.turn}",
@@ -198,6 +204,21 @@ class DeskPanel:
             f"<p>At the start of the turn. Next: {html.escape(d.next_title or '')}</p>"
         w["draws"].value = frame_html(d.draws(), caption="Every draw of the turn",
                                       empty="no draw")
+
+    def _show_download(self) -> None:
+        """The link that downloads the public map after the latest turn as the PNG a forum
+        shows, made again once a turn is committed."""
+        game = self.desk.game
+        if game.board is None or game.latest_turn == self._download_for:
+            return
+        from gmkit.publish.mapfile import download_link
+
+        self._download_for = game.latest_turn
+        try:
+            self._w["map_download"].value = download_link(game)
+        except (GameError, ValueError) as e:
+            self._w["map_download"].value = callout_html(f"the map cannot be drawn: {e}",
+                                                         "danger")
 
     def _enter_beacon(self) -> str:
         w = self._w

@@ -40,9 +40,9 @@ class DeskPosts(DeskPart):
     def _preview(self, player: str, text: str, secret: bool, seq: int | None) -> PostPreview:
         game = self.game
         state = game.coming_state()
-        parsed = game.ruleset.parse_post(text, player, state, game.rules, secret=secret)
+        parsed = game.ruleset.parse_post(text, player, state, game.context(), secret=secret)
         orders = pl.DataFrame(
-            [(line.number, line.text, game.ruleset.describe_order(order))
+            [(line.number, line.text, game.ruleset.presentation.describe(order))
              for line, order in parsed.orders],
             schema={"line": pl.Int64, "text": pl.String, "reads as": pl.String}, orient="row")
         rejected = pl.DataFrame(
@@ -85,7 +85,7 @@ class DeskPosts(DeskPart):
         if text.strip():
             try:
                 _, found, accepted = game.read_orders(state, posts)
-                void_now = [str(e) for e in game.ruleset.void_now(state, accepted, game.rules)
+                void_now = [str(e) for e in game.ruleset.void_now(state, accepted, game.context())
                             .get(player, [])]
             except (OrderError, ValueError) as e:  # pragma: no cover - rulesets report, not raise
                 found = {player: [OrderError(str(e))]}
@@ -106,7 +106,8 @@ class DeskPosts(DeskPart):
         preview = self._preview(pid, text or "", bool(secret), None)
         try:  # beyond gmkit's limits (a post's size, a line's, an absurd number): never stored
             refuse_unread(pid, self.game.ruleset.parse_post(
-                text or "", pid, self.game.coming_state(), self.game.rules, secret=bool(secret)),
+                text or "", pid, self.game.coming_state(), self.game.context(),
+                secret=bool(secret)),
                 True)
         except GameError as e:
             raise DeskError(" ".join(str(e).split())) from None

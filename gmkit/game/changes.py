@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from gmkit.core.params import Params, apply_rule_changes
+from gmkit.core.parts import Context
 from gmkit.core.ruleset import Ruleset
 from gmkit.core.store import GameStore
 from gmkit.core.files import StoreError, atomic_write, read_json_file
@@ -37,11 +38,12 @@ class GameOverError(GameError):
 
 
 def enacted_record(ruleset: Ruleset[Any], start: State, end: State,
-                   rules: Params) -> list[dict[str, Any]]:
+                   ctx: Context) -> list[dict[str, Any]]:
     """The rule changes a turn from ``start`` to ``end`` enacted, as its manifest records them
     (``at_once`` only for a change in force within the turn already)."""
     out = []
-    for c in ruleset.enacted(start, end, rules):
+    enacted = ruleset.lifecycle.enacted
+    for c in enacted(start, end, ctx) if enacted else []:
         row = dataclasses.asdict(c)
         if not row["at_once"]:
             del row["at_once"]

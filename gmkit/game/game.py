@@ -31,6 +31,7 @@ from gmkit.core.boards.files import load_board
 from gmkit.core.dice import Dice
 import gmkit.core.drawing.scene as sc
 from gmkit.core.drawing.board_svg import scene_svg
+from gmkit.core.parts import Context
 from gmkit.core.players import PlayerInfo
 from gmkit.core.ruleset import Ruleset, find_ruleset, recorded_version
 from gmkit.core.steps import Driver, RulesAt
@@ -99,8 +100,8 @@ class Game(ComingTurn, GuardedDice):
         use."""
         if self._board is None:
             path = self.board_path
-            self._board = load_board(self.ruleset.board_kind, path) if path is not None \
-                else self.ruleset.board()
+            self._board = load_board(self.ruleset.board.kind, path) if path is not None \
+                else self.ruleset.default_board()
         return self._board
 
     @property
@@ -162,7 +163,7 @@ class Game(ComingTurn, GuardedDice):
             board, board_bytes, copy_name = starting_board(rs, map_path)
         except BoardError as e:
             raise GameError(str(e)) from None
-        unplayable = rs.check_board(board)
+        unplayable = rs.board.check(board) if rs.board.check else []
         if unplayable:
             where = str(map_path) if map_path else "the shipped board"
             raise GameError(f"{where}: {rs.title} cannot be played on this board: "
@@ -184,7 +185,7 @@ class Game(ComingTurn, GuardedDice):
         if state is None:
             if turn != 0:
                 raise GameError("a starting turn other than 0 needs a given position (state)")
-            start = rs.setup(infos, board, params)
+            start = rs.setup(Context(params, board, 0, tuple(infos)))
         else:
             start = given_position(rs, state, turn)
             record["given"] = True
@@ -266,7 +267,31 @@ class Game(ComingTurn, GuardedDice):
     def viewed(self, state: State, viewer: Viewer | str) -> State:
         """A state of this game (a turn's, or one built from it) as ``viewer`` may see it: the
         one door for hidden state outside the game (the ruleset's view)."""
-        return self.ruleset.view(state, viewer)
+        return self.ruleset.view(state, viewer, self.context())
+
+    def context(self, rules: Params | None = None, turn: int | None = None) -> Context:
+        """What the ruleset's hooks receive: ``rules`` (the game's rules in force by default),
+        the game's board, ``turn`` (the coming one by default) and the players ``game.toml``
+        lists."""
+        return Context(self.rules if rules is None else rules, self.board,
+                       self.next_turn if turn is None else turn,
+                       tuple(self.players_from_config(self.config)))
+
+    def to_move(self, state: State) -> list[str]:
+        """Who is expected to post for the turn after ``state``
+        (:attr:`~gmkit.core.parts.LifeCycle.to_move`; nobody named when the ruleset says not)."""
+        to_move = self.ruleset.lifecycle.to_move
+        return to_move(state) if to_move else []
+
+    def colours(self, state: State) -> dict[str, str]:
+        """Each player's colour in ``state`` (:attr:`~gmkit.core.parts.Presentation.colours`)."""
+        colours = self.ruleset.presentation.colours
+        return colours(state, self.context()) if colours else {}
+
+    def bot_post(self, state: State, player: str, dice: Dice) -> str:
+        """A seeded random player's post for ``player`` (empty when the ruleset has no bot)."""
+        bot = self.ruleset.bot
+        return bot.post(state, player, self.context(), dice) if bot else ""
 
     def history(self, table: str, *, view: str | Viewer = "gm") -> pl.DataFrame:
         """A table across every turn, with a ``turn`` column, as ``view`` (``"gm"``,
@@ -283,7 +308,7 @@ class Game(ComingTurn, GuardedDice):
             return visible_orders(df, viewer)
         if table in ("rolls", "events"):
             return visible_events(df, viewer)
-        frames = [self.ruleset.view(self.state(t), viewer)[table]
+        frames = [self.viewed(self.state(t), viewer)[table]
                   .with_columns(pl.lit(t, pl.Int64).alias("turn")) for t in self.store.turns()]
         return pl.concat(frames, how="diagonal_relaxed").select(df.columns) if frames else df
 
@@ -322,7 +347,7 @@ class Game(ComingTurn, GuardedDice):
         parsed, problems, orders = self.read_orders(state, posts, rules)
         dice_seed = seed if beacon is None else fairdice.derive_seed(seed, beacon)
         dice = Dice(dice_seed, turn, entered=dict(entered or {}))
-        driver = Driver(self.ruleset.steps(rules), state, orders, dice, rules,
+        driver = Driver(self.ruleset.steps(self.context(rules)), state, orders, dice, rules,
                         self._rules_at(rules))
         return TurnSession(turn, seed, posts, parsed, problems, orders, driver, beacon,
                            corrections)
@@ -330,10 +355,10 @@ class Game(ComingTurn, GuardedDice):
     def _rules_at(self, rules: Params) -> RulesAt | None:
         """What rules each unit of a turn resolves with, for a ruleset that enacts rules (None:
         the turn's rules throughout)."""
-        if type(self.ruleset).enacted is Ruleset.enacted:
+        if self.ruleset.lifecycle.enacted is None:
             return None
-        ruleset = self.ruleset
-        return lambda start, state: ruleset.rules_at(start, state, rules)
+        ruleset, ctx = self.ruleset, self.context(rules)
+        return lambda start, state: ruleset.rules_at(start, state, ctx)
 
     def roster(self, turn: int) -> tuple[Any, Any]:
         """The players turn ``turn - 1`` was played with and those of ``turn`` (its manifest's
@@ -370,14 +395,14 @@ class Game(ComingTurn, GuardedDice):
 
     def odds(self, session: TurnSession) -> pl.DataFrame:
         """Exact odds of the contested actions of a session's orders."""
-        return self.ruleset.odds(session.driver.start, session.orders, self.rules)
+        return self.ruleset.odds(session.driver.start, session.orders, self.context())
 
     def _turn_data(self, session: TurnSession) -> TurnData:
         state = session.result(session.turn)
         driver = session.driver
         events = [(r.step.name, e) for r in driver.records for e in r.events]
         rules = driver.rules if driver.rules_at is None else driver.rules_at(driver.start, state)
-        outcome = self.ruleset.outcome(state, rules)  # with the rules in force at the end
+        outcome = self.ruleset.outcome(state, self.context(rules, session.turn))  # with the rules in force at the end
         return TurnData(session.turn, state, session.posts, rolls_frame(driver.rolls),
                         events_frame(events), session.entered, gdice.commitment(session.seed),
                         outcome.reason if outcome else None)
@@ -402,7 +427,7 @@ class Game(ComingTurn, GuardedDice):
         record.update(fairdice.manifest_part(self.root, session.turn,
                                              gdice.commitment(session.seed)))
         enacted = enacted_record(self.ruleset, session.driver.start, data.state,
-                                 session.driver.rules)
+                                 self.context(session.driver.rules))
         if enacted:
             record["enacted"] = enacted
         if self.dice_setting.beacon is not None and (
@@ -474,7 +499,7 @@ class Game(ComingTurn, GuardedDice):
         record["reason"] = reason or "not given"
         record["ruleset_version"] = version
         enacted = enacted_record(self.ruleset, session.driver.start, data.state,
-                                 session.driver.rules)
+                                 self.context(session.driver.rules))
         record.pop("enacted", None)
         if enacted:
             record["enacted"] = enacted
@@ -513,21 +538,25 @@ class Game(ComingTurn, GuardedDice):
     # -- recorded changes --------------------------------------------------------------------------
     # -- maps ------------------------------------------------------------------------------------
     def map_svg(self, state: State, *, title: str | None = None,
-                arrows: Sequence[sc.Arrow] = (), highlight: Iterable[str] = ()) -> str | None:
+                arrows: Sequence[sc.Arrow] = (), highlight: Iterable[str] = (),
+                coordinates: bool = False) -> str | None:
         """The map drawn for ``state`` as SVG (None for a game whose ruleset draws no map):
-        the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.scene` drawn on the game's
+        the ruleset's scene (:attr:`~gmkit.core.parts.Presentation.scene`) drawn on the game's
         :attr:`board` by the renderer of the board's kind, with ``arrows`` added (of the kinds
-        the scene declares); ``highlight`` places get a thicker outline on a polygon map."""
-        scene = self.ruleset.scene(state, self.rules)
+        the scene declares); ``highlight`` places get a thicker outline on a polygon map;
+        ``coordinates`` prints each named hex's coordinates on a hex map."""
+        draw = self.ruleset.presentation.scene
+        scene = draw(state, self.context()) if draw else None
         if scene is None:
             return None
         board = self.board
         if board is None:
             raise GameError(f"ruleset '{self.ruleset.name}' draws a scene but the game has no "
                             "board to draw it on")
-        if title is not None or arrows:
+        if title is not None or arrows or coordinates:
             scene = dataclasses.replace(scene, title=scene.title if title is None else title,
-                                        arrows=(*scene.arrows, *arrows))
+                                        arrows=(*scene.arrows, *arrows),
+                                        coordinates=coordinates or scene.coordinates)
         return scene_svg(board, scene, highlight=highlight)
 
 

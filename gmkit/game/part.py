@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import gmkit.game.fairdice as fairdice
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.players import PlayerInfo
 from gmkit.core.ruleset import Ruleset
 from gmkit.core.store import GameStore
@@ -47,3 +48,8 @@ class GamePart:
                   viewer: Any = None) -> State: ...
 
         def roster(self, turn: int) -> tuple[Any, Any]: ...
+
+        def context(self, rules: Params | None = None, turn: int | None = None
+                    ) -> Context: ...
+
+        def to_move(self, state: State) -> list[str]: ...

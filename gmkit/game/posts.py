@@ -16,7 +16,8 @@ import gmkit.game.fairdice as fairdice
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.intake import Intake, player_id_problem
 from gmkit.core.orders import LimitError, OrderError, ParseResult, merge_posts
-from gmkit.core.ruleset import GM_POSTER, Ruleset
+from gmkit.core.parts import GM_POSTER
+from gmkit.core.ruleset import Ruleset
 from gmkit.core.players import PlayerInfo
 from gmkit.core.params import Params
 from gmkit.core.store import GameStore
@@ -89,8 +90,11 @@ class ComingTurn(RecordedChanges):
         of the turn before and of this turn, see :meth:`roster`) differ; else as it is."""
         if roster is None or roster[0] is None or roster[1] is None or roster[0] == roster[1]:
             return state
-        return self.ruleset.joined(state, self.players_from_config({"players": roster[0]}),
-                                   self.players_from_config({"players": roster[1]}), rules)
+        joined = self.ruleset.lifecycle.joined
+        if joined is None:
+            return state
+        return joined(state, self.players_from_config({"players": roster[0]}),
+                      self.players_from_config({"players": roster[1]}), self.context(rules))
 
     def player_ids(self, state: State | None = None) -> list[str]:
         """Who may send orders (players table ids when the ruleset has one)."""
@@ -99,7 +103,7 @@ class ComingTurn(RecordedChanges):
             ids = state["players"]["id"].to_list()
         else:
             ids = [p.id for p in self.players_from_config(self.config)]
-        if self.ruleset.gm_posts and GM_POSTER not in ids:
+        if self.ruleset.lifecycle.gm_posts and GM_POSTER not in ids:
             ids.append(GM_POSTER)  # the GM's own inputs of the turn
         return ids
 
@@ -131,13 +135,13 @@ class ComingTurn(RecordedChanges):
                                 "2026-11-23T20:15:00+00:00") from None
             if when.tzinfo is None:
                 raise GameError(f"posted time {posted!r} needs its time zone (e.g. +00:00)")
-        refuse_unread(match[0], self.ruleset.parse_post(text, match[0], state, self.rules,
+        refuse_unread(match[0], self.ruleset.parse_post(text, match[0], state, self.context(),
                                                           secret=secret), allow_empty)
         seq, turn = self.store.add_post(None, match[0], text, secret=secret, received=stamp,
                                         posted=posted)
         if turn != state.turn + 1:  # a turn was committed while the post came in
             state = self.coming_state()
-        parsed = self.ruleset.parse_post(text, match[0], state, self.rules, secret=secret)
+        parsed = self.ruleset.parse_post(text, match[0], state, self.context(), secret=secret)
         return Received(seq, turn, match[0], parsed)
 
     def _newcomer(self, player: str, text: str, state: State, secret: bool) -> str:
@@ -148,8 +152,9 @@ class ComingTurn(RecordedChanges):
         known = {p.casefold(): p for p in joining}
         if player.casefold() in known:
             return known[player.casefold()]
-        parsed = self.ruleset.parse_post(text, player, state, self.rules, secret=secret)
-        if not self.ruleset.joins(parsed):
+        parsed = self.ruleset.parse_post(text, player, state, self.context(), secret=secret)
+        joins = self.ruleset.lifecycle.joins
+        if joins is None or not joins(parsed):
             ids = self.player_ids(state)
             raise GameError(f"no player '{player}' (players: {', '.join(ids)})")
         problem = player_id_problem(player) or (
@@ -172,7 +177,7 @@ class ComingTurn(RecordedChanges):
         post (Aeternus) and are expected to move in the latest state."""
         listed = self.players_from_config(self.config)
         have = {p.id for p in listed}
-        return listed + [PlayerInfo(pid, pid) for pid in self.ruleset.players_to_move(self.state())
+        return listed + [PlayerInfo(pid, pid) for pid in self.to_move(self.state())
                          if pid not in have and pid != GM_POSTER]
 
     def import_posts(self, files: Sequence[str | Path]) -> ImportReport:
@@ -184,7 +189,10 @@ class ComingTurn(RecordedChanges):
         intake = Intake(self.coming_state(), self.rules, self.players_from_config(self.config),
                         self.store.received_sources())
         try:
-            got = self.ruleset.import_posts(paths, intake)
+            if self.ruleset.importer is None:
+                raise ValueError(f"{self.ruleset.title} reads no chat exports: receive each "
+                                 "post with 'gmkit orders'")
+            got = self.ruleset.importer.read(paths, intake)
         except ValueError as e:
             raise GameError(str(e)) from None
         errors = list(got.errors)
@@ -192,7 +200,7 @@ class ComingTurn(RecordedChanges):
             problem = player_id_problem(post.player) if post.newcomer else None
             if problem is not None:
                 errors.append(f"{post.where or post.source}: {problem}")
-            parsed = self.ruleset.parse_post(post.text, post.player, intake.state, self.rules)
+            parsed = self.ruleset.parse_post(post.text, post.player, intake.state, self.context())
             errors += [f"{post.where or post.source}: {e}" for e in parsed.errors
                        if isinstance(e, LimitError)]  # beyond gmkit's limits
         if errors:
@@ -236,19 +244,27 @@ class ComingTurn(RecordedChanges):
         """Parse the posts that count, validate them, and keep the accepted orders, each in
         its envelope (who, which post and line, when, secret or not)."""
         rules = self.rules if rules is None else rules
+        ctx = self.context(rules)
         by_player: dict[str, list[tuple[int, ParseResult[Any]]]] = {}
-        envelopes: list[Envelope[Any]] = []
+        rows: dict[int, dict[str, Any]] = {}
         for row in self.effective_posts(posts, rules).iter_rows(named=True):
-            result = self.ruleset.parse_post(row["text"], row["player"], state, rules,
+            result = self.ruleset.parse_post(row["text"], row["player"], state, ctx,
                                              secret=row["secret"])
-            envelopes += [Envelope(order, row["player"], row["seq"], line.number, row["secret"],
-                                   row.get("posted"), row["received"])
-                          for line, order in result.orders]
             by_player.setdefault(row["player"], []).append((row["seq"], result))
+            rows[row["seq"]] = row
         # a player's several posts read as one, each line numbered once across them
         parsed = {player: merge_posts(results) for player, results in by_player.items()}
-        found = self.ruleset.validate(state, parsed, rules)
-        kept = {id(o) for os in self.ruleset.accepted(parsed, found).values() for o in os}
+        envelopes: list[Envelope[Any]] = []
+        for player, results in by_player.items():
+            merged = parsed[player]
+            for line, order in merged.orders:
+                seq, own = merged.source(line.number)
+                row = rows[results[0][0] if seq is None else seq]
+                envelopes.append(Envelope(order, player, row["seq"], own, row["secret"],
+                                          row.get("posted"), row["received"], line.number,
+                                          line.text))
+        orders = Orders(sorted(envelopes, key=lambda e: (e.post, e.line)))
+        found = self.ruleset.validate(state, orders, ctx)
         problems = {player: [parsed[player].placed(e) if player in parsed else e for e in errs]
                     for player, errs in found.items()}
-        return parsed, problems, Orders(e for e in envelopes if id(e.order) in kept)
+        return parsed, problems, orders.accepted(found)

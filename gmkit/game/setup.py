@@ -31,7 +31,7 @@ def board_copy_name(ruleset: Ruleset[Any], source: str | None = None) -> str | N
     """The name, in a game folder, of the copy of a board that is not a polygon map: ``board``
     plus the suffix of ``source`` (the file the board came from), else of the board the
     ruleset ships (``board.toml``); None when there is neither."""
-    name = source or ruleset.packaged_board
+    name = source or ruleset.board.packaged
     if not name:
         return None
     return "board" + PurePosixPath(name).suffix.lower()
@@ -42,7 +42,7 @@ def board_path(root: Path, ruleset: Ruleset[Any]) -> Path | None:
     else its copy of the board (``board.toml``, ``board.parquet``...); None when there is
     neither."""
     candidates = [MAP_FILE, *(f"board{suffix}" for suffix in
-                              dict.fromkeys(SUFFIXES.get(ruleset.board_kind, ())))]
+                              dict.fromkeys(SUFFIXES.get(ruleset.board.kind, ())))]
     for name in candidates:
         if (root / name).exists():
             return root / name
@@ -59,18 +59,18 @@ def starting_board(ruleset: Ruleset[Any], board_file_path: str | Path | None = N
         return None, None, None
     if board_file_path is not None:
         path = Path(board_file_path)
-        board = load_board(ruleset.board_kind, path)
-        name = MAP_FILE if ruleset.board_kind == "polygon" else board_copy_name(ruleset, path.name)
+        board = load_board(ruleset.board.kind, path)
+        name = MAP_FILE if ruleset.board.kind == "polygon" else board_copy_name(ruleset, path.name)
         return board, path.read_bytes(), name
-    if not ruleset.packaged_board:
+    if not ruleset.board.packaged:
         return None, None, None
-    if ruleset.board_kind == "polygon":
+    if ruleset.board.kind == "polygon":
         with board_file(ruleset) as found:
             assert found is not None
             return load_board("polygon", found), found.read_bytes(), MAP_FILE
-    data = package_resource(ruleset_package(ruleset), ruleset.packaged_board).read_bytes()
-    source = f"{ruleset_package(ruleset).replace('.', '/')}/{ruleset.packaged_board}"
-    board = read_board(ruleset.board_kind, data, ruleset.packaged_board, source)
+    data = package_resource(ruleset_package(ruleset), ruleset.board.packaged).read_bytes()
+    source = f"{ruleset_package(ruleset).replace('.', '/')}/{ruleset.board.packaged}"
+    board = read_board(ruleset.board.kind, data, ruleset.board.packaged, source)
     return board, data, board_copy_name(ruleset)
 
 

@@ -45,6 +45,7 @@ from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.beacon import Beacon
 from gmkit.core.boards import Board
 from gmkit.core.players import PlayerInfo
+from gmkit.core.parts import Context
 from gmkit.core.ruleset import Ruleset, recorded_version
 from gmkit.core.store import GameStore
 from gmkit.game.intake import config_problems
@@ -72,6 +73,8 @@ class Game(Protocol):
                             ) -> list[PlayerInfo]: ...
 
     def recorded_changes(self) -> list[dict[str, Any]]: ...
+
+    def context(self, rules: Params | None = None, turn: int | None = None) -> Context: ...
 
     def resolve_again(self, before: State, posts: pl.DataFrame, seed: str, turn: int,
                       entered: Mapping[str, Any], rules: Params,
@@ -225,7 +228,7 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
         differs.append(f"{where}: re-resolving failed: {e}")
         return data
     differs.extend(_compare(where, data, again))
-    enacted = enacted_record(game.ruleset, prev, again.state, replay)
+    enacted = enacted_record(game.ruleset, prev, again.state, game.context(replay))
     if manifest.get("enacted", []) != enacted:
         differs.append(f"{where}: the rule changes recorded as enacted "
                        f"({manifest.get('enacted', [])}) are not what the turn enacts "
@@ -296,8 +299,9 @@ def _check_setup(game: Game, data: TurnData, manifest: Mapping[str, Any],
         return []  # the board has changed: reported once, by the configuration check
     try:
         players = game.players_from_config({"players": manifest["players"]})
-        again = game.ruleset.setup(players, game.board, rules if rules is not None else
-                                   game.ruleset.rules(manifest.get("rules")))
+        again = game.ruleset.setup(Context(
+            rules if rules is not None else game.ruleset.rules(manifest.get("rules")),
+            game.board, 0, tuple(players)))
     except (ValueError, KeyError) as e:
         return [f"turn 0: setting the game up again failed: {e}"]
     return [f"turn 0: table '{name}' is not what the recorded players, rules and board set up"

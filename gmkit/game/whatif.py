@@ -222,8 +222,9 @@ def changed_posts(game: Game, posts: pl.DataFrame, before: State,
         match = [p for p in ids if p.casefold() == player.strip().casefold()]
         newcomer = [r["player"] for r in rows.values()
                     if r["player"].casefold() == player.strip().casefold()]
-        if not match and (newcomer or game.ruleset.joins(game.ruleset.parse_post(
-                text, player.strip(), before, game.rules))):
+        joins = game.ruleset.lifecycle.joins
+        if not match and (newcomer or (joins is not None and joins(game.ruleset.parse_post(
+                text, player.strip(), before, game.context())))):
             match = newcomer or [player.strip()]  # a post that makes its poster a player
         if not match:
             raise GameError(f"--add: no player '{player}' (players: {', '.join(ids)})")
@@ -359,7 +360,7 @@ def what_if(game: Game, turn: int, changes: Changes, *, later: bool = True) -> W
     if later and not (diff.same and not rule_changes):
         delta = _enacted_delta(manifest.get("enacted", []),
                                enacted_record(game.ruleset, session.driver.start, resolved.state,
-                                              rules), _recorded_rules(game, manifest))
+                                              game.context(rules)), _recorded_rules(game, manifest))
         first, replayed = _first_later(game, turn, recorded.state, resolved.state,
                                        [*rule_changes, *delta])
     return WhatIf(turn, changes, recorded, resolved, before, posts, problems,

@@ -155,7 +155,7 @@ def states(game: Game) -> Iterator[State]:
 
 def _subject_column(game: Game, standings: pl.DataFrame) -> str:
     """The standings column naming whom they rank (the ruleset's ``standings_subject``)."""
-    subject = game.ruleset.standings_subject
+    subject = game.ruleset.presentation.subject
     if subject not in standings.columns:
         raise ValueError(f"the {game.ruleset.title} standings have no '{subject}' column "
                          "(the ruleset's standings_subject)")
@@ -172,10 +172,10 @@ def player_series(game: Game, view: str | Viewer = "public") -> pl.DataFrame:
     player's keeps them for that player alone.
     """
     v = _viewer(view)
-    hidden = set(game.ruleset.gm_only_columns()) if not v.is_gm else set()
+    hidden = set(game.ruleset.views.gm_only) if not v.is_gm else set()
     frames = []
     for state in states(game):
-        standings = game.ruleset.standings(game.viewed(state, v), game.rules)
+        standings = game.ruleset.standings(game.viewed(state, v), game.context())
         if v.is_player and hidden:
             who = _subject_column(game, standings)
             standings = standings.with_columns(
@@ -209,14 +209,15 @@ def subject_series(game: Game, subject: str, view: str | Viewer = "public") -> p
     """Another subject than the standings' over every committed turn, long: ``turn, entity,
     player, metric, value`` (``entity``: the character, say) (the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.subject_table` of
     each state as the viewer sees it; a value the viewer may not see is left out)."""
-    if subject not in game.ruleset.series_subjects():
-        known = ", ".join(game.ruleset.series_subjects()) or "none"
+    if subject not in game.ruleset.presentation.series:
+        known = ", ".join(game.ruleset.presentation.series) or "none"
         raise ValueError(f"{game.ruleset.title} follows no subject '{subject}' (it follows: "
                          f"{known})")
     v = _viewer(view)
     frames = []
+    subject_table = game.ruleset.presentation.subject_table
     for state in states(game):
-        table = game.ruleset.subject_table(game.viewed(state, v), subject, game.rules)
+        table = None if subject_table is None else subject_table(game.viewed(state, v), subject, game.context())
         if table is None or table.is_empty():
             continue
         numeric = [c for c, t in table.schema.items()
@@ -255,7 +256,7 @@ def player_colours(game: Game) -> dict[str, str]:
     out: dict[str, str] = {}
     turns = game.store.turns()
     for turn in dict.fromkeys([turns[-1], turns[0]] if turns else []):
-        for player, colour in game.ruleset.player_colours(game.state(turn), game.rules).items():
+        for player, colour in game.colours(game.state(turn)).items():
             out.setdefault(player, colour)
     return out
 

@@ -25,12 +25,14 @@ def default_name(turn: int, suffix: str = ".png") -> str:
     return f"map-turn-{turn:04d}{suffix}"
 
 
-def map_svg(game: Game, turn: int | None = None, view: str = "public") -> str:
-    """The map after ``turn`` (default: the latest committed) as ``view`` sees it, as SVG."""
+def map_svg(game: Game, turn: int | None = None, view: str = "public", *,
+            coordinates: bool = False) -> str:
+    """The map after ``turn`` (default: the latest committed) as ``view`` sees it, as SVG
+    (``coordinates``: each named hex's coordinates printed on a hex map)."""
     t = _committed(game, turn)
     state = game.state(t, viewer=Viewer.parse(view))
     title = "The set-up (turn 0)" if t == 0 else f"After turn {t}"
-    svg = game.map_svg(state, title=f"{game.title} \u2014 {title}")
+    svg = game.map_svg(state, title=f"{game.title} \u2014 {title}", coordinates=coordinates)
     if svg is None:
         raise GameError(f"{game.title}: this game has no map to draw")
     return svg
@@ -82,11 +84,13 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
     path = game.root / "map.geojson"
     board = game.board
     state = game.state(t, viewer=Viewer.parse(view))
-    scene = game.ruleset.scene(state, game.rules)
+    draw = game.ruleset.presentation.scene
+    scene = draw(state, game.context()) if draw else None
     if board is None or scene is None:
         raise GameError(f"{game.title}: this game has no map to write as GeoJSON")
-    shown = place_properties(scene, game.ruleset.player_colours(state, game.rules))
-    own = game.ruleset.place_properties(state)
+    shown = place_properties(scene, game.colours(state))
+    of_places = game.ruleset.presentation.places
+    own = of_places(state) if of_places else {}
     places = set(shown) | set(own)
     props = {p: {"turn": t, **shown.get(p, {}), **own.get(str(p), {})} for p in places}
     if isinstance(board, GraphBoard):
@@ -99,15 +103,16 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
     try:
         return to_rfc7946(json.loads(path.read_text(encoding="utf-8")), by_name,
                           adjacency=board.adjacency,
-                          frame=game.ruleset.map_frame)
+                          frame=game.ruleset.board.frame)
     except FrameError as e:
         raise GameError(f"{path}: {e}") from None
 
 
 def write_map(game: Game, out: Path, turn: int | None = None, view: str = "public",
-              width: int = FORUM_WIDTH) -> Path:
+              width: int = FORUM_WIDTH, *, coordinates: bool = False) -> Path:
     """Write the map to ``out`` (``.svg``, ``.png`` ``width`` pixels wide, or ``.geojson``, by
-    its suffix) and return the path."""
+    its suffix) and return the path; ``coordinates`` prints each named hex's coordinates on a
+    hex map."""
     suffix = out.suffix.lower()
     if suffix not in SUFFIXES:
         raise GameError(f"{out}: write the map as .svg, .png or .geojson")
@@ -115,7 +120,7 @@ def write_map(game: Game, out: Path, turn: int | None = None, view: str = "publi
         data = map_geojson(game, turn, view)
         atomic_write(out, (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8"))
         return out
-    svg = map_svg(game, turn, view)
+    svg = map_svg(game, turn, view, coordinates=coordinates)
     if suffix == ".svg":
         atomic_write(out, svg.encode("utf-8"))
     else:

@@ -93,9 +93,9 @@ def _subtitle(game: Game, viewer: Viewer, text: str) -> str:
 def _index(game: Game, turns: Sequence[int], viewer: Viewer) -> str:
     env = html_environment(undefined=jinja2.Undefined)
     state = game.state(viewer=viewer)
-    standings = game.ruleset.standings(state, game.rules)
+    standings = game.ruleset.standings(state, game.context())
     if not viewer.is_player:
-        standings = standings.drop([c for c in game.ruleset.gm_only_columns()], strict=False)
+        standings = standings.drop(list(game.ruleset.views.gm_only), strict=False)
     outcome = game.turn().outcome
     body = env.from_string("""
 {% if outcome %}<p class="banner">{{ outcome }}</p>{% endif %}
@@ -115,8 +115,8 @@ def _history(game: Game, viewer: Viewer) -> str:
     import gmkit.publish.history as history
 
     series = history.player_series(game, view=viewer)
-    colours = game.ruleset.player_colours(game.state(viewer=viewer), game.rules)
-    labels = game.ruleset.metric_labels()
+    colours = game.colours(game.state(viewer=viewer))
+    labels = game.ruleset.presentation.labels
     parts = ["<h2>Players over the turns</h2>"]
     for metric in series["metric"].unique(maintain_order=True).to_list():
         chart = charts.series_chart(series, metric, colours=colours, labels=labels)

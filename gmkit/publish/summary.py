@@ -16,7 +16,7 @@ import polars as pl
 
 import gmkit.game.fairdice as fairdice
 from gmkit.game.corrections import correction_words
-from gmkit.core.ruleset import Headline
+from gmkit.core.parts import Headline
 from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, TurnReport,
                                 view_report)
 from gmkit.core.views import Viewer, visible_events, visible_orders, visible_rolls
@@ -101,7 +101,7 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     events = visible_events(data.events, v)
     rolls = visible_rolls(data.rolls, v)
     steps = []
-    titles = {s.name: s for s in ruleset.steps(game.rules)}
+    titles = {s.name: s for s in ruleset.steps(game.context())}
     for name, step in titles.items():
         ev = events.filter(pl.col("step") == name)
         ro = rolls.filter(pl.col("step") == name)
@@ -129,14 +129,14 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
                              tuple(problems.get(r["player"], [])) if r["seq"] in counted
                              else ("not counted: a later or earlier post of this player counts",))
                    for r in visible_orders(data.orders, v).sort("seq").iter_rows(named=True))
-    hidden = ruleset.gm_only_columns()
-    standings = ruleset.standings(after, game.rules)
+    hidden = ruleset.views.gm_only
+    standings = ruleset.standings(after, game.context())
     if v.is_public:
         standings = standings.drop([c for c in hidden if c in standings.columns])
     seed = None
     if game.store.seed_path(t, revealed=True).exists():
         seed = game.store.read_seed(t)
-    links = tuple(ruleset.links(after))
+    links = tuple(ruleset.presentation.links(after)) if ruleset.presentation.links else ()
     report = TurnReport(
         game_title=game.title, ruleset_title=ruleset.title, turn=t,
         revision=data.revision, view="gm",
@@ -161,12 +161,12 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
 
 def _chart(ruleset: Any, standings: pl.DataFrame, state: Any, game: Game, t: int
            ) -> dict[str, Any] | None:
-    headline = ruleset.headline()
+    headline = ruleset.presentation.headline
     if headline is None:
         return None
     return standings_chart(standings, f"{headline.label.split()[0].title()} after turn {t}",
-                           ruleset.player_colours(state, game.rules), headline,
-                           ruleset.standings_subject)
+                           game.colours(state), headline,
+                           ruleset.presentation.subject)
 
 
 def _rules_rows(game: Game, manifest: Mapping[str, Any]) -> tuple[tuple[str, str, str, str], ...]:

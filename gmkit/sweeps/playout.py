@@ -38,9 +38,9 @@ def receive_bot_posts(game: Game, master: str, *, secret_every: int = 3,
     ``received`` (None: now, as a real post is)."""
     state = game.coming_state()
     turn = game.next_turn
-    for i, pid in enumerate(game.ruleset.players_to_move(state)):
+    for i, pid in enumerate(game.to_move(state)):
         dice = Dice(derived_seed(master, "bot", turn), turn, f"bot/{pid}")
-        post = game.ruleset.bot_post(state, pid, game.rules, dice)
+        post = game.bot_post(state, pid, dice)
         game.receive(pid, post, secret=secret_every > 0 and (i + turn) % secret_every == 0,
                      received=received)
 

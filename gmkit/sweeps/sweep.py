@@ -127,18 +127,18 @@ def bot_posts(game: Game, state: State, master: str, seq: int) -> pl.DataFrame:
     the orders table the store would give back (numbered from ``seq + 1``)."""
     turn = state.turn + 1
     rows = []
-    for i, pid in enumerate(game.ruleset.players_to_move(state)):
+    for i, pid in enumerate(game.to_move(state)):
         dice = Dice(derived_seed(master, "bot", turn), turn, f"bot/{pid}")
         rows.append({"seq": seq + i + 1, "player": pid,
                      "secret": (i + turn) % 3 == 0, "received": RECEIVED,
-                     "text": game.ruleset.bot_post(state, pid, game.rules, dice), "posted": None})
+                     "text": game.bot_post(state, pid, dice), "posted": None})
     return pl.DataFrame(rows, schema=dict(ORDERS_SCHEMA))
 
 
 def score_column(rs: Ruleset[Any], standings: pl.DataFrame) -> str | None:
     """The standings figure a leader leads by: the ruleset's headline, else its first numeric
     column."""
-    head = rs.headline()
+    head = rs.presentation.headline
     if head is not None and head.column in standings.columns:
         return head.column
     return next((c for c, t in standings.schema.items() if t.is_numeric()), None)
@@ -169,9 +169,10 @@ def play_game(game: Game, task: GameTask) -> tuple[pl.DataFrame, pl.DataFrame]:
     ruleset, players and rules; nothing is written to it): its final standings row per player
     and its margin per round."""
     rs, rules = game.ruleset, game.rules
+    ctx = game.context()
     state = game.state(0)
     seq, margins = 0, []
-    outcome = rs.outcome(state, rules)
+    outcome = rs.outcome(state, ctx)
     while outcome is None and state.turn < task.rounds:
         turn = state.turn + 1
         posts = bot_posts(game, state, task.seed, seq)
@@ -179,9 +180,9 @@ def play_game(game: Game, task: GameTask) -> tuple[pl.DataFrame, pl.DataFrame]:
         data = game.resolve_again(state, posts, derived_seed(task.seed, "turn", turn), turn,
                                   {}, rules)
         state = data.state
-        outcome = rs.outcome(state, rules)
-        margins.append(_margin_row(rs, rs.standings(state, rules), turn))
-    standings = rs.standings(state, rules)
+        outcome = rs.outcome(state, ctx)
+        margins.append(_margin_row(rs, rs.standings(state, ctx), turn))
+    standings = rs.standings(state, ctx)
     who = subject_column(standings)
     seats = {str(p["id"]): i + 1 for i, p in enumerate(task.players)}
     winners = list(outcome.winners) if outcome else []

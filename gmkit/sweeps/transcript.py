@@ -38,7 +38,7 @@ def transcript(ruleset: str, turns: int = 6, master: str = "golden") -> str:
                              f"[{row['source']}] {row['purpose']}")
             for row in data.events.iter_rows(named=True):
                 lines.append(f"{row['step']}/{row['kind']}: {row['text']}")
-        standings = game.ruleset.standings(game.state(), game.rules)
+        standings = game.ruleset.standings(game.state(), game.context())
         lines.append("=== standings")
         lines.extend(" | ".join(str(v) for v in row) for row in standings.iter_rows())
     return "\n".join(lines) + "\n"

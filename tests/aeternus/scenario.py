@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from gmkit.core.parts import Context
 from gmkit.core.dice import Dice, Roll
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.orders import PostLine
@@ -97,7 +98,7 @@ def play(state: State, lines: list[tuple[str, str]], *, entered: dict[str, Any] 
     ruleset, params = find_ruleset("aeternus"), rules(**overrides)
     # each action with the rules in force when it comes (a proposal may enact one at once)
     driver = Driver(STEPS, state, Orders(envelopes), Dice(seed, turn, entered=entered or {}),
-                    params, lambda start, now: ruleset.rules_at(start, now, params))
+                    params, lambda start, now: ruleset.rules_at(start, now, Context(params)))
     driver.run_all()
     return driver.state, driver.events, driver.rolls
 

@@ -51,7 +51,7 @@ def test_3_1_an_accepted_proposal_sets_the_rule_it_names():
     """3.1: a popular proposal takes effect: its 'set RULE = VALUE' line, naming a rule of the
     rules table with a value it takes, is enacted (recorded with the batch, in force at once
     and in the batches after); a line naming no rule stays a note in the ledger."""
-    from gmkit.core.ruleset import RuleChange
+    from gmkit.core.parts import RuleChange
 
     before, _, _ = play(_five(), [("Amber", "Propose: set fish_percent = 75"),
                                   ("Birch", "Propose: set moon_phase = full")])

@@ -95,7 +95,7 @@ def test_2_no_hidden_information_a_players_view_is_the_publics():
     assert public["players"]["ap"].null_count() == 0
     standings = rs.standings(state, rs.rules())
     assert "inventory" in standings.columns and "ap" in standings.columns
-    assert not rs.gm_only_columns()
+    assert not rs.views.gm_only
 
 
 def test_the_desk_steps_action_by_action():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from gmkit.core.parts import Context
 from gmkit.core.dice import Dice
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.orders import PostLine
@@ -27,7 +28,7 @@ def _resolve(lines: list[str], secret: bool) -> list:
                  for i, text in enumerate(lines)]
     params, ruleset = rules(), find_ruleset("aeternus")
     driver = Driver(STEPS, state, Orders(envelopes), Dice(SEED, 1), params,
-                    lambda start, now: ruleset.rules_at(start, now, params))
+                    lambda start, now: ruleset.rules_at(start, now, Context(params)))
     driver.run_all()
     return [e for r in driver.records for e in r.events]
 

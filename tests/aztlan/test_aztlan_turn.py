@@ -118,7 +118,13 @@ def legal(state: State, posts: Mapping[str, str], rules: Params = RULES) -> dict
         assert result.ok, f"{player}: {result.report()}"
     found = AZTLAN.validate(state, parsed, rules)
     assert not found, {p: [str(e) for e in errs] for p, errs in found.items()}
-    return AZTLAN.accepted(parsed, found)
+    return _accepted(parsed, found)
+
+
+def _accepted(parsed: dict[str, Any], found: dict[str, Any]) -> dict[str, list[Any]]:
+    """Each player's parsed orders but the rejected lines."""
+    kept = Orders.parsed(parsed).accepted(found)
+    return {p: kept[p] if p in kept else [] for p in parsed}
 
 
 def resolve(state: State, orders: Mapping[str, Sequence[Any]], *, rules: Params = RULES,
@@ -1013,7 +1019,7 @@ def bot_orders(state: State, rules: Params, turn: int) -> dict[str, list[Any]]:
     posts = {pid: AZTLAN.bot_post(state, pid, rules, Dice(SEED, turn, f"bot/{pid}"))
              for pid in AZTLAN.players_to_move(state)}
     parsed = {p: AZTLAN.parse_post(text, p, state, rules) for p, text in posts.items() if text}
-    return AZTLAN.accepted(parsed, AZTLAN.validate(state, parsed, rules))
+    return _accepted(parsed, AZTLAN.validate(state, parsed, rules))
 
 
 def ten_player_game(board: PolygonBoard, turns: int) -> tuple[State, list[Driver]]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gmkit.core.envelope import Orders
+
 import polars as pl
 
 from gmkit.core.dice import Dice
@@ -88,7 +90,8 @@ def orders_of(state: State, params, posts: Mapping[str, str], secret: bool = Fal
     for p, res in parsed.items():
         assert not res.errors, f"{p}: {res.report()}"
     problems = RULESET.validate(state, parsed, params)
-    return RULESET.accepted(parsed, problems), problems
+    kept = Orders.parsed(parsed).accepted(problems)
+    return {p: kept[p] if p in kept else [] for p in parsed}, problems
 
 
 def resolve(state: State, params, posts: Mapping[str, str], dice: Mapping[str, Any] | None = None,

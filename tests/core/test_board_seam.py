@@ -43,12 +43,12 @@ def test_a_graph_ruleset_map_is_its_board_drawn_from_its_scene(hills: Game) -> N
     """Three Hills plays on a graph board: the game's map is that board, drawn by the graph
     renderer from the ruleset's scene for the state."""
     rs = hills.ruleset
-    board = rs.board()
-    assert rs.board_kind == "graph" and isinstance(board, GraphBoard)
+    board = rs.default_board()
+    assert rs.board.kind == "graph" and isinstance(board, GraphBoard)
     state = hills.state()
     svg = hills.map_svg(state)
     assert svg is not None and svg.startswith("<svg")
-    scene = rs.scene(state, hills.rules)
+    scene = rs.presentation.scene(state, hills.rules)
     assert scene is not None
     assert svg == graph_svg(board, scene)
     for place in ("Camp", "Ford", "West Hill", "North Hill", "East Hill"):
@@ -105,11 +105,11 @@ def test_polygon_maps_are_their_scene_drawn_on_the_game_map(sample: Path, tmp_pa
     root = tmp_path / sample.name
     shutil.copytree(sample, root)
     game = Game.open(root)
-    assert game.ruleset.board_kind == "polygon" and game.ruleset.packaged_board
+    assert game.ruleset.board.kind == "polygon" and game.ruleset.board.packaged
     assert isinstance(game.board, PolygonBoard) and game.board_path == root / "map.geojson"
     for turn in sorted({0, game.latest_turn // 2, game.latest_turn}):
         state = game.state(turn)
-        scene = game.ruleset.scene(state, game.rules)
+        scene = game.ruleset.presentation.scene(state, game.rules)
         assert scene is not None
         want = polygon_svg(game.board, dataclasses.replace(scene, title=f"T{turn}"))
         assert game.map_svg(state, title=f"T{turn}") == want

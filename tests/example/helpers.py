@@ -12,6 +12,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.orders import OrderError
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Driver
 from gmkit.core.tables import State
@@ -26,7 +27,7 @@ def scenario(diggers: Mapping[str, tuple[str, int, int]], *, hills: Mapping[str,
     """A state after ``turn``: ``diggers`` maps a name to (place, turn arrived, gold);
     ``hills`` sets the gold left in some hills (the others are full)."""
     params = RULESET.rules(rules)
-    state = RULESET.setup([PlayerInfo(pid, pid) for pid in diggers], None, params)
+    state = RULESET.setup(Context(params, players=tuple(PlayerInfo(pid, pid) for pid in diggers)))
     rows = [{"id": pid, "name": pid, "place": place, "arrived": arrived, "gold": gold}
             for pid, (place, arrived, gold) in diggers.items()]
     left = state["hills"].with_columns(
@@ -41,7 +42,7 @@ def problems_of(state: State, params: Params, posts: Mapping[str, str]) -> dict[
     parsed = {p: RULESET.parse_post(text, p, state, params) for p, text in posts.items()}
     problems: dict[str, list[OrderError]] = {p: list(r.errors) for p, r in parsed.items()
                                              if r.errors}
-    for p, errs in RULESET.validate(state, parsed, params).items():
+    for p, errs in RULESET.validate(state, Orders.parsed(parsed), Context(params)).items():
         problems.setdefault(p, []).extend(errs)
     return {p: [str(e) for e in errs] for p, errs in problems.items()}
 
@@ -53,7 +54,7 @@ def resolve(state: State, params: Params, posts: Mapping[str, str],
     envelopes = [Envelope(order, p, seq, line.number, secret=p in secret)
                  for seq, (p, text) in enumerate(posts.items(), 1)
                  for line, order in RULESET.parse_post(text, p, state, params).orders]
-    driver = Driver(RULESET.steps(params), state, Orders(envelopes),
+    driver = Driver(RULESET.steps(Context(params)), state, Orders(envelopes),
                     Dice(SEED, state.turn + 1, entered=dict(dice or {})), params)
     driver.run_all()
     return driver

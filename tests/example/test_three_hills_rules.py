@@ -11,7 +11,9 @@ from __future__ import annotations
 import pytest
 
 from gmkit.core.params import ParamError
+from gmkit.core.parts import Context
 from gmkit.core.players import PlayerInfo
+from gmkit.core.views import Viewer
 from gmkit.core.steps import Termination
 from gmkit.rulesets.example.drawing import board_svg
 from gmkit.rulesets.example.rules import board
@@ -25,11 +27,12 @@ def test_diggers_start_at_the_camp_with_no_gold_and_every_hill_full():
     """1. The diggers: two to four diggers start at the Camp with no gold; each hill holds
     ``hill_gold`` gold."""
     params = RULESET.rules({"hill_gold": 7})
-    state = RULESET.setup([PlayerInfo("Amber", "A"), PlayerInfo("Birch", "B")], None, params)
+    state = RULESET.setup(Context(params, players=(PlayerInfo("Amber", "A"),
+                                                   PlayerInfo("Birch", "B"))))
     assert state["diggers"].select("place", "gold").rows() == [("Camp", 0), ("Camp", 0)]
     assert dict(state["hills"].iter_rows()) == {"West Hill": 7, "North Hill": 7, "East Hill": 7}
     with pytest.raises(SetupError, match="two to 4 diggers"):
-        RULESET.setup([PlayerInfo("Amber", "A")], None, params)
+        RULESET.setup(Context(params, players=(PlayerInfo("Amber", "A"),)))
 
 
 def test_the_board_is_five_places_shipped_with_the_ruleset():
@@ -162,7 +165,7 @@ def test_victory_the_first_digger_in_order_to_hold_the_gold_wins_and_nobody_digs
                      dice={"dig:Amber/dig": 2})
     assert [r.draw_id for r in driver.rolls] == ["dig:Amber/dig#0"]
     assert digger(driver.state, "Birch")["gold"] == 11
-    outcome = RULESET.outcome(driver.state, params)
+    outcome = RULESET.outcome(driver.state, Context(params))
     assert outcome is not None and outcome.termination is Termination.VICTORY
     assert outcome.winners == ("Amber",)
 
@@ -171,10 +174,10 @@ def test_victory_after_the_last_turn_the_richest_wins():
     """5. Victory: after ``last_turn`` turns the richest digger wins (ties share it)."""
     state, params = scenario({"Amber": ("Camp", 1, 5), "Birch": ("Ford", 1, 5),
                               "Cedar": ("Ford", 1, 2)}, turn=10)
-    outcome = RULESET.outcome(state, params)
+    outcome = RULESET.outcome(state, Context(params))
     assert outcome is not None and outcome.termination is Termination.TIME_LIMIT
     assert outcome.winners == ("Amber", "Birch")
-    assert RULESET.outcome(state.replace(turn=9), params) is None
+    assert RULESET.outcome(state.replace(turn=9), Context(params)) is None
 
 
 # -- views ----------------------------------------------------------------------------------------
@@ -182,9 +185,9 @@ def test_victory_after_the_last_turn_the_richest_wins():
 def test_the_public_sees_no_diggers_gold():
     """Views: every digger's gold is the GM's alone (public state and standings)."""
     state, params = scenario({"Amber": ("West Hill", 1, 4), "Birch": ("Camp", 0, 1)})
-    assert RULESET.public_state(state)["diggers"]["gold"].null_count() == 2
-    assert RULESET.gm_only_columns() == ("gold",)
-    assert RULESET.standings(state, params)["player"].to_list() == ["Amber", "Birch"]
+    assert RULESET.view(state, Viewer.public())["diggers"]["gold"].null_count() == 2
+    assert RULESET.views.gm_only == ("gold",)
+    assert RULESET.standings(state, Context(params))["player"].to_list() == ["Amber", "Birch"]
 
 
 def test_the_board_drawing_shows_every_digger_and_the_gold_left():

@@ -9,7 +9,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle.attack import Fighter
-from gmkit.rulesets.jungle.constants import PARAMS
+from gmkit.rulesets.jungle.rules import PARAMS
 from gmkit.rulesets.jungle.state import character_row, checked, empty_state, frame
 
 SEED = "00" * 32

@@ -30,7 +30,7 @@ def test_joining_the_game_gives_a_new_house_one_peasant(game):
     Craftsmanship 1, Fame 0. You are head of your own house with food 0 and gold 0"; the new
     house gets its ``houses`` and ``players`` rows."""
     after = [*INFOS, PlayerInfo("Coyotl", "House Coyotl", {"character": "Nezahual"})]
-    state = RS.joined(game.state(), INFOS, after, game.rules)
+    state = RS.lifecycle.joined(game.state(), INFOS, after, game.rules)
     me = state["characters"].filter(pl.col("name") == "Nezahual").row(0, named=True)
     assert (me["house"], me["class"], me["xp"], me["fame"], me["wisdom"],
             me["craftsmanship"], me["alive"]) == ("Coyotl", "peasant", 1, 0, 1, 1, True)
@@ -46,7 +46,7 @@ def test_joining_the_game_on_the_workable_hex_the_player_chose(game):
     after = [*INFOS, PlayerInfo("Coyotl", "House Coyotl",
                                 {"character": "Nezahual", "city": "Texcoco", "q": 0, "r": 4,
                                  "gold": 12})]
-    state = RS.joined(game.state(), INFOS, after, game.rules)
+    state = RS.lifecycle.joined(game.state(), INFOS, after, game.rules)
     me = state["characters"].filter(pl.col("name") == "Nezahual").row(0, named=True)
     assert (me["city"], me["q"], me["r"]) == ("Texcoco", 0, 4)
     assert state["houses"].filter(pl.col("house") == "Coyotl")["gold"].item() == 12
@@ -67,8 +67,8 @@ def test_joining_the_game_without_a_chosen_hex_is_assigned_the_least_crowded_fre
     here = crowd.filter((pl.col("city") == city) & (pl.col("q") == q) & (pl.col("r") == r))
     assert here.is_empty() or here["len"].item() <= crowd["len"].min()
     after = [*INFOS, PlayerInfo("Coyotl", "House Coyotl")]
-    one = RS.joined(state, INFOS, after, game.rules)
-    two = RS.joined(state, INFOS, after, game.rules)
+    one = RS.lifecycle.joined(state, INFOS, after, game.rules)
+    two = RS.lifecycle.joined(state, INFOS, after, game.rules)
     assert one["characters"].equals(two["characters"])
     newcomer = one["characters"].filter(pl.col("house") == "Coyotl").row(0, named=True)
     assert (newcomer["city"], newcomer["q"], newcomer["r"]) == (city, q, r)
@@ -79,11 +79,11 @@ def test_joining_the_game_a_removed_house_keeps_its_characters_but_posts_no_more
     loses its ``players`` row and no longer moves, its characters stay in the world."""
     before = game.state()
     after = [p for p in INFOS if p.id != "Tochtli"]
-    state = RS.joined(before, INFOS, after, game.rules)
+    state = RS.lifecycle.joined(before, INFOS, after, game.rules)
     assert "Tochtli" not in state["players"]["id"].to_list()
     assert state["characters"].equals(before["characters"])
     assert "Tochtli" not in RS.players_to_move(state)
-    back = RS.joined(state, after, INFOS, game.rules)  # he comes back to his characters
+    back = RS.lifecycle.joined(state, after, INFOS, game.rules)  # he comes back to his characters
     assert "Tochtli" in back["players"]["id"].to_list()
     assert back["characters"].equals(before["characters"])
 

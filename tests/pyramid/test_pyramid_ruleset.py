@@ -79,7 +79,7 @@ def test_standings_show_private_figures_to_their_player_only() -> None:
     show stores and population on that player's own row only."""
     rules = RULESET.rules()
     table = RULESET.standings(RULESET.view(_state(), Viewer.player("Blue")), rules)
-    assert set(RULESET.gm_only_columns()) <= set(table.columns)
+    assert set(RULESET.views.gm_only) <= set(table.columns)
     red = table.filter(pl.col("player") == "Red").row(0, named=True)
     blue = table.filter(pl.col("player") == "Blue").row(0, named=True)
     assert red["food"] is None and red["population"] is None and red["dead_held"] is None
@@ -120,7 +120,7 @@ def test_orders_are_drawn_as_arrows_failed_once_they_did_not_move() -> None:
 
 def test_the_shipped_board_is_a_graph_board_copied_into_each_game(tmp_path: Path) -> None:
     """The board ships with the ruleset as a graph; a new game keeps a copy of it."""
-    assert isinstance(RULESET.board(), GraphBoard) and RULESET.board_kind == "graph"
+    assert isinstance(RULESET.default_board(), GraphBoard) and RULESET.board.kind == "graph"
     game = Game.new(tmp_path / "g", "pyramid", RULESET.example_players(None))
     assert (tmp_path / "g" / "board.toml").is_file()
     assert game.map_svg(game.state()) is not None
@@ -132,9 +132,9 @@ def test_a_player_list_outside_two_to_eight_is_refused() -> None:
 
     one = [PlayerInfo("Red", "R")]
     nine = [PlayerInfo(f"P{i}", f"P{i}") for i in range(9)]
-    assert RULESET.check_players(one, None) and RULESET.check_players(nine, None)
-    assert RULESET.check_players([PlayerInfo("Red", "R"), PlayerInfo("red", "r")], None)
-    assert not RULESET.check_players([PlayerInfo("Red", "R"), PlayerInfo("Blue", "B")], None)
+    assert RULESET.lifecycle.check_players(one, None) and RULESET.lifecycle.check_players(nine, None)
+    assert RULESET.lifecycle.check_players([PlayerInfo("Red", "R"), PlayerInfo("red", "r")], None)
+    assert not RULESET.lifecycle.check_players([PlayerInfo("Red", "R"), PlayerInfo("Blue", "B")], None)
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -33,13 +33,13 @@ def _played(name: str, tmp_path: Path) -> Game:
     if (FIXTURES / name).is_dir():
         return Game.open(FIXTURES / name)
     rs = find_ruleset(name)
-    return play(Game.new(tmp_path / "played", name, rs.example_players(rs.board())), 3)
+    return play(Game.new(tmp_path / "played", name, rs.example_players(rs.default_board())), 3)
 
 
 def _bot_turn(game: Game) -> None:
     state = game.coming_state()
-    for pid in game.ruleset.players_to_move(state):
-        post = game.ruleset.bot_post(state, pid, game.rules, Dice("cd" * 32, game.next_turn, pid))
+    for pid in game.to_move(state):
+        post = game.bot_post(state, pid, Dice("cd" * 32, game.next_turn, pid))
         if post.strip():
             game.receive(pid, post, received="2026-01-01T00:00:00+00:00")
     game.commit(game.start())

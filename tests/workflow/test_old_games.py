@@ -42,8 +42,8 @@ def test_an_old_game_folder_opens_plays_a_turn_and_verifies(name: str, tmp_path:
     turn = game.next_turn
     if game.store.pending_posts(turn).is_empty():
         state = game.coming_state()
-        for pid in game.ruleset.players_to_move(state):
-            post = game.ruleset.bot_post(state, pid, game.rules, Dice("ab" * 32, turn, pid))
+        for pid in game.to_move(state):
+            post = game.bot_post(state, pid, Dice("ab" * 32, turn, pid))
             if post.strip():
                 game.receive(pid, post, received="2026-01-01T00:00:00+00:00")
     _run("commit-seed", str(root))

@@ -1,6 +1,6 @@
 """Boards shipped inside a ruleset's package, read through :mod:`importlib.resources`.
 
-A ruleset names the board it ships with ``packaged_board``: a resource path relative to the
+A ruleset names the board it ships with ``board.packaged``: a resource path relative to the
 package its class lives in, ``"board/cien.geojson"`` for :class:`~gmkit.rulesets.cien.Cien` in
 ``gmkit.rulesets.cien``. The board is package data, so it is there wherever gmkit is installed,
 not only in a checkout. A GM's own board is any file passed to ``Game.new(map_path=...)``
@@ -28,17 +28,25 @@ __all__ = ["board_bytes", "board_file", "board_name", "board_resource", "default
            "load_package_map", "package_resource", "ruleset_package"]
 
 
+class _Spec(Protocol):
+    @property
+    def packaged(self) -> str | None: ...
+
+    @property
+    def kind(self) -> BoardKind: ...
+
+
 class Ships(Protocol):
-    """What these helpers read of a ruleset (or its class): the board it ships, if any, and
-    of which kind."""
+    """What these helpers read of a ruleset (or its class): its board (the one it ships, if
+    any, and of which kind; see :class:`gmkit.core.parts.BoardSpec`)."""
 
-    packaged_board: ClassVar[str | None]
-    board_kind: ClassVar[BoardKind]
+    @property
+    def board(self) -> _Spec: ...
 
 
-def ruleset_package(ruleset: Ships | type[Ships]) -> str:
+def ruleset_package(ruleset: Ships) -> str:
     """The package a ruleset's class lives in (``"gmkit.rulesets.cien"``): where its
-    ``packaged_board`` is looked up."""
+    ``board.packaged`` is looked up."""
     cls = ruleset if isinstance(ruleset, type) else type(ruleset)
     module = sys.modules[cls.__module__]
     return module.__package__ or cls.__module__.rpartition(".")[0]
@@ -58,28 +66,28 @@ def package_resource(package: str, resource: str) -> Traversable:
     return found
 
 
-def board_resource(ruleset: Ships | type[Ships]) -> Traversable | None:
+def board_resource(ruleset: Ships) -> Traversable | None:
     """The ruleset's default board as a package resource, or ``None`` when it ships none."""
-    if not ruleset.packaged_board:
+    if not ruleset.board.packaged:
         return None
-    return package_resource(ruleset_package(ruleset), ruleset.packaged_board)
+    return package_resource(ruleset_package(ruleset), ruleset.board.packaged)
 
 
-def board_name(ruleset: Ships | type[Ships]) -> str | None:
+def board_name(ruleset: Ships) -> str | None:
     """The ruleset's default board named as ``package:resource`` (for messages), or ``None``."""
-    if not ruleset.packaged_board:
+    if not ruleset.board.packaged:
         return None
-    return f"{ruleset_package(ruleset)}:{ruleset.packaged_board}"
+    return f"{ruleset_package(ruleset)}:{ruleset.board.packaged}"
 
 
-def board_bytes(ruleset: Ships | type[Ships]) -> bytes | None:
+def board_bytes(ruleset: Ships) -> bytes | None:
     """The bytes of the ruleset's default board, or ``None`` when it ships none."""
     found = board_resource(ruleset)
     return None if found is None else found.read_bytes()
 
 
 @contextlib.contextmanager
-def board_file(ruleset: Ships | type[Ships]) -> Iterator[Path | None]:
+def board_file(ruleset: Ships) -> Iterator[Path | None]:
     """A file holding the ruleset's default board while the ``with`` block runs (the file
     itself when the package is a folder, a temporary copy when it is zipped), or ``None`` when
     the ruleset ships no board."""
@@ -98,10 +106,10 @@ def load_package_map(package: str, resource: str) -> PolygonBoard:
         return PolygonBoard.from_geojson(path)
 
 
-def default_board_map(ruleset: Ships | type[Ships]) -> PolygonBoard | None:
+def default_board_map(ruleset: Ships) -> PolygonBoard | None:
     """The polygon map the ruleset ships, loaded as a :class:`PolygonBoard`; ``None`` when it
     ships none or plays on another kind of board."""
-    if ruleset.board_kind != "polygon":
+    if ruleset.board.kind != "polygon":
         return None
     with board_file(ruleset) as path:
         return None if path is None else PolygonBoard.from_geojson(path)

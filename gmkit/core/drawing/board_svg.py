@@ -3,7 +3,7 @@ board's kind: :func:`~gmkit.core.drawing.graph_svg.graph_svg` for a graph board,
 :func:`~gmkit.core.drawing.hex_svg.hex_svg` for a hex grid,
 :func:`~gmkit.core.drawing.polygon_svg.polygon_svg` for a polygon board.
 
-    svg = scene_svg(ruleset.board(), ruleset.scene(state, rules))
+    svg = scene_svg(game.board, ruleset.presentation.scene(state, ctx))
 """
 
 from __future__ import annotations

@@ -162,8 +162,19 @@ def _coordinates_svg(scene: Scene, layout: Layout) -> str:
         (y + corners[0][1]).round(1).cast(pl.String), pl.lit(ring), pl.lit('"><title>('),
         pl.col("q").cast(pl.String), pl.lit(", "), pl.col("r").cast(pl.String), pl.lit(", "),
         (-pl.col("q") - pl.col("r")).cast(pl.String), pl.lit(")</title></path>")).alias("svg"))
-    return ('<g data-layer="coordinates" fill="#ffffff" fill-opacity="0">'
-            + "".join(rows["svg"].to_list()) + "</g>")
+    out = ('<g data-layer="coordinates" fill="#ffffff" fill-opacity="0">'
+           + "".join(rows["svg"].to_list()) + "</g>")
+    if scene.coordinates:  # printed small at the foot of each hex, under its label and pieces
+        size = max(layout.size)
+        text = hexes.select(pl.concat_str(
+            pl.lit('<text x="'), x.round(1).cast(pl.String), pl.lit('" y="'),
+            (y + size * 0.72).round(1).cast(pl.String), pl.lit('">'),
+            pl.col("q").cast(pl.String), pl.lit(","), pl.col("r").cast(pl.String), pl.lit(","),
+            (-pl.col("q") - pl.col("r")).cast(pl.String), pl.lit("</text>")).alias("svg"))
+        out += (f'<g data-layer="coordinate-text" font-size="{size * 0.26:.2f}" '
+                'text-anchor="middle" fill="#333333" font-family="sans-serif">'
+                + "".join(text["svg"].to_list()) + "</g>")
+    return out
 
 
 def hex_svg(

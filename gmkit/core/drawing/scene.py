@@ -255,6 +255,9 @@ class Scene:
     #: unbounded hex grid, the hexes of the picture after a turn, so before and after share
     #: one extent).
     extent: tuple[Hashable, ...] = ()
+    #: On a hex board, print each named hex's coordinates ``q,r,s`` in it (a GM asked where
+    #: "Amber at (-3, 0, 3)" is); they are always its tooltip.
+    coordinates: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fills", _frozen_map(self.fills))

@@ -24,7 +24,9 @@ from gmkit.core.drawing.scene import Scene
 from gmkit.core.intake import Imported, Intake
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, RuleChange, Ruleset, register
+from gmkit.core.legacy import LegacyRuleset
+from gmkit.core.parts import Headline, RuleChange
+from gmkit.core.ruleset import register
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -41,7 +43,7 @@ from gmkit.rulesets.aeternus.rules import PARAMS
 from gmkit.rulesets.aeternus.steps import STEPS
 
 @register
-class Aeternus(Ruleset[AeternusOrder]):
+class Aeternus(LegacyRuleset[AeternusOrder]):
     """Aeternus."""
 
     name = "aeternus"

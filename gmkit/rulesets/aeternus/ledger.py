@@ -28,7 +28,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from gmkit.core.params import Params
-from gmkit.core.ruleset import RuleChange, Ruleset
+from gmkit.core.parts import RuleChange
+from gmkit.core.ruleset import Ruleset
 from gmkit.core.steps import Event
 from gmkit.rulesets.aeternus.clock import parse_time, phase_bounds, time_text
 from gmkit.rulesets.aeternus.doing import Doing

@@ -28,7 +28,9 @@ from gmkit.core.boards.polygon import PolygonBoard, polygon_board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params
 from gmkit.core.drawing.scene import Scene
-from gmkit.core.ruleset import Headline, Ruleset, register
+from gmkit.core.legacy import LegacyRuleset
+from gmkit.core.parts import Headline
+from gmkit.core.ruleset import register
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Event, Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -72,7 +74,7 @@ PARAMS = (
 
 
 @register
-class Aztlan(Ruleset[AztlanOrder]):
+class Aztlan(LegacyRuleset[AztlanOrder]):
     """AZTLAN."""
 
     name = "aztlan"

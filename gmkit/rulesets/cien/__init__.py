@@ -18,7 +18,9 @@ from gmkit.core.boards.polygon import polygon_board
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
 from gmkit.core.drawing.scene import Scene
-from gmkit.core.ruleset import Headline, Ruleset, register
+from gmkit.core.legacy import LegacyRuleset
+from gmkit.core.parts import Headline
+from gmkit.core.ruleset import register
 import gmkit.rulesets.cien.drawing as cien_drawing
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
@@ -46,7 +48,7 @@ def _hide_figures(players: pl.DataFrame, keep: str | None) -> pl.DataFrame:
 
 
 @register
-class Cien(Ruleset[CienOrder]):
+class Cien(LegacyRuleset[CienOrder]):
     """The Crown of Cien."""
 
     name = "cien"

@@ -2,73 +2,73 @@
 
 Two to four diggers walk a five-place board (a camp, a ford, three hills) and dig the hills for
 gold; the first to hold 12 gold wins. It shows the whole contract of
-:class:`gmkit.core.ruleset.Ruleset`: a rules table with a named option (``rules.py``), state
-schemas and set-up on a graph board shipped with the package (``state.py``, ``board.toml``),
-orders parsed and validated line by line (``orders.py``), plain and per-actor steps with dice
-(``steps.py``), the outcome, standings and the public view (here), a seeded bot (``bot.py``)
-and a drawing of the board (``drawing.py``). ``docs/adding-a-ruleset.md`` walks through it.
+:class:`gmkit.core.ruleset.Ruleset`: the six hooks (here), each given one
+:class:`~gmkit.core.parts.Context`, and the parts declared as data. Each module has one job,
+and every ruleset names its modules alike:
+
+- ``rules.py``: the rules table (every rule with its default and range) and the rule sections;
+- ``state.py``: the state's schemas, the set-up of turn 0 and the board it keeps;
+- ``orders.py``: orders parsed and validated line by line;
+- ``steps.py``: the turn's resolution, plain and per-actor steps with dice;
+- ``drawing.py``: the board drawn for a state, the players' colours, orders as arrows;
+- ``bot.py``: a seeded random player;
+- ``board.toml``: the board it ships.
+
+``docs/adding-a-ruleset.md`` walks through it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 import polars as pl
 
-from gmkit.core.boards.graph import GraphBoard
-from gmkit.core.dice import Dice
-from gmkit.core.drawing.scene import Scene
 from gmkit.core.envelope import Orders
-from gmkit.core.drawing.scene import Arrow
-from gmkit.core.boards import Board
-from gmkit.core.orders import OrderError, ParseResult
-from gmkit.core.params import Params
-from gmkit.core.ruleset import Ruleset, register
-from gmkit.core.players import PlayerInfo
-from gmkit.core.steps import Event, Outcome, Step, Termination
+from gmkit.core.orders import ParseResult
+from gmkit.core.parts import (BoardSpec, Bot, Context, LifeCycle, Presentation, Views)
+from gmkit.core.ruleset import Problems, Ruleset, register
+from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
-import gmkit.rulesets.example.orders as example_orders
-import gmkit.rulesets.example.state as example_state
+from gmkit.rulesets.example import drawing, orders, state as tables
 from gmkit.rulesets.example.bot import random_post
-from gmkit.rulesets.example.drawing import board_scene, colours
 from gmkit.rulesets.example.rules import PARAMS, board
 from gmkit.rulesets.example.steps import STEPS
-from gmkit.rulesets.example.orders import Move, Order as DiggerOrder
 
 
 @register
-class ThreeHills(Ruleset[DiggerOrder]):
+class ThreeHills(Ruleset[orders.Order]):
     """Three Hills."""
 
     name = "example"
     title = "Three Hills"
     aliases = ("three-hills",)
     params = PARAMS
-    schemas = example_state.SCHEMAS
-    board_kind = "graph"
-    packaged_board = "board.toml"  # a new game keeps a copy, recorded by every turn
+    schemas = tables.SCHEMAS
+    # a new game keeps a copy of the shipped board, recorded by every turn
+    board = BoardSpec(kind="graph", packaged="board.toml", default=board,
+                      check=tables.check_board)
+    views = Views(gm_only=("gold",))  # 1. a digger's gold is their own secret
+    presentation = Presentation(colours=drawing.palette, scene=drawing.scene,
+                                arrows=drawing.move_arrows, describe=orders.describe)
+    lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players)
+    bot = Bot(random_post)
 
-    def setup(self, players: Sequence[PlayerInfo], board: Board[Any] | None,
-              rules: Params) -> State:
+    def setup(self, ctx: Context) -> State:
         """1. The diggers, on the game's board (the shipped one unless the GM gave their own;
         the state keeps it, so every step plays on it)."""
-        return example_state.setup(players, rules,
-                                   board if isinstance(board, GraphBoard) else None)
+        return tables.setup(ctx.players, ctx.rules, ctx.board)
 
-    def parse_post(self, post: str, player: str, state: State, rules: Params, *,
-                   secret: bool = False) -> ParseResult[DiggerOrder]:
-        return example_orders.parse(post, state)
+    def parse_post(self, post: str, player: str, state: State, ctx: Context, *,
+                   secret: bool = False) -> ParseResult[orders.Order]:
+        return orders.parse(post, state)
 
-    def validate(self, state: State, orders: Mapping[str, ParseResult[DiggerOrder]],
-                 rules: Params) -> dict[str, list[OrderError]]:
-        return example_orders.validate(state, orders, rules)
+    def validate(self, state: State, sent: Orders[orders.Order], ctx: Context) -> Problems:
+        return orders.validate(state, sent, ctx)
 
-    def steps(self, rules: Params) -> list[Step]:
+    def steps(self, ctx: Context) -> list[Step]:
         return list(STEPS)
 
-    def outcome(self, state: State, rules: Params) -> Outcome | None:
+    def outcome(self, state: State, ctx: Context) -> Outcome | None:
         """5. Victory: whoever holds ``gold_to_win`` gold; after ``last_turn``, the richest."""
+        rules = ctx.rules
         diggers = state["diggers"]
         rich = diggers.filter(pl.col("gold") >= rules.gold_to_win)["id"].to_list()
         if rich:
@@ -81,56 +81,6 @@ class ThreeHills(Ruleset[DiggerOrder]):
                            f"{'is' if len(top) == 1 else 'are'} the richest.")
         return None
 
-    def standings(self, state: State, rules: Params) -> pl.DataFrame:
+    def standings(self, state: State, ctx: Context) -> pl.DataFrame:
         return (state["diggers"].sort(["gold", "id"], descending=[True, False])
                 .select(pl.col("id").alias("player"), "name", "place", "gold"))
-
-    def gm_only_columns(self) -> tuple[str, ...]:
-        return ("gold",)
-
-    def public_state(self, state: State) -> State:
-        return state.replace(diggers=state["diggers"].with_columns(
-            pl.lit(None, pl.Int64).alias("gold")))
-
-
-    def board(self) -> GraphBoard:
-        """The graph board shipped with the ruleset (``board.toml``)."""
-        return board()
-
-    def player_colours(self, state: State, rules: Params) -> dict[str, str]:
-        """Each digger's colour, in the order the players were listed."""
-        return colours(state)
-
-    def scene(self, state: State, rules: Params) -> Scene:
-        """The board for ``state``: hills by the gold left, a mark per digger."""
-        return board_scene(state)
-
-    def order_arrows(self, state: State, orders: Orders[DiggerOrder],
-                     events: Sequence[Event], rules: Params) -> list[Arrow]:
-        """Each move as an arrow from where the digger stands to where it walks."""
-        colour = colours(state)
-        here = dict(state["diggers"].select("id", "place").iter_rows())
-        moves = [(e.player, e.order) for e in orders.of_kind(Move) if e.player in here]
-        return [Arrow(here[who], order.place, colour[who], "move",
-                      title=f"{who}: move to {order.place}")
-                for who, order in moves if isinstance(order, Move)]
-
-    def bot_post(self, state: State, player: str, rules: Params, dice: Dice) -> str:
-        return random_post(state, player, rules, dice)
-
-    def check_board(self, board: Board[Any] | None) -> list[str]:
-        """1. The diggers: a graph board with one camp and at least one hill."""
-        if board is None:
-            return []
-        if not isinstance(board, GraphBoard):
-            return [f"a {board.kind} board: Three Hills plays on a graph board"]
-        return example_state.check_board(board)
-
-    def example_players(self, board: Board[Any] | None) -> list[dict[str, Any]]:
-        return [{"id": pid, "name": f"{pid} the digger"} for pid in ("Amber", "Birch", "Cedar")]
-
-    def players_to_move(self, state: State) -> list[str]:
-        return state["diggers"]["id"].to_list()
-
-    def describe_order(self, order: DiggerOrder) -> str:
-        return example_orders.describe(order)

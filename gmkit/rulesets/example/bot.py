@@ -6,13 +6,13 @@ Every choice goes through gmkit's dice, so the same seed writes the same posts.
 from __future__ import annotations
 
 from gmkit.core.dice import Dice
-from gmkit.core.params import Params
+from gmkit.core.parts import Context
 from gmkit.core.tables import State
 from gmkit.rulesets.example.rules import HILL, MOVING
 from gmkit.rulesets.example.state import board_of, digger, gold_left
 
 
-def random_post(state: State, pid: str, rules: Params, dice: Dice) -> str:
+def random_post(state: State, pid: str, ctx: Context, dice: Dice) -> str:
     """Dig, most of the time, on a hill with gold left; else walk, preferring such hills."""
     here = str(digger(state, pid)["place"])
     left = gold_left(state)

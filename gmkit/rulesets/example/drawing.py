@@ -4,9 +4,15 @@ this drawing); :func:`board_svg` draws it as SVG."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gmkit.core.drawing.graph_svg import graph_svg
-from gmkit.core.drawing.scene import ArrowKind, Label, LegendEntry, Mark, Scene
+from gmkit.core.drawing.scene import Arrow, ArrowKind, Label, LegendEntry, Mark, Scene
+from gmkit.core.envelope import Orders
+from gmkit.core.parts import Context
+from gmkit.core.steps import Event
 from gmkit.core.tables import State
+from gmkit.rulesets.example.orders import Move, Order
 from gmkit.rulesets.example.state import board_of
 
 KIND_FILLS = {"camp": "#d9c8a0", "ford": "#a9c9e6", "hill": "#9bd770"}
@@ -38,3 +44,24 @@ def board_scene(state: State, title: str = "") -> Scene:
 def board_svg(state: State, title: str = "") -> str:
     """The board for ``state`` as SVG (see :func:`board_scene`)."""
     return graph_svg(board_of(state), board_scene(state, title))
+
+
+def scene(state: State, ctx: Context) -> Scene:
+    """The board for ``state``: hills by the gold left, a mark per digger."""
+    return board_scene(state)
+
+
+def palette(state: State, ctx: Context) -> dict[str, str]:
+    """Each digger's colour, in the order the players were listed."""
+    return colours(state)
+
+
+def move_arrows(state: State, orders: Orders[Order], events: Sequence[Event],
+                ctx: Context) -> list[Arrow]:
+    """Each move as an arrow from where the digger stands to where it walks."""
+    colour = colours(state)
+    here = dict(state["diggers"].select("id", "place").iter_rows())
+    moves = [(e.player, e.order) for e in orders.of_kind(Move) if e.player in here]
+    return [Arrow(here[who], order.place, colour[who], "move",
+                  title=f"{who}: move to {order.place}")
+            for who, order in moves if isinstance(order, Move)]

@@ -9,13 +9,14 @@ Forms accepted (case does not matter, places by name or unambiguous prefix)::
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 
+from gmkit.core.boards.graph import GraphBoard
+from gmkit.core.envelope import Orders
 from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
                                PostLine, parse_post)
-from gmkit.core.boards.graph import GraphBoard
-from gmkit.core.params import Params
+from gmkit.core.parts import Context
+from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
 from gmkit.rulesets.example.rules import HILL, board
 from gmkit.rulesets.example.state import board_of, digger, gold_left
@@ -62,14 +63,13 @@ def describe(order: Order) -> str:
     return f"move to {order.place}" if isinstance(order, Move) else "dig"
 
 
-def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
-             rules: Params) -> dict[str, list[OrderError]]:
+def validate(state: State, orders: Orders[Order], ctx: Context) -> Problems:
     """Every problem of every digger's orders, by digger, each naming its line (2. Moving)."""
     known = set(state["diggers"]["id"].to_list())
     left = gold_left(state)
     game_board = board_of(state)
-    problems: dict[str, list[OrderError]] = {}
-    for pid, result in parsed.items():
+    problems: Problems = {}
+    for pid in orders:
         if pid not in known:
             problems[pid] = [IllegalOrderError(f"no digger '{pid}' (diggers: "
                                                f"{', '.join(sorted(known))})")]
@@ -77,9 +77,11 @@ def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
         here = str(digger(state, pid)["place"])
         errs: list[OrderError] = []
         first: int | None = None
-        for line, order in result.orders:
+        for sent in orders.of(pid):
+            order = sent.order
+
             def bad(reason: str) -> None:
-                errs.append(IllegalOrderError(reason, line=line.number, text=line.text))
+                errs.append(sent.reject(reason))
 
             if first is not None:
                 bad(f"one order a turn (the order on line {first} counts)")
@@ -91,7 +93,7 @@ def validate(state: State, parsed: Mapping[str, ParseResult[Order]],
             elif isinstance(order, Dig) and left[here] == 0:
                 bad(f"{here} is dug out")
             else:
-                first = line.number
+                first = sent.number
         if errs:
             problems[pid] = errs
     return problems

@@ -7,6 +7,7 @@ from typing import Any
 
 import polars as pl
 
+from gmkit.core.boards import Board
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.params import Params
 from gmkit.core.players import PlayerInfo
@@ -30,8 +31,13 @@ class SetupError(ValueError):
     """A player list that cannot start a game of Three Hills."""
 
 
-def check_board(game_board: GraphBoard) -> list[str]:
-    """1. The diggers: a board needs one camp to start from and at least one hill to dig."""
+def check_board(game_board: Board[Any] | None) -> list[str]:
+    """1. The diggers: a graph board with one camp to start from and at least one hill to
+    dig."""
+    if game_board is None:
+        return []
+    if not isinstance(game_board, GraphBoard):
+        return [f"a {game_board.kind} board: Three Hills plays on a graph board"]
     camps = game_board.of_kind(CAMP_KIND)
     problems = [] if len(camps) == 1 else [
         f"one place of kind {CAMP_KIND!r} is needed for the diggers to start from, not "
@@ -72,10 +78,10 @@ def camp(state: State) -> str:
 
 
 def setup(players: Sequence[PlayerInfo], rules: Params,
-          game_board: GraphBoard | None = None) -> State:
-    """Turn 0 on ``game_board`` (the shipped board by default): every digger at the Camp with
-    no gold, every hill full."""
-    game_board = game_board or board()
+          on: Board[Any] | None = None) -> State:
+    """Turn 0 on the graph board ``on`` (the shipped board by default): every digger at the
+    Camp with no gold, every hill full."""
+    game_board = on if isinstance(on, GraphBoard) else board()
     problems = check_board(game_board)
     if problems:
         raise SetupError(f"{game_board.source}: {'; '.join(problems)}")
@@ -104,3 +110,13 @@ def digger(state: State, pid: str) -> dict[str, Any]:
 def gold_left(state: State) -> dict[str, int]:
     """Gold left in each hill."""
     return dict(state["hills"].select("place", "gold_left").iter_rows())
+
+
+def example_players(game_board: Board[Any] | None) -> list[dict[str, Any]]:
+    """Three diggers, for samples and playouts."""
+    return [{"id": pid, "name": f"{pid} the digger"} for pid in ("Amber", "Birch", "Cedar")]
+
+
+def to_move(state: State) -> list[str]:
+    """Every digger posts each turn."""
+    return [str(pid) for pid in state["diggers"]["id"].to_list()]

@@ -28,7 +28,9 @@ from gmkit.core.dice import Dice
 from gmkit.core.drawing.scene import Scene
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, Ruleset, register
+from gmkit.core.legacy import LegacyRuleset
+from gmkit.core.parts import Headline
+from gmkit.core.ruleset import register
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -37,7 +39,7 @@ import gmkit.rulesets.jungle.posts as posts
 import gmkit.rulesets.jungle.views as views
 import gmkit.rulesets.jungle.world as world
 from gmkit.rulesets.jungle.bot import random_post
-from gmkit.rulesets.jungle.constants import PARAMS
+from gmkit.rulesets.jungle.rules import PARAMS
 from gmkit.rulesets.jungle.drawing import colours, scene
 from gmkit.rulesets.jungle.forecast import odds_table, void_now
 from gmkit.rulesets.jungle.posts import JungleOrder
@@ -46,7 +48,7 @@ from gmkit.rulesets.jungle.state import SCHEMAS, house_of_player
 
 
 @register
-class LawOfTheJungle(Ruleset[JungleOrder]):
+class LawOfTheJungle(LegacyRuleset[JungleOrder]):
     """The Law of the Jungle."""
 
     name = "jungle"

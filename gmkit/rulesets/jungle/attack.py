@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from gmkit.core.dice import Dice
 from gmkit.core.params import Params
-from gmkit.rulesets.jungle.constants import RESULTS, TYPES
+from gmkit.rulesets.jungle.rules import RESULTS, TYPES
 
 
 class AttackType(enum.Enum):

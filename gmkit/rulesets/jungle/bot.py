@@ -15,7 +15,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle.attack import AttackType
-from gmkit.rulesets.jungle.constants import ACTIONS, GOD_NAMES, STRUCTURE
+from gmkit.rulesets.jungle.rules import ACTIONS, GOD_NAMES, STRUCTURE
 from gmkit.rulesets.jungle.state import (CITIZEN, PEASANT, SOLDIER, SPECIALIST, TLATOANI,
                                          house_of_player)
 

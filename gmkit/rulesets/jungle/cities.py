@@ -27,8 +27,8 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle.constants import CITIZEN as CITIZEN_RULE
-from gmkit.rulesets.jungle.constants import JOINING, TLATOANI as TLATOANI_RULE
+from gmkit.rulesets.jungle.rules import CITIZEN as CITIZEN_RULE
+from gmkit.rulesets.jungle.rules import JOINING, TLATOANI as TLATOANI_RULE
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, char, update
 from gmkit.rulesets.jungle.effects import _tenancy
 from gmkit.rulesets.jungle.lifecycle import end_tenancy, make_tlatoani

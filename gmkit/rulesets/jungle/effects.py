@@ -14,9 +14,9 @@ from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
 import gmkit.rulesets.jungle.actions as A
-from gmkit.rulesets.jungle.constants import ACTIONS, ORDERS, POLICIES, SPENDING
-from gmkit.rulesets.jungle.constants import CITIZEN as CITIZEN_RULE
-from gmkit.rulesets.jungle.constants import TLATOANI as TLATOANI_RULE
+from gmkit.rulesets.jungle.rules import ACTIONS, ORDERS, POLICIES, SPENDING
+from gmkit.rulesets.jungle.rules import CITIZEN as CITIZEN_RULE
+from gmkit.rulesets.jungle.rules import TLATOANI as TLATOANI_RULE
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, append, char, house, members, update
 from gmkit.rulesets.jungle.lifecycle import (TENANT, add_title, end_tenancy, enslave,
                                              make_tlatoani, promote_captain, set_captain)

@@ -17,8 +17,8 @@ from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
 from gmkit.rulesets.jungle.attack import round_loss
-from gmkit.rulesets.jungle.constants import CITIZEN as CITIZEN_RULE
-from gmkit.rulesets.jungle.constants import FOOD
+from gmkit.rulesets.jungle.rules import CITIZEN as CITIZEN_RULE
+from gmkit.rulesets.jungle.rules import FOOD
 from gmkit.rulesets.jungle.lifecycle import kill
 from gmkit.rulesets.jungle.picks import by_inverse
 from gmkit.rulesets.jungle.state import (CITIZEN, PEASANT, SOLDIER, SPECIALIST, by_name, frame,

@@ -24,7 +24,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle.constants import (CAPTAIN_NAMES, CIVILIAN_TYPES, NEW_UNITS,
+from gmkit.rulesets.jungle.rules import (CAPTAIN_NAMES, CIVILIAN_TYPES, NEW_UNITS,
                                              PRODUCTION, RESEARCH)
 from gmkit.rulesets.jungle.edit import append, char, update
 from gmkit.rulesets.jungle.lifecycle import CAPTAIN, add_title, set_captain

@@ -17,7 +17,7 @@ from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
 import gmkit.rulesets.jungle.actions as A
-from gmkit.rulesets.jungle.constants import GOD_NAMES, GODS
+from gmkit.rulesets.jungle.rules import GOD_NAMES, GODS
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, char, house
 from gmkit.rulesets.jungle.effects import Result, Void
 from gmkit.rulesets.jungle.lifecycle import add_title, kill

@@ -13,7 +13,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle.constants import ATTRIBUTES, LIFE, SLAVES, TLATOANI
+from gmkit.rulesets.jungle.rules import ATTRIBUTES, LIFE, SLAVES, TLATOANI
 from gmkit.rulesets.jungle.picks import by_fame
 from gmkit.rulesets.jungle.state import by_name, frame, rows
 

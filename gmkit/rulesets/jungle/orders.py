@@ -35,7 +35,7 @@ from gmkit.core.params import Params
 from gmkit.core.tables import State
 import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.attack import AttackType
-from gmkit.rulesets.jungle.constants import GOD_NAMES
+from gmkit.rulesets.jungle.rules import GOD_NAMES
 
 
 class WordLimitError(IllegalOrderError):

@@ -37,7 +37,7 @@ from gmkit.core.params import Params
 from gmkit.core.steps import ActFn, Driver, Event, Step, StepFn
 from gmkit.core.tables import State
 import gmkit.rulesets.jungle.actions as A
-from gmkit.rulesets.jungle.constants import ACTIONS, JOINT, SLAVES
+from gmkit.rulesets.jungle.rules import ACTIONS, JOINT, SLAVES
 from gmkit.rulesets.jungle.edit import char, update
 from gmkit.rulesets.jungle.effects import EFFECTS, Void, join_houses
 from gmkit.rulesets.jungle.fight import fight

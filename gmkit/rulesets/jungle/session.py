@@ -28,7 +28,7 @@ from gmkit.core.params import Params
 from gmkit.core.steps import Event, Step
 from gmkit.core.tables import State
 import gmkit.rulesets.jungle.cities as cities
-from gmkit.rulesets.jungle.constants import FOOD, GODS, RESEARCH, STRUCTURE, TLATOANI
+from gmkit.rulesets.jungle.rules import FOOD, GODS, RESEARCH, STRUCTURE, TLATOANI
 from gmkit.rulesets.jungle.edit import update
 from gmkit.rulesets.jungle.figures import check_figures
 from gmkit.rulesets.jungle.food import demote_starved_citizens, eat

@@ -133,7 +133,7 @@ def character_row(name: str, house: str, rules: Params, *, city: str | None = No
 
 def empty_state(session: int = 0, festival: str | None = None) -> State:
     """A state with every table empty but ``session`` and ``gods``."""
-    from gmkit.rulesets.jungle.constants import GOD_NAMES
+    from gmkit.rulesets.jungle.rules import GOD_NAMES
     tables = {name: frame([], name) for name in SCHEMAS}
     tables["session"] = frame([{"session": session, "part": MORNING, "gold": 0,
                                 "empire_expenses": 0}], "session")

@@ -22,7 +22,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle.constants import POLICIES, TITLES
+from gmkit.rulesets.jungle.rules import POLICIES, TITLES
 from gmkit.rulesets.jungle.edit import add_to, char
 from gmkit.rulesets.jungle.gameturns import BUILDER, INVENTOR
 from gmkit.rulesets.jungle.lifecycle import add_title

@@ -20,7 +20,7 @@ from gmkit.core.dice import Dice
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
 from gmkit.core.tables import State
-from gmkit.rulesets.jungle.constants import LIFE, UNITS
+from gmkit.rulesets.jungle.rules import LIFE, UNITS
 from gmkit.rulesets.jungle.edit import add_to, add_to_house, append, char, update
 from gmkit.rulesets.jungle.effects import disband_unit
 from gmkit.rulesets.jungle.gameturns import captain_name, names_in_use

@@ -21,12 +21,12 @@ from typing import Any
 from gmkit.core.boards import Board
 from gmkit.core.boards.hexgrid import Hex, HexBoard, spiral
 from gmkit.core.params import Params
-from gmkit.core.ruleset import GM_POSTER
+from gmkit.core.parts import GM_POSTER
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import State
 from gmkit.core.dice import Dice
 from gmkit.core.steps import Event
-from gmkit.rulesets.jungle.constants import JOINING
+from gmkit.rulesets.jungle.rules import JOINING
 from gmkit.rulesets.jungle.edit import append, update
 from gmkit.rulesets.jungle.effects import _tenancy
 from gmkit.rulesets.jungle.state import character_row, empty_state, frame, rows

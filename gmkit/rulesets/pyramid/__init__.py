@@ -31,7 +31,9 @@ from gmkit.core.boards import Board, BoardError
 from gmkit.core.drawing.scene import Arrow
 from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Params
-from gmkit.core.ruleset import Headline, Ruleset, register
+from gmkit.core.legacy import LegacyRuleset
+from gmkit.core.parts import Headline
+from gmkit.core.ruleset import register
 from gmkit.core.players import PlayerInfo
 from gmkit.core.steps import Event, Outcome, Step
 from gmkit.core.tables import State
@@ -85,7 +87,7 @@ def _hide_players(players: pl.DataFrame, keep: str | None) -> pl.DataFrame:
 
 
 @register
-class PyramidPowerWars(Ruleset[PyramidOrder]):
+class PyramidPowerWars(LegacyRuleset[PyramidOrder]):
     """Pyramid Power Wars."""
 
     name = "pyramid"
