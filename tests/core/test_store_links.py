@@ -210,15 +210,47 @@ def test_a_new_revision_links_the_turn_before_not_the_revision_it_replaces(
     assert store.check_turn(2, 0) == [] and store.check_turn(2, 1) == []
 
 
-def test_a_game_commits_turns_that_verify_with_their_tables_shared(tmp_path: Path) -> None:
-    """A played game whose unchanged tables are linked from turn to turn verifies clean."""
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Cien game of three turns (copied per test)."""
     players = [{"id": "Red", "name": "Alice", "state": "Coyons", "government": "duchy"},
                {"id": "Gold", "name": "Bob", "state": "Tróys", "government": "city-state"}]
-    game = new_game(tmp_path / "g", "cien", players, 3, master="links")
+    root = tmp_path_factory.mktemp("links") / "g"
+    new_game(root, "cien", players, 3, master="links")
+    return root
+
+
+def test_a_game_commits_turns_that_verify_with_their_tables_shared(played: Path) -> None:
+    """A played game whose unchanged tables are linked from turn to turn verifies clean."""
+    game = Game.open(played)
     shared = [rel for rel in game.store.manifest(3)["files"]
               if (game.store.turn_path(3) / rel).stat().st_nlink > 1]
     assert shared, "a Cien turn leaves some tables as they were"
-    assert Game.open(tmp_path / "g").verify() == []
+    assert game.verify() == []
+
+
+def test_verify_reports_a_shared_file_altered_in_place_in_every_turn_sharing_it(
+        played: Path, tmp_path: Path) -> None:
+    """Altering by hand a table file the last two turns share is reported by ``verify`` for
+    both turns, not only for the one whose folder was edited."""
+    root = tmp_path / "g"
+    shutil.copytree(played, root)  # a copy has files of its own: share them as a commit does
+    for rel in Game.open(played).store.manifest(3)["files"]:
+        if (played / "turns/0003.r0" / rel).stat().st_ino == \
+                (played / "turns/0002.r0" / rel).stat().st_ino:
+            os.unlink(root / "turns/0003.r0" / rel)
+            os.link(root / "turns/0002.r0" / rel, root / "turns/0003.r0" / rel)
+    store = Game.open(root).store
+    rel = next(rel for rel, digest in store.manifest(3)["files"].items()
+               if rel.startswith("tables/") and store.manifest(2)["files"].get(rel) == digest)
+    path = store.turn_path(3) / rel
+    assert path.stat().st_ino == (store.turn_path(2) / rel).stat().st_ino
+    with path.open("r+b") as f:
+        f.seek(4)
+        f.write(b"\x00\x00\x00")
+    problems = Game.open(root).verify()
+    for turn in ("0002.r0", "0003.r0"):
+        assert any(f"{turn}/{rel}: content does not match" in p for p in problems), problems
 
 
 def _sync_in_child(folder: str) -> None:
