@@ -31,7 +31,7 @@ def receive_session(game: Game, master: str) -> None:
     """The GM's civilization figures and every house's post for the coming session."""
     turn = game.next_turn
     dice = Dice(derived_seed(master, "civ", turn), turn, "civ")
-    game.receive(CIV, civ_post(game.state(), dice))  # received now, as real posts are
+    game.receive_post(CIV, civ_post(game.state(), dice))  # received now, as real posts are
     receive_bot_posts(game, master, received=None)
 
 

@@ -170,7 +170,7 @@ def test_a_commitment_made_after_an_order_is_flagged(files: Path) -> None:  # no
     assert run("resolve", game).exit_code == 0
     report = run("report", game, "--format", "bbcode").stdout
     assert "committed before orders" in report and "Warning" not in report
-    Game.open(game).receive("Red", POSTS["Red"], received="2020-01-01T00:00:00+00:00")
+    Game.open(game).receive_post("Red", POSTS["Red"], received="2020-01-01T00:00:00+00:00")
     assert run("commit-seed", game).exit_code == 0
     assert run("resolve", game).exit_code == 0
     for fmt in ("bbcode", "html"):

@@ -31,7 +31,7 @@ def test_the_desk_deadlines_seals_and_takes_the_beacon_then_resolves_with_it(des
     assert before[1] == "Order deadline: not set" and before[2].startswith("Seal: not sealed")
     assert "deadline is" in desk.set_deadline(deadline_for(v))
     for player, text in POSTS.items():
-        desk.game.receive(player, text)
+        desk.game.receive_post(player, text)
     sealed = desk.seal()
     assert "2 post(s)" in sealed
     assert "signature checked" in desk.enter_beacon(round=str(v["round"]),

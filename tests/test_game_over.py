@@ -52,7 +52,7 @@ def test_orders_and_commit_seed_refuse_once_the_game_is_over(finished: Game):
     with pytest.raises(GameOverError):
         finished.start()
     with pytest.raises(GameOverError):
-        finished.receive("Ann", "dig")
+        finished.receive_post("Ann", "dig")
 
 
 def test_committing_ahead_makes_no_commitment_after_the_last_turn(finished: Game):
@@ -67,5 +67,5 @@ def test_rolling_back_before_the_last_turn_opens_the_game_again(finished: Game):
     a game that commits ahead commits the coming turn at once."""
     finished.rollback(0, "the last turn is played again")
     assert finished.game_over() is None
-    assert finished.receive("Ann", "dig").orders
+    assert finished.receive_post("Ann", "dig").parsed.orders
     assert (announced(finished.store, 1) is not None) == finished.dice_setting.ahead

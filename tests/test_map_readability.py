@@ -83,3 +83,25 @@ def test_aeternus_legend_lists_only_the_biomes_on_the_map_and_each_player():
     assert {b for b in BIOME_FILLS if b in labels} == {b for b in BIOME_FILLS if b in shown}
     for pid in state["players"].filter(state["players"]["active"])["id"].to_list():
         assert any(label.split(" ")[1] == pid for label in labels if " " in label), pid
+
+
+@pytest.mark.parametrize("folder", SAMPLES, ids=lambda p: p.name)
+def test_the_legend_is_never_taller_than_the_map(folder):
+    """Legend: compact, under the map or beside it, never taller than the map itself
+    (measured in the SVG: the legend's rows against the drawing)."""
+    import re
+
+    game = Game.open(folder)
+    for turn in (game.latest_turn - 1, game.latest_turn):
+        svg = game.map_svg(game.state(turn, viewer=Viewer.public()), title="t")
+        assert svg is not None
+        _, top, _, height = map(float, re.search(r'viewBox="([^"]+)"', svg)[1].split())
+        legend = svg[svg.index('data-layer="legend"'):]
+        font = float(re.search(r'font-size="([\d.]+)"', legend)[1])
+        # each entry's text sits at the middle of its row
+        rows = [float(y) for y in re.findall(r'<text x="[^"]+" y="([-\d.]+)"', legend)]
+        legend_top, legend_bottom = min(rows) - font * 0.5, max(rows) + font * 0.5
+        drawing_top = top + font * 18 / 13 * 1.8  # under the title's band
+        under = legend_top > drawing_top + font
+        drawing_bottom = legend_top - font * 0.5 if under else top + height
+        assert 0 < legend_bottom - legend_top <= drawing_bottom - drawing_top, turn

@@ -31,8 +31,9 @@ def site(tmp_path_factory):
     game = Game.new(tmp / "game", "cien", players, title=f"Site test {HOSTILE}")
     play(game, 2, master="site")
     game.store.write_seed(game.next_turn, "ab" * 32)
-    game.receive("Gold", f"{CANARY_LINE} my secret plan\n[b]5 Grain for Defense of Coyons[/b]\n"
-                         f"[b]3 Grain for Conquest of {CANARY_ORDER}[/b]", secret=True)
+    game.receive_post("Gold", f"{CANARY_LINE} my secret plan\n"
+                              "[b]5 Grain for Defense of Coyons[/b]\n"
+                              f"[b]3 Grain for Conquest of {CANARY_ORDER}[/b]", secret=True)
     receive_bot_posts(game, "site", secret_every=0)
     game.commit(game.start())
     game.reveal()

@@ -34,8 +34,8 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
     game = Game.new(tmp / "game", "cien", PLAYERS, title="SQL test")
     play(game, 2, master="sql")
     game.store.write_seed(game.next_turn, "cd" * 32)
-    game.receive("Gold", f"{CANARY} my secret plan\n[b]5 Grain for Defense of Coyons[/b]",
-                 secret=True, received=SECRET_RECEIVED)
+    game.receive_post("Gold", f"{CANARY} my secret plan\n[b]5 Grain for Defense of Coyons[/b]",
+                      secret=True, received=SECRET_RECEIVED)
     receive_bot_posts(game, "sql", secret_every=0)
     game.commit(game.start())
     orders = game.turn().orders
@@ -207,7 +207,7 @@ def test_a_stored_value_that_cannot_be_decoded_names_its_file(tmp_path: Path) ->
     """A post received with a time that is not a timestamp is reported with its turn's file."""
     game = Game.new(tmp_path / "g", "cien", PLAYERS)
     game.store.write_seed(1, "ef" * 32)
-    game.receive("Red", "[b]1 Grain for Defense of Solsauvre[/b]", received="last Tuesday")
+    game.receive_post("Red", "[b]1 Grain for Defense of Solsauvre[/b]", received="last Tuesday")
     game.commit(game.start())
     with pytest.raises(StoreError, match=r"0001\.r0/orders\.parquet: received 'last Tuesday' "
                                          "is not a timestamp"):

@@ -6,6 +6,10 @@ turn's report as HTML and BBCode with its maps and standings, the history frames
 published site and each player's private pages, ``gmkit status``) may hold only the canaries that
 viewer may see: the GM all of them, the public none, a player their own. The ruleset's GM-only
 standings columns show no other player's value to a player and no column at all to the public.
+
+Hidden state is checked the same way: a given starting position holds a canary value in every
+whole-number cell that someone may not see, and each viewer's outputs show none of the values
+hidden from them, while each player's show their own.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from gmkit.cli import main
 from gmkit.core.dice import Dice
 from gmkit.core.reports import render_bbcode, render_html
 from gmkit.core.ruleset import find_ruleset, registered
+from gmkit.core.tables import State
 from gmkit.core.views import Viewer
 from gmkit.game import Game, starting_board
 from gmkit.sweeps.playout import derived_seed
@@ -59,7 +64,7 @@ def _play(root: Path, name: str) -> tuple[Game, dict[str, set[str]]]:
                 canary = _canary(ids.index(pid), turn)
                 post += f"\n[b]{canary}[/b]\n"
                 planted[pid].add(canary)
-            game.receive(pid, post, secret=secret, received="2026-01-01T00:00:00+00:00")
+            game.receive_post(pid, post, secret=secret, received="2026-01-01T00:00:00+00:00")
         game.commit(game.start())
         game.reveal(turn)
     return game, planted
@@ -200,85 +205,178 @@ def test_cli_status_and_reports_show_each_viewer_only_their_canaries(played):
 
 # -- canaries in hidden state -----------------------------------------------------------------
 
-HIDDEN = re.compile(r"(?<![\w.])(9[1-4]\d\d)(?![\w.])")
+HIDDEN = re.compile(r"(?<![\w.])(9\d\d\d)(?![\w.])")
+#: The rulesets whose players know figures of their own that the public does not.
+OWN_FIGURES = {"cien": "a lord's own treasury and spending",
+               "jungle": "a house's own stores and its characters' skills",
+               "pyramid": "a player's own food, stone, serfs and priests"}
+FIRST_CANARY, CANARY_STEP = 9100, 10  # far enough apart that one turn's changes cross none
 
 
-def _hidden_cells(game: Game) -> dict[str, dict[str, int]]:
-    """The cells the public may not see in ``game``'s state (the GM's value, blanked in the
-    public view): per table, each such whole-number column of its first row, with a canary
-    value (9101, 9102, ...) to plant there."""
-    gm, public = game.state(), game.state(viewer=Viewer.public())
-    out: dict[str, dict[str, int]] = {}
+def _hidden_cells(game: Game) -> dict[str, dict[str, dict[int, int]]]:
+    """The cells someone may not see in ``game``'s state (the GM's value, blanked in the
+    public's view or in a player's): per table and whole-number column, each such row with a
+    canary value (9100, 9110, ...) to plant there."""
+    gm = game.state()
+    views = [game.state(viewer=v) for v in _viewers(game) if not v.is_gm]
+    out: dict[str, dict[str, dict[int, int]]] = {}
     k = 0
     for name, frame in gm.tables.items():
-        seen = public.tables.get(name)
-        if frame.is_empty():
-            continue
         for column, dtype in frame.schema.items():
             if not dtype.is_integer():
                 continue
-            shown = None if seen is None or column not in seen.columns else seen[column][0]
-            if frame[column][0] is not None and shown != frame[column][0]:
+            for row, value in enumerate(frame[column].to_list()):
+                if value is None or all(_shows(v, name, column, row, value) for v in views):
+                    continue
+                out.setdefault(name, {}).setdefault(column, {})[row] = \
+                    FIRST_CANARY + CANARY_STEP * k
                 k += 1
-                out.setdefault(name, {})[column] = 9100 + k
+    assert FIRST_CANARY + CANARY_STEP * k < 10_000, "too many hidden cells for the canaries"
+    return out
+
+
+def _shows(state: State, table: str, column: str, row: int, value: int) -> bool:
+    frame = state.tables.get(table)
+    return (frame is not None and column in frame.columns and row < frame.height
+            and frame[column][row] == value)
+
+
+def _canaries_shown(game: Game, viewer: Viewer) -> set[str]:
+    """The canary-sized values of every committed state as ``viewer`` may see it."""
+    out: set[str] = set()
+    for turn in game.store.turns():
+        for frame in game.state(turn, viewer=viewer).tables.values():
+            for column, dtype in frame.schema.items():
+                if dtype.is_integer():
+                    out |= {str(v) for v in frame[column].to_list()
+                            if v is not None and 9000 <= v < 10_000}
     return out
 
 
 def _outputs(game: Game, viewer: Viewer, tmp: Path) -> str:
-    """Every output drawn for ``viewer`` of turns 0 and 1: reports with their maps, the
-    history's frames and maps, SQL, ``gmkit status`` and the published site."""
+    """Every output drawn for ``viewer`` of turns 0 and 1: the report (HTML, BBCode, both
+    maps, and as ``gmkit report`` writes it in each format), the history's frames and maps,
+    SQL, ``gmkit status`` and the published site (the public's pages, or the player's own
+    pages published beside it)."""
     parts = []
     report = turn_report(game, game.first_turn + 1, viewer=viewer)
-    parts += [render_html(report), *render_bbcode(report), report.map_before_svg or ""]
+    parts += [render_html(report), *render_bbcode(report), report.map_before_svg or "",
+              report.map_after_svg or ""]
+    for fmt in ("html", "bbcode"):
+        res = CliRunner().invoke(main, ["report", str(game.root), "--turn",
+                                        str(game.first_turn + 1), "--view", str(viewer),
+                                        "--format", fmt])
+        assert res.exit_code == 0, res.output
+        parts.append(res.output)
     parts += [history.player_series(game, view=viewer).write_ndjson(),
               history.timeline(game, view=viewer).write_ndjson(),
-              history.map_at(game, game.first_turn, view=viewer)]
+              *(history.map_at(game, t, view=viewer) for t in game.store.turns())]
     for table in game.ruleset.schemas:
         parts.append(game.history(table, view=viewer).write_ndjson())
-    if viewer.is_public:
+    if not viewer.is_gm:
         from gmkit import sql
 
-        parts += [sql.query(game, f'select * from "{t}"').write_ndjson()
-                  for t in game.ruleset.schemas]
-        status = CliRunner().invoke(main, ["status", str(game.root)])
+        con = sql.views(game, view=viewer)  # every view SQL offers, across every turn
+        try:
+            names = con.sql("select table_name from information_schema.tables "
+                            "where table_schema = 'main'").fetchall()
+            parts += [pl.DataFrame(con.sql(f'select * from "{n}"')).write_ndjson()
+                      for (n,) in names]
+        finally:
+            con.close()
+    if not viewer.is_player:  # ``gmkit status`` is the public's or the GM's
+        status = CliRunner().invoke(main, ["status", str(game.root)]
+                                    + ([] if viewer.is_public else ["--gm"]))
         assert status.exit_code == 0, status.output
         parts.append(status.output)
-        publish(game, tmp / "site", workers=1)
-        parts += [p.read_text("utf-8") for p in (tmp / "site").rglob("*.html")]
-    else:
-        status = CliRunner().invoke(main, ["status", str(game.root), "--gm"])
-        parts.append(status.output)
+    if not viewer.is_gm:
+        parts.append(_pages(game, viewer, tmp))
     return "\n".join(parts)
 
 
-@pytest.mark.parametrize("name", RULESETS)
-def test_hidden_state_canaries_reach_no_public_output(name, tmp_path):
-    """What only the GM may see of the state (a Cien treasury, a Pyramid player's food and
-    serfs, a Jungle house's stores, a Three Hills digger's gold) planted with canary values in
-    a given starting position: the GM's outputs show them, no public output does, maps and
-    history included."""
+def _pages(game: Game, viewer: Viewer, tmp: Path) -> str:
+    """The published pages ``viewer`` reads: the public site, or a player's own pages (both
+    published once, into ``tmp``)."""
+    site, players = tmp / "site", tmp / "players"
+    if not site.exists():
+        publish(game, site, players=players, workers=1)
+    folder = site if viewer.is_public else players / str(viewer.player_id)
+    pages = [p.read_text("utf-8") for p in sorted(folder.rglob("*.html"))]
+    assert pages, folder
+    return "\n".join(pages)
+
+
+@pytest.fixture(scope="module", params=RULESETS)
+def hidden_game(request, tmp_path_factory) -> tuple[Game, set[str], Path, str]:
+    """A game of the ruleset whose starting position (a given one) holds a canary value in
+    every whole-number cell someone may not see, played one turn; with the planted values and
+    a folder for its published pages."""
+    name = request.param
+    tmp = tmp_path_factory.mktemp(f"hidden-{name}")
     rs = find_ruleset(name)
     board = starting_board(rs)[0]
     players = rs.example_players(board)
-    probe = Game.new(tmp_path / "probe", name, players)
+    probe = Game.new(tmp / "probe", name, players)
     cells = _hidden_cells(probe)
     if not cells:
-        pytest.skip(f"{rs.title} keeps no whole-number state from the public")
-    tables = {t: f.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.lit(v))
-                                .otherwise(pl.col(c)).cast(f.schema[c]).alias(c)
-                                for c, v in cells.get(t, {}).items())
-              for t, f in probe.state().tables.items()}
-    game = Game.new(tmp_path / "game", name, players, state=tables)
+        pytest.skip(f"{rs.title} keeps no whole-number state from anyone")
+    tables = {}
+    for t, f in probe.state().tables.items():
+        for c, rows in cells.get(t, {}).items():
+            value = pl.lit(None, f.schema[c])
+            for row, v in rows.items():
+                value = pl.when(pl.int_range(pl.len()) == row).then(pl.lit(v)).otherwise(value)
+            f = f.with_columns(pl.coalesce(value, pl.col(c)).cast(f.schema[c]).alias(c))
+        tables[t] = f
+    game = Game.new(tmp / "game", name, players, state=tables)
     turn = game.next_turn
     game.store.write_seed(turn, derived_seed("hidden", "turn", turn))
     state = game.state()
     for pid in game.to_move(state):
         dice = Dice(derived_seed("hidden", "bot", turn), turn, f"bot/{pid}")
-        game.receive(pid, game.bot_post(state, pid, dice),
-                     received="2026-01-01T00:00:00+00:00")
+        game.receive_post(pid, game.bot_post(state, pid, dice),
+                          received="2026-01-01T00:00:00+00:00")
     game.commit(game.start())
-    planted = {str(v) for c in cells.values() for v in c.values()}
-    gm = set(HIDDEN.findall(_outputs(game, Viewer.gm(), tmp_path))) & planted
+    planted = {str(v) for c in cells.values() for rows in c.values() for v in rows.values()}
+    return game, planted, tmp, name
+
+
+def test_hidden_state_canaries_reach_no_public_output(hidden_game):
+    """What only the GM may see of the state (a Cien treasury, a Pyramid player's food and
+    serfs, a Jungle house's stores, a Three Hills digger's gold) planted with canary values in
+    a given starting position: the GM's outputs show them, no public output does, maps and
+    history included."""
+    game, planted, tmp, _ = hidden_game
+    gm = set(HIDDEN.findall(_outputs(game, Viewer.gm(), tmp))) & planted
     assert gm, f"the GM's outputs show none of the planted values {sorted(planted)}"
-    leaked = set(HIDDEN.findall(_outputs(game, Viewer.public(), tmp_path))) & planted
+    hidden = (planted | _canaries_shown(game, Viewer.gm())) - \
+        _canaries_shown(game, Viewer.public())
+    leaked = set(HIDDEN.findall(_outputs(game, Viewer.public(), tmp))) & hidden
     assert not leaked, f"public outputs show hidden values {sorted(leaked)}"
+
+
+def test_hidden_state_canaries_reach_each_player_only_as_their_own(hidden_game):
+    """Each player's outputs (their report in each format with its maps, their history, SQL
+    and private pages) show none of the values hidden from them (another player's private
+    figures: a Cien treasury, a Pyramid player's food and serfs, a Jungle house's stores and
+    characters' skills; the GM-only ones: a Three Hills digger's gold), and do show their own,
+    which the public's outputs never do: all of them in their history, some on their pages.
+    Every player of every ruleset is checked."""
+    game, planted, tmp, name = hidden_game
+    everything = planted | _canaries_shown(game, Viewer.gm())
+    public = _canaries_shown(game, Viewer.public())
+    owners = 0
+    for pid in [p.id for p in game.players_from_config(game.config)]:
+        viewer = Viewer.player(pid)
+        visible = _canaries_shown(game, viewer)
+        found = set(HIDDEN.findall(_outputs(game, viewer, tmp)))
+        leaked = found & (everything - visible)
+        assert not leaked, f"{viewer}'s outputs show values hidden from them {sorted(leaked)}"
+        own = (visible - public) & planted
+        if own:
+            owners += 1
+            assert own <= found, f"{viewer}'s outputs miss their own values {sorted(own - found)}"
+            pages = set(HIDDEN.findall(_pages(game, viewer, tmp)))
+            assert own & pages, f"{viewer}'s pages show none of their own values {sorted(own)}"
+    if name in OWN_FIGURES:
+        assert owners, f"no player of {game.ruleset.title} sees {OWN_FIGURES[name]}"

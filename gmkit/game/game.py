@@ -4,7 +4,7 @@ The workflow of a turn::
 
     game = Game.open("data/sample-cien")
     game.commitment()                      # post this hash before resolving
-    game.receive("Red", post_text)         # each player's post: parsed at once, stored
+    game.receive_post("Red", post_text)    # each player's post: parsed at once, stored
     turn = game.start(entered={...})       # a TurnSession: orders read, problems, odds
     turn.driver.next() / .back() / .run_all()
     game.commit(turn)                      # atomic; the turn is never overwritten

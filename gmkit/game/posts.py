@@ -107,11 +107,6 @@ class ComingTurn(RecordedChanges):
             ids.append(GM_POSTER)  # the GM's own inputs of the turn
         return ids
 
-    def receive(self, player: str, text: str, *, secret: bool = False,
-                received: str | None = None) -> ParseResult[Any]:
-        """Store a player's post for the coming turn and return how it reads."""
-        return self.receive_post(player, text, secret=secret, received=received).parsed
-
     def receive_post(self, player: str, text: str, *, secret: bool = False,
                      received: str | None = None, posted: str | None = None,
                      allow_empty: bool = True) -> Received:

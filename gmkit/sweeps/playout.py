@@ -41,8 +41,8 @@ def receive_bot_posts(game: Game, master: str, *, secret_every: int = 3,
     for i, pid in enumerate(game.to_move(state)):
         dice = Dice(derived_seed(master, "bot", turn), turn, f"bot/{pid}")
         post = game.bot_post(state, pid, dice)
-        game.receive(pid, post, secret=secret_every > 0 and (i + turn) % secret_every == 0,
-                     received=received)
+        game.receive_post(pid, post, secret=secret_every > 0 and (i + turn) % secret_every == 0,
+                          received=received)
 
 
 def play(game: Game, turns: int, master: str = "gmkit", *, reveal: bool = True,

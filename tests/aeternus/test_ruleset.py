@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.aeternus.scenario import play, scenario
+from tests.cases import Cases
 
 from gmkit.core.ruleset import find_ruleset
 from gmkit.game import Game
@@ -66,16 +67,30 @@ def test_4_each_draw_is_logged_once_with_the_action_it_belongs_to(tmp_path: Path
     assert game.verify() == []
 
 
-@settings(max_examples=8, deadline=None)
-@given(st.integers(0, 10_000))
-def test_6_ap_never_negative(tmp_path_factory, seed: int) -> None:
+def test_6_ap_never_negative(tmp_path_factory) -> None:
     """6: AP are spent to perform actions; an action that would need more fails: AP never
-    go below zero, whatever the players post."""
+    go below zero, whatever the players post. The run meets both cases: AP spent to nothing,
+    and an action failing for want of AP."""
     rs = find_ruleset("aeternus")
-    root = tmp_path_factory.mktemp("ap")
-    game = playout(Game.new(root / "g", "aeternus", rs.example_players(None)), 3, f"ap{seed}")
-    for t in game.store.turns():
-        assert (game.state(t)["players"]["ap"] >= 0).all()
+    cases = Cases("AP spent to nothing", "an action failing for want of AP")
+
+    @settings(max_examples=8, deadline=None)
+    @given(st.integers(0, 10_000))
+    def check(seed: int) -> None:
+        cases.example()
+        root = tmp_path_factory.mktemp("ap")
+        game = playout(Game.new(root / "g", "aeternus", rs.example_players(None)), 3,
+                       f"ap{seed}")
+        for t in game.store.turns():
+            ap = game.state(t)["players"]["ap"]
+            assert (ap >= 0).all()
+            cases.met("AP spent to nothing", (ap == 0).any())
+            events = game.turn(t).events.filter(pl.col("kind") == "failed")
+            cases.met("an action failing for want of AP",
+                      events["text"].str.contains(" AP and ").any())
+
+    check()
+    cases.check()
 
 
 def test_2_no_hidden_information_a_players_view_is_the_publics():

@@ -24,6 +24,7 @@ from gmkit.rulesets.aeternus.world import (
     requests,
     verify,
 )
+from tests.cases import Cases
 
 SEED = "5e" * 32
 F = Fraction
@@ -391,30 +392,62 @@ def holes(generated: set[tuple[int, int]]) -> set[tuple[int, int]]:
     return box - outside
 
 
-orders = st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=1, max_size=70)
+hex_at = st.tuples(st.integers(-4, 4), st.integers(-4, 4))
+orders = st.lists(hex_at, min_size=1, max_size=70)
 
 
-@given(orders, st.sampled_from(["hex", "mass"]))
-@settings(max_examples=60, deadline=None)
-def test_masses_equal_a_recount_from_scratch(order, pool_entry):
+def _ring_then_centre(centre: tuple[int, int], before: list[tuple[int, int]],
+                      after: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    q, r = centre
+    return [*before, *((q + dq, r + dr) for dq, dr in AXIAL_STEPS), *after, centre]
+
+
+# requests that close a ring round a hex before asking for it: the hex is cut off first
+enclosing = st.builds(_ring_then_centre, hex_at, st.lists(hex_at, max_size=10),
+                      st.lists(hex_at, max_size=10))
+
+
+def test_masses_equal_a_recount_from_scratch():
     """A mass is 'a connected group of hexes of the same biome type': the incremental count
-    equals a flood fill after any generation order."""
-    world = World.new({"pool_entry": pool_entry})
-    world.generate_all(order, seed=SEED, turn=1)
-    frame = world.frame()
-    ref = flood_masses(frame)
-    assert {(q, r): s for q, r, s in zip(frame["q"], frame["r"], frame["mass_size"])} == ref
-    ids = frame.group_by("mass").agg(pl.len(), pl.col("mass_size").first())
-    assert (ids["len"] == ids["mass_size"]).all()
-    assert set(frame["mass"]) == set(frame.group_by("mass").agg(
-        pl.col("generated_order").min())["generated_order"])
+    equals a flood fill after any generation order. The run meets masses of several hexes."""
+    cases = Cases("a mass of several hexes")
+
+    @given(orders, st.sampled_from(["hex", "mass"]))
+    @settings(max_examples=60, deadline=None)
+    def check(order, pool_entry):
+        cases.example()
+        world = World.new({"pool_entry": pool_entry})
+        world.generate_all(order, seed=SEED, turn=1)
+        frame = world.frame()
+        ref = flood_masses(frame)
+        assert {(q, r): s for q, r, s in zip(frame["q"], frame["r"], frame["mass_size"])} == ref
+        ids = frame.group_by("mass").agg(pl.len(), pl.col("mass_size").first())
+        assert (ids["len"] == ids["mass_size"]).all()
+        assert set(frame["mass"]) == set(frame.group_by("mass").agg(
+            pl.col("generated_order").min())["generated_order"])
+        cases.met("a mass of several hexes", (ids["len"] > 1).any())
+
+    check()
+    cases.check()
 
 
-@given(orders)
-@settings(max_examples=60, deadline=None)
-def test_lakes_at_once_equal_a_recount_of_enclosed_regions(order):
+def test_lakes_at_once_equal_a_recount_of_enclosed_regions():
     """lake_timing at_once: after each request the hexes cut off are generated as Lake; a full
-    recount of enclosed regions after each step says which, and none stays indeterminate."""
+    recount of enclosed regions after each step says which, and none stays indeterminate. The
+    run meets hexes cut off."""
+    cases = Cases("a hex cut off")
+
+    @given(st.one_of(orders, enclosing))
+    @settings(max_examples=60, deadline=None)
+    def check(order):
+        cases.example()
+        _lakes_at_once(order, cases)
+
+    check()
+    cases.check()
+
+
+def _lakes_at_once(order, cases):
     world = World.new()
     generated, lakes = {(0, 0)}, set()
     for h in order:
@@ -430,13 +463,26 @@ def test_lakes_at_once_equal_a_recount_of_enclosed_regions(order):
     assert set(zip(got["q"], got["r"])) == lakes
     assert set(got["biome"]) <= {"Lake"}
     assert not holes(generated)
+    cases.met("a hex cut off", bool(lakes))
 
 
-@given(orders)
-@settings(max_examples=60, deadline=None)
-def test_lakes_when_generated_equal_a_recount_of_enclosed_regions(order):
+def test_lakes_when_generated_equal_a_recount_of_enclosed_regions():
     """lake_timing when_generated: a requested hex is Lake exactly when it was cut off before,
-    and the world's cut-off set is the recount of enclosed regions."""
+    and the world's cut-off set is the recount of enclosed regions. The run meets a hex cut off
+    and then requested."""
+    cases = Cases("a hex requested after it was cut off")
+
+    @given(st.one_of(orders, enclosing))
+    @settings(max_examples=60, deadline=None)
+    def check(order):
+        cases.example()
+        _lakes_when_generated(order, cases)
+
+    check()
+    cases.check()
+
+
+def _lakes_when_generated(order, cases):
     world = World.new({"lake_timing": "when_generated"})
     generated = {(0, 0)}
     expect_lake = set()
@@ -450,18 +496,32 @@ def test_lakes_when_generated_equal_a_recount_of_enclosed_regions(order):
     frame = world.frame()
     got = frame.filter(pl.col("biome") == "Lake")
     assert set(zip(got["q"], got["r"])) == expect_lake
+    cases.met("a hex requested after it was cut off", bool(expect_lake))
 
 
-@given(orders)
-@settings(max_examples=40, deadline=None)
-def test_dunes_never_touch_a_swamp(order):
-    """5.3.1.2 and 5.3.1.5 together: a generated Deceased Dunes hex never borders a Swamp."""
-    world = World.new()
-    world.generate_all(order, seed="0f" * 32, turn=1)
-    biome = {(q, r): world.biome[i] for (q, r), i in world.index.items()}
-    for (q, r), b in biome.items():
-        if b == 1:
-            assert all(biome.get((q + dq, r + dr)) != 4 for dq, dr in AXIAL_STEPS)
+def test_dunes_never_touch_a_swamp():
+    """5.3.1.2 and 5.3.1.5 together: a generated Deceased Dunes hex never borders a Swamp. The
+    run meets Dunes with neighbours generated, and Swamps (worlds grown hex by hex from the
+    origin, under several seeds)."""
+    cases = Cases("a Dunes hex with a neighbour", "a Swamp hex")
+    grown = st.builds(growth_order, st.integers(10, 80), st.integers(0, 2**32))
+
+    @given(st.one_of(orders, grown), st.sampled_from(["0f" * 32, SEED, "a7" * 32, "31" * 32]))
+    @settings(max_examples=40, deadline=None)
+    def check(order, seed):
+        cases.example()
+        world = World.new()
+        world.generate_all(order, seed=seed, turn=1)
+        biome = {(q, r): world.biome[i] for (q, r), i in world.index.items()}
+        for (q, r), b in biome.items():
+            if b == 1:
+                near = [biome.get((q + dq, r + dr)) for dq, dr in AXIAL_STEPS]
+                assert 4 not in near
+                cases.met("a Dunes hex with a neighbour", any(n is not None for n in near))
+            cases.met("a Swamp hex", b == 4)
+
+    check()
+    cases.check()
 
 
 def test_dunes_and_swamps_on_a_large_world():

@@ -22,6 +22,7 @@ from gmkit.rulesets.aztlan.orders import (
     Support,
 )
 from tests.aztlan.conftest import adjacent, run
+from tests.cases import Cases
 from gmkit.rulesets.aztlan.board.geography import load_map
 
 AZ, TL, CH = "Aztecs", "Tlaxcalans", "Chalcans"
@@ -595,18 +596,29 @@ def scenes(draw: st.DrawFn) -> tuple[dict[str, tuple[str, int]], dict[str, list[
     return armies, orders
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scenes())
-def test_any_orders_resolve_and_every_army_is_accounted_for(
-        scene: tuple[dict[str, tuple[str, int]], dict[str, list[Order]]]) -> None:
-    board = _board()
-    armies, orders = scene
-    adj = run(board, armies, orders)
-    assert all(1 <= n <= 3 for _, n in adj.armies.values())
-    before = sum(n for _, n in armies.values())
-    assert sum(n for _, n in adj.armies.values()) + sum(adj.lost.values()) == before
-    assert sum(c.count for c in adj.captures) <= sum(adj.lost.values())
-    assert len(adj.results) == len(armies)
+def test_any_orders_resolve_and_every_army_is_accounted_for() -> None:
+    """Any orders resolve; every army is still on the board or lost, no more captured than
+    lost, a result for every army. The run meets the cases the accounting is about: armies
+    lost, and armies captured."""
+    cases = Cases("an army lost", "an army captured")
+
+    @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(scenes())
+    def check(scene: tuple[dict[str, tuple[str, int]], dict[str, list[Order]]]) -> None:
+        cases.example()
+        board = _board()
+        armies, orders = scene
+        adj = run(board, armies, orders)
+        assert all(1 <= n <= 3 for _, n in adj.armies.values())
+        before = sum(n for _, n in armies.values())
+        assert sum(n for _, n in adj.armies.values()) + sum(adj.lost.values()) == before
+        assert sum(c.count for c in adj.captures) <= sum(adj.lost.values())
+        assert len(adj.results) == len(armies)
+        cases.met("an army lost", sum(adj.lost.values()) > 0)
+        cases.met("an army captured", bool(adj.captures))
+
+    check()
+    cases.check()
 
 
 def test_paradox_cut_support_cycle_without_solution_backup_rule(board: PolygonBoard) -> None:

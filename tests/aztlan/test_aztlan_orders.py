@@ -16,6 +16,7 @@ from gmkit.rulesets.aztlan.orders import (NEUTRAL, Attack, Contingency, CutSuppo
                                           Move, Order, Permit, Position, Sacrifice, Stand,
                                           Support, describe, parse, validate)
 from gmkit.rulesets.aztlan.board.geography import DESERT, load_map
+from tests.cases import Cases
 
 
 @pytest.fixture(scope="module")
@@ -563,7 +564,14 @@ WORDS = ["A", "2A", "3A", "double", "triple", "army", "in", "Ten", "Tex", "Tla",
          "through", "attacks", "Tenochtitlán", "[b]", "[/b]", "r", "any", "'s", "-", "é"]
 LINE = st.one_of(st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join),
                  st.text(max_size=40))
-POST = st.lists(LINE, min_size=1, max_size=5).map("\n".join)
+PLACES = ["Ten", "Tex", "Tla", "Tit", "Zem", "Chi"]
+# whole orders from any sector (so some are the player's own, and pass validation)
+ORDER_LINE = st.builds(lambda n, src, verb, dst: f"{n}A {src} {verb} {dst}".strip(),
+                       st.sampled_from(["", "2", "3"]), st.sampled_from(PLACES),
+                       st.sampled_from(["H", "St", "A", "CS", "S A Ten", "M"]),
+                       st.sampled_from(["", *PLACES]))
+POST = st.one_of(st.lists(st.one_of(LINE, ORDER_LINE), min_size=1, max_size=5).map("\n".join),
+                 ORDER_LINE)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -592,16 +600,30 @@ def test_fuzzed_posts_meet_the_cases_the_fuzz_test_is_about(board: GameMap) -> N
     assert parse(erred, board, "Aztecs").errors and parse(read, board, "Aztecs").orders
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(aztec=POST, chichimec=POST)
 def test_fuzz_validate_never_crashes_and_errors_name_their_line(
-        board: PolygonBoard, start: Position, aztec: str, chichimec: str) -> None:
-    parsed = {"Aztecs": parse(aztec, board, "Aztecs"),
-              "Chichimecs": parse(chichimec, board, "Chichimecs")}
-    for player, errs in validate(start, parsed, board).items():
-        numbers = {line.number for line, _ in parsed[player].orders}
-        for err in errs:
-            assert err.line in numbers and str(err).startswith(f"line {err.line}: ")
+        board: PolygonBoard, start: Position) -> None:
+    """Validation of any posts never fails and names the line of each problem; the run meets
+    a problem found, and an order that passes."""
+    cases = Cases("a problem found", "an order passing")
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(aztec=POST, chichimec=POST)
+    def check(aztec: str, chichimec: str) -> None:
+        cases.example()
+        parsed = {"Aztecs": parse(aztec, board, "Aztecs"),
+                  "Chichimecs": parse(chichimec, board, "Chichimecs")}
+        found = validate(start, parsed, board)
+        for player, errs in found.items():
+            numbers = {line.number for line, _ in parsed[player].orders}
+            for err in errs:
+                assert err.line in numbers and str(err).startswith(f"line {err.line}: ")
+        cases.met("a problem found", any(found.values()))
+        cases.met("an order passing", any(
+            len(p.orders) > len({e.line for e in found.get(player, [])})
+            for player, p in parsed.items()))
+
+    check()
+    cases.check()
 
 
 def test_5_5_numbered_sector_opens_a_support_contingency(board: PolygonBoard) -> None:

@@ -23,6 +23,7 @@ from gmkit.core.files import parquet_bytes
 from gmkit.game import Game
 from gmkit.sweeps.playout import new_game
 from gmkit.rulesets.cien.constants import CAPITAL, COLOURS
+from tests.cases import Cases
 from tests.cien.helpers import RULESET, grid_map, scenario
 
 GRID = """
@@ -74,12 +75,25 @@ def build(folder: Path, players: list[dict[str, str]], turns: int, master: str) 
 # ---------------------------------------------------------------------------
 
 
-@GAME_SETTINGS
-@given(players=player_lists(), turns=st.integers(min_value=1, max_value=3), master=masters)
-def test_playout_invariants(players: list[dict[str, str]], turns: int, master: str) -> None:
+def test_playout_invariants() -> None:
     """For every committed turn of a bot playout: no treasury is negative (grain cannot be spent
     that is not there), every province appears once (so has at most one owner), every owner is an
-    active player of that turn, and Game.verify() finds nothing to report."""
+    active player of that turn, and Game.verify() finds nothing to report. The run meets the
+    cases these are about: a treasury spent to nothing, and provinces changing hands."""
+    cases = Cases("a treasury spent to nothing", "a province changing hands")
+
+    @GAME_SETTINGS
+    @given(players=player_lists(), turns=st.integers(min_value=1, max_value=3), master=masters)
+    def check(players: list[dict[str, str]], turns: int, master: str) -> None:
+        cases.example()
+        _playout_invariants(players, turns, master, cases)
+
+    check()
+    cases.check()
+
+
+def _playout_invariants(players: list[dict[str, str]], turns: int, master: str,
+                        cases: Cases) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         game = build(Path(tmp), players, turns, master)
         assert game.store.turns() == list(range(game.latest_turn + 1))
@@ -97,14 +111,29 @@ def test_playout_invariants(players: list[dict[str, str]], turns: int, master: s
             assert owners <= active, f"turn {t}: owners {owners - active} are not active"
             assert pls["id"].n_unique() == pls.height
         assert game.verify() == []
+        later = players_hist.filter(pl.col("turn") > 0)
+        cases.met("a treasury spent to nothing", (later["treasury"] == 0).any())
+        owners = provinces_hist.group_by("name").agg(pl.col("owner").n_unique())
+        cases.met("a province changing hands", (owners["owner"] > 1).any())
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=player_lists(), turns=st.integers(min_value=1, max_value=3), master=masters)
-def test_same_seed_same_orders_byte_identical_tables(players: list[dict[str, str]], turns: int,
-                                                     master: str) -> None:
+def test_same_seed_same_orders_byte_identical_tables() -> None:
     """Determinism: two games built independently from the same seed (so the same orders) have
-    byte-identical state tables, roll logs and event logs at every turn."""
+    byte-identical state tables, roll logs and event logs at every turn; dice were rolled."""
+    cases = Cases("a turn with dice rolled")
+
+    @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(players=player_lists(), turns=st.integers(min_value=1, max_value=3), master=masters)
+    def check(players: list[dict[str, str]], turns: int, master: str) -> None:
+        cases.example()
+        _same_seed_same_tables(players, turns, master, cases)
+
+    check()
+    cases.check()
+
+
+def _same_seed_same_tables(players: list[dict[str, str]], turns: int, master: str,
+                           cases: Cases) -> None:
     with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
         one = build(Path(a), players, turns, master)
         two = build(Path(b), players, turns, master)
@@ -118,6 +147,7 @@ def test_same_seed_same_orders_byte_identical_tables(players: list[dict[str, str
                 assert parquet_bytes(getattr(x, name)) == parquet_bytes(getattr(y, name)), \
                     f"turn {t}: {name} differ"
             assert x.manifest_hash == y.manifest_hash
+            cases.met("a turn with dice rolled", x.rolls.height > 0)
 
 
 # ---------------------------------------------------------------------------
@@ -140,11 +170,22 @@ FRAGMENTS = [
     "grain", ".", "!", ";", ",", "[", "]", "<", ">", "é",
 ]
 
+PLACES = ["Coyons", "Tróys", "Troies", "Sevoy", "Cien", "Arles", "Guicardie", "Solsauvre",
+          "Vauclerc", "Brest", "Great Sea 1", "Nowhere"]
+ORDERS = ["{n} Grain for Conquest of {p}", "{n} Grain for Defense of {p}", "Invest {n} in {p}",
+          "Gift {n} Grain to the Emperor", "Petition for Advancement, gift {n}",
+          "Declare Kingdom", "Reward to {p}"]
+# whole order lines (bold, with any grain and place), so orders are read and then checked
+order_lines = st.builds(lambda form, n, p: "[b]" + form.format(n=n, p=p) + "[/b]",
+                        st.sampled_from(ORDERS), st.integers(0, 60), st.sampled_from(PLACES))
+
 posts = st.one_of(
     st.text(max_size=300),
     st.lists(st.sampled_from(FRAGMENTS), max_size=30).map("".join),
     st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=8)), max_size=25)
     .map("".join),
+    st.lists(st.one_of(order_lines, st.sampled_from(FRAGMENTS)), max_size=8).map("\n".join),
+    order_lines,
 )
 
 
@@ -152,15 +193,29 @@ def line_count(post: str) -> int:
     return post.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
 
 
-@settings(max_examples=300, deadline=None)
-@given(post=posts, secret=st.booleans())
-@example(post="", secret=False)
-@example(post="[b][/b]\n[quote][b]Hold Coyons[/b]", secret=False)
-@example(post="[b]Join as Teal with Vauclerc as a Duchy, lord [/b]", secret=True)
-def test_fuzzed_posts_never_crash_and_errors_name_a_line(post: str, secret: bool) -> None:
+def test_fuzzed_posts_never_crash_and_errors_name_a_line() -> None:
     """Orders module: parsing never fails on any post; every error names its line (a line of
     the post) except the single 'no orders found' error; checking the orders against the state
-    then never fails either and names a line for every problem."""
+    then never fails either and names a line for every problem. The run meets each case:
+    an error naming its line, an order read, a problem found against the state, an order
+    accepted."""
+    cases = Cases("an error naming its line", "an order read", "a problem against the state",
+                  "an order accepted")
+
+    @settings(max_examples=300, deadline=None)
+    @given(post=posts, secret=st.booleans())
+    @example(post="", secret=False)
+    @example(post="[b][/b]\n[quote][b]Hold Coyons[/b]", secret=False)
+    @example(post="[b]Join as Teal with Vauclerc as a Duchy, lord [/b]", secret=True)
+    def check(post: str, secret: bool) -> None:
+        cases.example()
+        _fuzzed_post(post, secret, cases)
+
+    check()
+    cases.check()
+
+
+def _fuzzed_post(post: str, secret: bool, cases: Cases) -> None:
     result = RULESET.parse_post(post, "Red", STATE, PARAMS, secret=secret)
     if len(result.errors) == 1 and result.errors[0].line is None:
         assert str(result.errors[0]) in (NO_ORDERS_MESSAGE, NOT_BOLD)
@@ -175,8 +230,13 @@ def test_fuzzed_posts_never_crash_and_errors_name_a_line(post: str, secret: bool
     problems = RULESET.validate(STATE, {"Red": result}, PARAMS)
     for err in problems.get("Red", []):
         assert str(err).startswith("line "), str(err)
-    accepted = Orders.parsed({"Red": result}).accepted(problems)
-    assert len(accepted["Red"] if "Red" in accepted else []) <= len(result.orders)
+    kept = Orders.parsed({"Red": result}).accepted(problems)
+    accepted = kept["Red"] if "Red" in kept else []
+    assert len(accepted) <= len(result.orders)
+    cases.met("an error naming its line", any(e.line is not None for e in result.errors))
+    cases.met("an order read", bool(result.orders))
+    cases.met("a problem against the state", bool(problems.get("Red")))
+    cases.met("an order accepted", bool(accepted))
 
 
 def test_a_huge_number_is_an_error_not_a_crash() -> None:

@@ -33,8 +33,8 @@ def hills(tmp_path: Path) -> Game:
     """A game of Three Hills with one turn played."""
     rs = find_ruleset("example")
     game = Game.new(tmp_path / "hills", "example", rs.example_players(None))
-    game.receive("Amber", "Move to the Ford")
-    game.receive("Birch", "Go to West Hill")
+    game.receive_post("Amber", "Move to the Ford")
+    game.receive_post("Birch", "Go to West Hill")
     game.commit(game.start())
     return game
 

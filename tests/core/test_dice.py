@@ -27,6 +27,7 @@ from gmkit.core.dice import (
     seeded_int,
     seeded_uniform,
 )
+from tests.cases import Cases
 
 SEED = "0f" * 32
 OTHER_SEED = "a5" * 32
@@ -435,14 +436,26 @@ class TestParseEntered:
         """A file of comments and blank lines enters no die."""
         assert parse_entered("# nothing\n\n   \n") == {}
 
-    @given(st.text(max_size=200))
-    @settings(max_examples=100)
-    def test_never_crashes_otherwise(self, text: str) -> None:
-        """parse_entered either reads the text or raises DiceError naming a line."""
-        try:
-            parse_entered(text)
-        except DiceError as e:
-            assert str(e).startswith("line ")
+    def test_never_crashes_otherwise(self) -> None:
+        """parse_entered either reads the text or raises DiceError naming a line; the run
+        meets both (the text includes lines shaped like ``draw = value``)."""
+        cases = Cases("a die read", "a line refused")
+        entry = st.tuples(st.text(max_size=12), st.one_of(st.integers(-5, 20).map(str),
+                                                          st.text(max_size=6))).map(
+            lambda kv: f"{kv[0]} = {kv[1]}")
+
+        @given(st.one_of(st.text(max_size=200), st.lists(entry, max_size=4).map("\n".join)))
+        @settings(max_examples=100)
+        def check(text: str) -> None:
+            cases.example()
+            try:
+                cases.met("a die read", bool(parse_entered(text)))
+            except DiceError as e:
+                assert str(e).startswith("line ")
+                cases.met("a line refused")
+
+        check()
+        cases.check()
 
 
 # ---------------------------------------------------------------------------

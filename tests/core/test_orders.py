@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from gmkit.core.orders import (NO_ORDERS_MESSAGE, AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError,
     ParseResult, PostLine, UnknownNameError, extract_lines, join_alternatives, parse_post)
 from gmkit.core.names import NameIndex, normalize
+from tests.cases import Cases
 
 PROVINCES = ["Tróys", "Coyons", "Sevoy", "Solsauvre", "Guicardie"]
 
@@ -321,13 +322,26 @@ class TestNameIndex:
             "Saint-Aubrac",
         ]
 
-    @given(st.text())
-    def test_resolve_either_answers_or_raises_order_error(self, typed: str) -> None:
+    def test_resolve_either_answers_or_raises_order_error(self) -> None:
+        """Any typed name resolves to a province or raises an OrderError; the run meets both
+        (typed names include the provinces' prefixes, in either case)."""
         index = NameIndex(PROVINCES)
-        try:
-            assert index.resolve(typed) in PROVINCES
-        except OrderError as err:
-            assert isinstance(err, (AmbiguousOrderError, UnknownNameError))
+        cases = Cases("a name resolved", "a name refused")
+        prefixes = st.tuples(st.sampled_from(PROVINCES), st.integers(1, 8), st.booleans()).map(
+            lambda p: p[0][:p[1]].upper() if p[2] else p[0][:p[1]])
+
+        @given(st.one_of(st.text(), prefixes))
+        def check(typed: str) -> None:
+            cases.example()
+            try:
+                assert index.resolve(typed) in PROVINCES
+                cases.met("a name resolved")
+            except OrderError as err:
+                assert isinstance(err, (AmbiguousOrderError, UnknownNameError))
+                cases.met("a name refused")
+
+        check()
+        cases.check()
 
     @given(st.text(), st.sampled_from(PROVINCES))
     def test_find_in_spans_resolve_back(self, noise: str, name: str) -> None:
@@ -522,30 +536,54 @@ def test_fuzz_extract_lines(post: str) -> None:
         assert "  " not in line.text
 
 
-@settings(max_examples=300)
-@given(POSTS)
-def test_fuzz_parse_post(post: str) -> None:
-    result = parse_post(post, trivial_parser)
-    assert result.ok == (not result.errors)
-    assert isinstance(result.report(), str)
-    if not result.orders and not result.errors:
-        assert extract_lines(post)  # only when every line was ignored
-    for err in result.errors:
-        assert isinstance(err, OrderError)
-        if err.line is None:
-            assert str(err) == NO_ORDERS_MESSAGE
-        else:
-            assert str(err).startswith(f"line {err.line}: ")
-            assert err.text
+def test_fuzz_parse_post() -> None:
+    """Any post reads into orders and errors, each error naming its line (or the one 'no
+    orders' error); the run meets each: an order read, a line refused, a post with no orders,
+    a post whose every line was ignored."""
+    cases = Cases("an order read", "a line refused", "no orders", "every line ignored")
+
+    @settings(max_examples=300)
+    @given(POSTS)
+    def check(post: str) -> None:
+        cases.example()
+        result = parse_post(post, trivial_parser)
+        assert result.ok == (not result.errors)
+        assert isinstance(result.report(), str)
+        if not result.orders and not result.errors:
+            assert extract_lines(post)  # only when every line was ignored
+            cases.met("every line ignored")
+        for err in result.errors:
+            assert isinstance(err, OrderError)
+            if err.line is None:
+                assert str(err) == NO_ORDERS_MESSAGE
+                cases.met("no orders")
+            else:
+                assert str(err).startswith(f"line {err.line}: ")
+                assert err.text
+                cases.met("a line refused")
+        cases.met("an order read", bool(result.orders))
+
+    check()
+    cases.check()
 
 
-@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=20), max_size=6))
-def test_fuzz_plain_lines_keep_their_numbers(words: list[str]) -> None:
-    post = "\n".join(f"Hold X{i} {w}" for i, w in enumerate(words))
-    if "[" in post or "<" in post or "&" in post:
-        return  # markup and entities are covered elsewhere
-    numbers = [line.number for line in extract_lines(post)]
-    assert numbers == list(range(1, len(words) + 1))
+def test_fuzz_plain_lines_keep_their_numbers() -> None:
+    """Plain lines keep their numbers; the run meets posts of several lines without markup
+    (those with markup are left to the tests above)."""
+    cases = Cases("several plain lines")
+
+    @given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=20), max_size=6))
+    def check(words: list[str]) -> None:
+        cases.example()
+        post = "\n".join(f"Hold X{i} {w}" for i, w in enumerate(words))
+        if "[" in post or "<" in post or "&" in post:
+            return  # markup and entities are covered elsewhere
+        numbers = [line.number for line in extract_lines(post)]
+        assert numbers == list(range(1, len(words) + 1))
+        cases.met("several plain lines", len(words) > 1)
+
+    check()
+    cases.check()
 
 
 @pytest.mark.parametrize(

@@ -397,7 +397,7 @@ class TestHistoryAndPosts:
         """Posts received are kept on disk until the turn is committed, then set aside (kept in
         pending/used) and stored in the turn's orders."""
         text = "[b]5 Grain for Defense of Coyons[/b]"
-        fresh.receive("red", text, received="2026-01-01T00:00:00+00:00")
+        fresh.receive_post("red", text, received="2026-01-01T00:00:00+00:00")
         reopened = Game.open(fresh.root)
         posts = reopened.store.pending_posts(1)
         assert posts.height == 1
@@ -405,7 +405,7 @@ class TestHistoryAndPosts:
                                              "received": "2026-01-01T00:00:00+00:00",
                                              "text": text, "posted": None}
         session = reopened.start()
-        fresh.receive("Gold", "[b]5 Grain for Defense of Arles[/b]")  # after the session read
+        fresh.receive_post("Gold", "[b]5 Grain for Defense of Arles[/b]")  # after the session read
         reopened.commit(session)
         late = reopened.store.pending_posts(1)
         assert late["seq"].to_list() == [2]  # the late post stays with its turn
@@ -416,7 +416,7 @@ class TestHistoryAndPosts:
 
     def test_withdraw_post(self, fresh: Game) -> None:
         """A withdrawn post no longer counts but is kept."""
-        fresh.receive("Red", "[b]5 Grain for Defense of Coyons[/b]")
+        fresh.receive_post("Red", "[b]5 Grain for Defense of Coyons[/b]")
         fresh.store.withdraw_post(1)
         assert fresh.store.pending_posts(1).height == 0
         assert (fresh.root / "pending" / "withdrawn" / "00001.json").is_file()
@@ -426,9 +426,9 @@ class TestHistoryAndPosts:
     def test_withdrawn_posts_are_all_kept(self, fresh: Game) -> None:
         """Store docstring: a withdrawn post is set aside, kept in pending/withdrawn; withdrawing
         a second post must not replace the first one's copy."""
-        fresh.receive("Red", "[b]5 Grain for Defense of Coyons[/b]")
+        fresh.receive_post("Red", "[b]5 Grain for Defense of Coyons[/b]")
         fresh.store.withdraw_post(1)
-        fresh.receive("Red", "[b]6 Grain for Defense of Coyons[/b]")
+        fresh.receive_post("Red", "[b]6 Grain for Defense of Coyons[/b]")
         seq = int(fresh.store.pending_posts(1)["seq"][0])
         fresh.store.withdraw_post(seq)
         kept = [json.loads(p.read_text("utf-8"))["text"]
@@ -444,17 +444,17 @@ class TestHistoryAndPosts:
 
 class TestGame:
     def test_receive_rejects_an_unknown_player_listing_players(self, fresh: Game) -> None:
-        """receive(): a post from nobody in the game is refused, the message listing players."""
+        """receive_post(): a post from nobody in the game is refused, the message listing players."""
         with pytest.raises(GameError) as err:
-            fresh.receive("Mauve", "[b]5 Grain for Defense of Coyons[/b]")
+            fresh.receive_post("Mauve", "[b]5 Grain for Defense of Coyons[/b]")
         msg = str(err.value)
         assert "Mauve" in msg and "Red" in msg and "Gold" in msg
         assert fresh.store.pending_posts(1).height == 0
 
     def test_receive_reads_the_post(self, fresh: Game) -> None:
-        """receive() returns how the post reads, with per-line errors."""
-        result = fresh.receive("Red", "[b]5 Grain for Defense of Coyons[/b]\n"
-                                      "[b]10 Grain for Conquest of Troies[/b]")
+        """receive_post() returns how the post reads, with per-line errors."""
+        result = fresh.receive_post("Red", "[b]5 Grain for Defense of Coyons[/b]\n"
+                                           "[b]10 Grain for Conquest of Troies[/b]").parsed
         assert len(result.orders) == 1
         assert [str(e) for e in result.errors] == [
             "line 2: no province 'Troies'; did you mean Tróys?"]

@@ -205,7 +205,7 @@ def test_orders_are_drawn_as_arrows_on_a_graph_board(tmp_path):
     from gmkit.game import Game
 
     game = Game.new(tmp_path / "g", "example", [{"id": "Amber"}, {"id": "Birch"}])
-    game.receive("Amber", "Move to the Ford")
+    game.receive_post("Amber", "Move to the Ford")
     desk = Desk(game)
     desk.begin()
     svg = desk.orders_svg()

@@ -13,6 +13,7 @@ from gmkit.rulesets.jungle.food import eat
 from gmkit.rulesets.jungle.orders import parse
 from gmkit.rulesets.jungle.resolve import resolve_part
 from gmkit.rulesets.jungle.state import checked
+from tests.cases import Cases
 from tests.jungle.helpers import RULES, char, unit_row, world
 
 NAMES = ["Gualpa", "Itzel", "Xoco", "Mixtli", "Tochtli", "Ome"]
@@ -21,14 +22,17 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 
 
 @st.composite
-def towns(draw: st.DrawFn):
+def towns(draw: st.DrawFn, weak: str | None = None):
+    """A town of six characters in three houses; ``weak`` names one with 1 XP and no Fame
+    (the last to act in the Morning, dead after any lost fight)."""
     chars = []
     for i, name in enumerate(NAMES):
         house = HOUSES[i % 3]
         in_unit = draw(st.booleans()) and i > 2
+        xp, fame = (1, 0) if name == weak else (draw(st.integers(1, 60)),
+                                                 draw(st.integers(0, 40)))
         chars.append(char(name, house, unit="Warrior" if in_unit else None,
-                          xp=draw(st.integers(1, 60)), fame=draw(st.integers(0, 40)),
-                          wisdom=draw(st.integers(0, 30))))
+                          xp=xp, fame=fame, wisdom=draw(st.integers(0, 30))))
     houses = {h: (draw(st.integers(0, 12)), draw(st.integers(0, 40))) for h in HOUSES}
     captain = next((c["name"] for c in chars if c["unit"]), None)
     units = [unit_row("Warrior", captain=captain, city="Tenochtitlan")]
@@ -36,9 +40,16 @@ def towns(draw: st.DrawFn):
     return world(chars, houses=houses, units=units, slaves=slaves)
 
 
-def lines(draw: st.DrawFn, house: str) -> str:
+def lines(draw: st.DrawFn, house: str, target: str | None = None) -> str:
+    """A post of ``house`` with a line for every character (the house's own are read); with
+    a ``target``, about half the others' lines would kill that character: a Duel, or a
+    sacrifice (which only his own house may make)."""
     out = []
     for name in NAMES:
+        if target not in (None, name) and draw(st.booleans()):
+            out.append(draw(st.sampled_from([f"[b]{name}: Attack (Duel) {target}[/b]",
+                                             f"[b]{name}: Sacrifice {target} to Tlaloc[/b]"])))
+            continue
         other = draw(st.sampled_from(NAMES))
         kind = draw(st.sampled_from([t.value for t in AttackType]))
         out.append(draw(st.sampled_from([
@@ -61,10 +72,22 @@ def no_negatives(state) -> bool:
             and state["houses"]["food"].min() >= 0 and state["houses"]["gold"].min() >= 0)
 
 
-@SETTINGS
-@given(towns(), st.data(), st.integers(0, 2**32))
-def test_a_session_keeps_every_attribute_at_zero_or_more(town, data, seed):
-    """ATTRIBUTES: "A character with 0 XP immediately dies"; nothing falls below zero."""
+def test_a_session_keeps_every_attribute_at_zero_or_more():
+    """ATTRIBUTES: "A character with 0 XP immediately dies"; nothing falls below zero. The run
+    meets a character's XP brought to nothing (he dies) and a house's food eaten to nothing."""
+    cases = Cases("a character dying of wounds", "a house's food eaten to nothing")
+
+    @SETTINGS
+    @given(towns(), st.data(), st.integers(0, 2**32))
+    def check(town, data, seed):
+        cases.example()
+        _session(town, data, seed, cases)
+
+    check()
+    cases.check()
+
+
+def _session(town, data, seed, cases: Cases) -> None:
     state = town
     dice = Dice(f"{seed:064x}", 1, "m")
     for slot in (1, 2):
@@ -76,42 +99,70 @@ def test_a_session_keeps_every_attribute_at_zero_or_more(town, data, seed):
         assert no_negatives(state)
         assert all(c["xp"] > 0 for c in state["characters"].to_dicts() if c["alive"])
         checked(state)
+        cases.met("a character dying of wounds",
+                  any(e.kind == "death" and "wounds" in e.text for e in events))
     state, _ = eat(state, dice.for_step("e"), RULES)
     assert no_negatives(state)
     assert all(c["xp"] > 0 for c in state["characters"].to_dicts() if c["alive"])
+    cases.met("a house's food eaten to nothing", (state["houses"]["food"] == 0).any())
 
 
-@SETTINGS
-@given(towns(), st.data(), st.integers(0, 2**32))
-def test_a_dead_character_never_acts(town, data, seed):
-    """CHARACTER ACTIONS: once dead, a character's later actions are void, never resolved."""
-    dice = Dice(f"{seed:064x}", 1, "m")
-    actions = []
-    for house in HOUSES:
-        actions += [a for _, a in parse(lines(data.draw, house), town, house, 1, RULES).orders]
-    _, events = resolve_part(town, actions, dice, RULES, 1)
-    dead: set[str] = set()
-    for e in events:
-        actor = e.data.get("character") if e.kind not in ("death", "freed", "captain",
-                                                          "tlatoani") else None
-        if e.kind == "attack":
-            assert not dead & set(e.data["attackers"])
-        elif actor is not None and e.kind not in ("void", "joint"):
-            assert actor not in dead, e.text
-        if e.kind == "death":
-            dead.add(e.data["character"])
+def test_a_dead_character_never_acts():
+    """CHARACTER ACTIONS: once dead, a character's later actions are void, never resolved.
+    The run meets the case it is about: a character killed while their own action is still to
+    come (each town holds a weak character whom about half the others would kill)."""
+    cases = Cases("a character killed with his own action still to come")
+
+    @SETTINGS
+    @given(st.data(), st.integers(0, 2**32))
+    def check(data, seed):
+        cases.example()
+        victim = data.draw(st.sampled_from(NAMES))
+        town = data.draw(towns(weak=victim))
+        dice = Dice(f"{seed:064x}", 1, "m")
+        actions = []
+        for house in HOUSES:
+            actions += [a for _, a in parse(lines(data.draw, house, victim), town, house, 1,
+                                            RULES).orders]
+        _, events = resolve_part(town, actions, dice, RULES, 1)
+        dead: set[str] = set()
+        pending = False  # a dead character's action came up after his death
+        for e in events:
+            actor = e.data.get("character") if e.kind not in ("death", "freed", "captain",
+                                                              "tlatoani") else None
+            if e.kind == "attack":
+                assert not dead & set(e.data["attackers"])
+            elif actor is not None and e.kind not in ("void", "joint"):
+                assert actor not in dead, e.text
+            pending |= e.kind == "void" and actor in dead
+            if e.kind == "death":
+                dead.add(e.data["character"])
+        cases.met("a character killed with his own action still to come", pending)
+
+    check()
+    cases.check()
 
 
-@SETTINGS
-@given(towns(), st.data(), st.integers(0, 2**32))
-def test_the_same_seed_resolves_the_same_way(town, data, seed):
-    """Randomness is an input: the same seed and posts give the same state and events."""
-    actions = []
-    for house in HOUSES:
-        actions += [a for _, a in parse(lines(data.draw, house), town, house, 1, RULES).orders]
-    one = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
-    two = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
-    assert one[0].equals(two[0]) and [e.text for e in one[1]] == [e.text for e in two[1]]
+def test_the_same_seed_resolves_the_same_way():
+    """Randomness is an input: the same seed and posts give the same state and events. The
+    run meets attacks, whose outcome is drawn."""
+    cases = Cases("an attack resolved")
+
+    @SETTINGS
+    @given(towns(), st.data(), st.integers(0, 2**32))
+    def check(town, data, seed):
+        cases.example()
+        actions = []
+        for house in HOUSES:
+            actions += [a for _, a in parse(lines(data.draw, house), town, house, 1,
+                                            RULES).orders]
+        one = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
+        two = resolve_part(town, actions, Dice(f"{seed:064x}", 1, "m"), RULES, 1)
+        assert one[0].equals(two[0]) and [e.text for e in one[1]] == [e.text for e in two[1]]
+        cases.met("an attack resolved", any(e.kind == "attack" for e in one[1]))
+
+    check()
+    cases.check()
 
 
 @given(st.lists(st.tuples(st.sampled_from(["A", "B", "C", "nobody"]),

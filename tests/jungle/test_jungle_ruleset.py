@@ -46,7 +46,7 @@ def test_the_civilization_figures_are_checked_with_line_naming_errors(game):
     refused, each naming its line, as orders are."""
     post = ("city Tenochtitlan: citizens 3, food 2\ncity Atlantis: citizens 1\n"
             "unit Warrior 1: health -2\nunit Jaguar 9: health 5\n")
-    game.receive(CIV, post)
+    game.receive_post(CIV, post)
     parsed, problems, orders = game.read_orders(game.state(), game.store.pending_posts(1))
     lines = sorted(e.line for e in problems[CIV])
     assert lines == [2, 3, 4]
@@ -58,7 +58,7 @@ def test_the_civilization_figures_are_checked_with_line_naming_errors(game):
 def test_the_figures_entered_are_stored_with_the_turn_and_applied(game):
     """The figures are a post of the GM's desk, stored with the turn; the session opens with
     them: a city's food feeds its Tlatoani."""
-    game.receive(CIV, "city Tenochtitlan: citizens 4, food 5, income 9, expenses 2")
+    game.receive_post(CIV, "city Tenochtitlan: citizens 4, food 5, income 9, expenses 2")
     game.commit(game.start())
     assert CIV in game.turn(1).orders["player"].to_list()
     city = game.state()["cities"].filter(pl.col("city") == "Tenochtitlan").row(0, named=True)
@@ -70,8 +70,8 @@ def test_the_session_has_three_phases_stepped_action_by_action(game):
     the Afternoon and the Evening."""
     assert [s.phase for s in RS.steps(game.rules)][0] == "Morning"
     assert {s.phase for s in RS.steps(game.rules)} == {"Morning", "Afternoon", "Evening"}
-    game.receive("Ocelotl", "[b]Gualpa: Defend[/b]\n[b]Gualpa: Defend[/b]")
-    game.receive("Quetzal", "[b]Itzel: Defend[/b]")
+    game.receive_post("Ocelotl", "[b]Gualpa: Defend[/b]\n[b]Gualpa: Defend[/b]")
+    game.receive_post("Quetzal", "[b]Itzel: Defend[/b]")
     session = game.start()
     driver = session.driver
     while driver.next_step is None or driver.next_step.name != "first-actions":
@@ -101,7 +101,7 @@ def test_a_house_sees_its_own_sheets_and_only_the_public_chart_of_others(game):
 def test_a_secret_actions_results_are_seen_by_its_house_alone(game):
     """Orders sent by PM stay secret: the events and draws of a secret action are seen by the
     GM and the house that posted it (the order of play names who acts, not what)."""
-    game.receive("Ocelotl", "[b]Gualpa: Train Wisdom[/b]", secret=True)
+    game.receive_post("Ocelotl", "[b]Gualpa: Train Wisdom[/b]", secret=True)
     game.commit(game.start())
     events = game.turn(1).events
     # the order of play is public: it names who acts, not what
@@ -128,7 +128,7 @@ def test_a_player_joins_through_the_gms_desk_and_acts_from_the_next_session(game
     """JOINING THE GAME: "you receive one peasant with XP 1, Wisdom 1, Craftsmanship 1, Fame 0.
     You are head of your own house with food 0 and gold 0 ... choose a workable hex in any
     city"; the new house may post from then on, its peasant acting from the next session."""
-    game.receive(CIV, "join Coyotl: Nezahual in Texcoco -1,4, gold 12")
+    game.receive_post(CIV, "join Coyotl: Nezahual in Texcoco -1,4, gold 12")
     session = game.start()
     opened = session.driver.next()  # the opening: the GM's figures applied
     me = opened.after["characters"].filter(pl.col("name") == "Nezahual").row(0, named=True)
@@ -139,14 +139,14 @@ def test_a_player_joins_through_the_gms_desk_and_acts_from_the_next_session(game
     assert (house["food"], house["gold"]) == (0, 12)
     game.commit(session)
     assert "Coyotl" in game.state()["players"]["id"].to_list()
-    game.receive("Coyotl", "[b]Nezahual: Toil[/b]")  # the new house may post
+    game.receive_post("Coyotl", "[b]Nezahual: Toil[/b]")  # the new house may post
 
 
 def test_signing_up_again_needs_every_character_lost_or_three_trapped_sessions(game):
     """SIGNING UP AGAIN: "If you lose all of your characters, you are welcome to sign back up
     ... if all of his characters are still trapped as Slave-Tenants [after 3 council sessions],
     the player will be allowed to sign up again"."""
-    game.receive(CIV, "join Ocelotl: Nezahual")
+    game.receive_post(CIV, "join Ocelotl: Nezahual")
     _, problems, _ = game.read_orders(game.state(), game.store.pending_posts(1))
     assert "still controls characters" in str(problems[CIV][0])
     state = game.state()

@@ -33,7 +33,7 @@ def test_an_attack_not_in_the_same_location_is_shown_void_in_the_odds_and_told_t
     considered void": Gualpa and Itzel start in different places, so Gualpa's attack is in the
     odds as void, with the reason, and the house's own report says which line, why and under
     which rule."""
-    game.receive("Ocelotl", "[b]Gualpa: Attack (Duel) Itzel[/b]")
+    game.receive_post("Ocelotl", "[b]Gualpa: Attack (Duel) Itzel[/b]")
     session = game.start()
     odds = game.odds(session)
     assert odds.select("attacker", "target", "band").rows() == [("Gualpa", "Itzel", "void")]

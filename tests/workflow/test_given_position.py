@@ -41,7 +41,7 @@ def _bot_turn(game: Game) -> None:
     for pid in game.to_move(state):
         post = game.bot_post(state, pid, Dice("cd" * 32, game.next_turn, pid))
         if post.strip():
-            game.receive(pid, post, received="2026-01-01T00:00:00+00:00")
+            game.receive_post(pid, post, received="2026-01-01T00:00:00+00:00")
     game.commit(game.start())
 
 

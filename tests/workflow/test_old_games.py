@@ -45,7 +45,7 @@ def test_an_old_game_folder_opens_plays_a_turn_and_verifies(name: str, tmp_path:
         for pid in game.to_move(state):
             post = game.bot_post(state, pid, Dice("ab" * 32, turn, pid))
             if post.strip():
-                game.receive(pid, post, received="2026-01-01T00:00:00+00:00")
+                game.receive_post(pid, post, received="2026-01-01T00:00:00+00:00")
     _run("commit-seed", str(root))
     _run("resolve", str(root), "--allow-empty")
     assert Game.open(root).latest_turn == before + 1

@@ -413,13 +413,24 @@ def legend_height(entries: Sequence[LegendEntry], font: float,
     return _legend_cells(entries, font, width)[-1][1] + font * 1.4
 
 
+def _beside_width(entries: Sequence[LegendEntry], font: float, height: float) -> float:
+    """The narrowest legend column (a whole number of entries wide) no taller than
+    ``height``; as wide as every entry side by side at most."""
+    widths = [font * 1.4 + text_width(e.label, font) + font * 1.2 for e in entries]
+    width = max(widths)
+    while legend_height(entries, font, width) > height and width < sum(widths):
+        width += max(widths)
+    return width
+
+
 def framed_svg(body: Sequence[str], bounds: tuple[float, float, float, float], scene: Scene, *,
                px: float, aria: str, title_px: float = 18.0, legend_px: float = 13.0) -> str:
     """A whole SVG document: ``body`` (drawn in map units over ``bounds``, ``x0, y0, x1,
     y1``), the scene's title above it and its legend below it, both outside the drawing and
     set in ``title_px`` and ``legend_px`` pixels whatever the map's scale (``px`` pixels a
     unit); the picture is widened to hold a title longer than the map is wide, and the legend
-    flows in rows as wide as the picture."""
+    flows in rows as wide as the picture, or, where that would be taller than the map (many
+    players on a small map), in a column beside it, as narrow as keeps it no taller."""
     minx, miny, maxx, maxy = bounds
     title_font, legend_font = title_px / px, legend_px / px
     pad = legend_font
@@ -427,12 +438,21 @@ def framed_svg(body: Sequence[str], bounds: tuple[float, float, float, float], s
     if wide > maxx - minx:
         grow = (wide - (maxx - minx)) / 2
         minx, maxx = minx - grow, maxx + grow
-    map_w = maxx - minx
     head = title_font * 1.8 if scene.title else 0.0
-    flow = map_w - 2 * pad
-    tail = legend_height(scene.legend, legend_font, flow) + legend_font if scene.legend else 0.0
-    parts = [title_svg(scene.title, (minx + maxx) / 2, miny - head * 0.4, title_font),
-             legend_svg(scene.legend, minx + pad, maxy + legend_font * 0.5, legend_font, flow)]
+    flow = maxx - minx - 2 * pad
+    under = legend_height(scene.legend, legend_font, flow) if scene.legend else 0.0
+    beside = _beside_width(scene.legend, legend_font, maxy - miny) \
+        if under > maxy - miny else None
+    if beside is None:
+        tail = under + legend_font if scene.legend else 0.0
+        legend = legend_svg(scene.legend, minx + pad, maxy + legend_font * 0.5, legend_font,
+                            flow)
+    else:
+        legend = legend_svg(scene.legend, maxx + pad, miny, legend_font, beside)
+        maxx += beside + 2 * pad
+        tail = max(0.0, legend_height(scene.legend, legend_font, beside) - (maxy - miny))
+    map_w = maxx - minx
+    parts = [title_svg(scene.title, (minx + maxx) / 2, miny - head * 0.4, title_font), legend]
     top, height = miny - head, maxy - miny + head + tail
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{minx:.1f} {top:.1f} '
             f'{map_w:.1f} {height:.1f}" width="{map_w * px:.0f}" height="{height * px:.0f}" '
