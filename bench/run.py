@@ -3,6 +3,7 @@
 
     python bench/run.py           # a readable table
     python bench/run.py --json    # one JSON object per line: name, value, unit, target, ok
+    python bench/run.py --only bench_turn   # only the benchmarks whose function name has this
 
 Targets compare ratios measured in the same run where the target is relative, since the machines
 that run this are shared and noisy. Each figure is the median of several repetitions.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -71,18 +73,34 @@ def ten_players(game_map: PolygonBoard) -> list[dict]:
     return TEN + extra
 
 
-def bench_turn(tmp: Path) -> list[dict]:
-    """Resolve and commit one turn of a 10-player game, against reading and writing the same
-    tables as Parquet."""
+def settle(folder: Path) -> None:
+    """Sync everything under ``folder``, so that what was written before a timing is not
+    flushed to disk inside it (the first sync of a commit would otherwise write out the game
+    folder the setting-up copied, and the Parquet files the plain read and write left
+    unsynced)."""
+    for path in [folder, *folder.rglob("*")]:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def bench_turn(tmp: Path, reps: int = 15) -> list[dict]:
+    """Resolve and commit one turn of a 10-player game (from opening the folder to the turn
+    renamed into place, synced), against reading and writing the same tables as Parquet (not
+    synced); the two are timed one after the other on the same folder, the commit after what
+    was written before it was synced, and the ratio is the median of the pairs' ratios."""
     game_map = cien_board()
     base = tmp / "ten"
     new_game(base, "cien", ten_players(game_map), 3, master="bench")
     resolve_times, io_times = [], []
-    for i in range(7):
+    for i in range(reps):
         work = tmp / f"ten-{i}"
         shutil.copytree(base, work)
         game = Game.open(work)
         game.store.write_seed(game.next_turn, derived_seed("bench", "turn", game.next_turn))
+        game.commitment()  # shown before the orders, as `gmkit resolve` requires
         receive_bot_posts(game, "bench")
         folder = game.store.turn_path(game.latest_turn)
         files = sorted(folder.rglob("*.parquet"))
@@ -94,18 +112,21 @@ def bench_turn(tmp: Path) -> list[dict]:
                 pl.read_parquet(f).write_parquet(out / f"{j}.parquet")
 
         io_times.append(median_time(io, 1))
+        settle(work)
+        settle(out)
         t = time.perf_counter()
         game = Game.open(work)
         game.commit(game.start())
         resolve_times.append(time.perf_counter() - t)
     r, b = statistics.median(resolve_times), statistics.median(io_times)
+    ratio = statistics.median(x / y for x, y in zip(resolve_times, io_times, strict=True))
     return [
         {"name": "cien_turn_resolve_commit_ms", "value": round(r * 1000, 2), "unit": "ms",
          "target": None, "ok": True},
         {"name": "cien_turn_parquet_io_ms", "value": round(b * 1000, 2), "unit": "ms",
          "target": None, "ok": True},
-        {"name": "cien_turn_vs_parquet_io_ratio", "value": round(r / b, 2), "unit": "x",
-         "target": "<= 2", "ok": r / b <= 2},
+        {"name": "cien_turn_vs_parquet_io_ratio", "value": round(ratio, 2), "unit": "x",
+         "target": "<= 1.5", "ok": ratio <= 1.5},
     ]
 
 

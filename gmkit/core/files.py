@@ -1,18 +1,26 @@
 """Files written whole or not at all, read only when they are regular files, and synced so they
 survive a power cut: the low-level file handling every part of the game folder goes through
-(:mod:`gmkit.core.store` re-exports it)."""
+(:mod:`gmkit.core.store` re-exports it).
+
+Several files written together are synced together (:func:`sync_all`): each ``fsync`` waits for
+the disk, and on a journalling file system the waits of files synced at once are shared, so a
+turn's dozen files cost about one wait rather than a dozen."""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import io
 import json
 import os
 import stat
 import tempfile
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import polars as pl
 
@@ -58,7 +66,8 @@ def _mkdir(path: Path) -> None:
 
 
 def fsync_dir(path: Path) -> None:
-    """Make a folder's entries (a file created or renamed in it) survive a power cut."""
+    """Make a folder's entries (a file created or renamed in it) survive a power cut (or a
+    file's bytes)."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -66,12 +75,92 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
+def _write_bytes(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """Create ``path`` holding ``data``, synced unless the caller syncs it later with others
+    (:func:`sync_all`)."""
     _mkdir(path.parent)
     with path.open("wb") as f:
         f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+        if sync:
+            f.flush()
+            os.fsync(f.fileno())
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+_THREADS = "gmkit-io"
+_POOL: ThreadPoolExecutor | None = None
+_POOL_GUARD = threading.Lock()
+
+
+def _forget_pool() -> None:
+    """In a forked child the parent's threads are gone: its pool must never be used there."""
+    global _POOL
+    _POOL = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
+def in_parallel(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """``fn`` of each item, run at once on a few shared threads (for work that leaves Python
+    while it waits or computes: a sync, a Parquet encoding or decoding), in the items' order;
+    the first item's failure is raised, as a loop would."""
+    global _POOL
+    todo = list(items)
+    # one item, or called from one of the threads (never waiting on the threads themselves)
+    if len(todo) <= 1 or threading.current_thread().name.startswith(_THREADS):
+        return [fn(item) for item in todo]
+    with _POOL_GUARD:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=16, thread_name_prefix=_THREADS)
+        pool = _POOL
+    futures = [pool.submit(fn, item) for item in todo]
+    wait(futures)  # all done before any failure is raised: nothing left running behind it
+    return [future.result() for future in futures]
+
+
+def sync_all(paths: Iterable[Path], fsync: Callable[[Path], None] | None = None) -> None:
+    """Make files and folders (their entries) survive a power cut, synced at once rather than
+    one after another (each with ``fsync``, default :func:`fsync_dir`, which syncs a file as
+    well); returns when every one is synced, raises the first failure."""
+    in_parallel(fsync_dir if fsync is None else fsync, dict.fromkeys(paths))
+
+
+#: What ``os.link`` raises where a file system cannot give a file a second name: another
+#: device, a file system without hard links, or too many names for one file.
+NO_LINK = frozenset({errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP, errno.EOPNOTSUPP,
+                     errno.ENOSYS})
+
+
+def link_or_copy(src: Path, dst: Path, digest: str) -> bool:
+    """Give the file ``src`` a second name ``dst``: a hard link (the same bytes, kept once), or a
+    copy where the file system refuses hard links (another device, no hard links, too many
+    names). ``src`` must still hash to ``digest`` (sha256): when it does not, or cannot be
+    read, nothing is left at ``dst`` and False is returned. The caller syncs ``dst`` and its
+    folder."""
+    _mkdir(dst.parent)
+    try:
+        os.link(src, dst)
+    except OSError as e:
+        if e.errno not in NO_LINK:
+            return False
+        try:
+            blob = read_regular(src)
+        except StoreError:
+            return False
+        if hashlib.sha256(blob).hexdigest() != digest:
+            return False
+        _write_bytes(dst, blob, sync=False)
+        return True
+    try:
+        same = hashlib.sha256(read_regular(dst)).hexdigest() == digest
+    except StoreError:
+        same = False
+    if not same:  # altered since its turn was committed: never carried into another turn
+        os.unlink(dst)
+    return same
 
 
 def atomic_write(path: Path, data: bytes, *, exclusive: bool = False) -> None:

@@ -20,7 +20,8 @@ import polars as pl
 
 from gmkit.core.dice import DiceError, format_value, parse_entered
 from gmkit.core.tables import ORDERS_SCHEMA
-from gmkit.core.files import StoreError, _mkdir, atomic_write, fsync_dir, read_json_file
+from gmkit.core.files import (StoreError, _mkdir, atomic_write, fsync_dir, read_json_file,
+                              sync_all)
 
 
 #: The journal of several posts stored at once (an import); the next command completes it.
@@ -77,21 +78,21 @@ class PendingInput:
         # a turn written before manifests listed their posts: its orders table says
         return set(self.read_turn(turn).orders["seq"].to_list())
 
-    def _set_aside_consumed(self) -> None:
+    def _set_aside_consumed(self, known: Mapping[int, set[int]] | None = None) -> None:
         """Move the posts a committed turn consumed to ``pending/used`` (housekeeping: the
-        manifest already says which were consumed, so a crash here loses nothing)."""
+        manifest already says which were consumed, so a crash here loses nothing). ``known``:
+        what turns just committed consumed, as their manifests say."""
         used = self.root / "pending" / "used"
         consumed = functools.cache(self.consumed)  # each turn's manifest read once
         moved = False
         for p, rec in self._post_records_lenient():
             turn = rec["turn"]
-            if rec["seq"] in consumed(turn):
+            if rec["seq"] in (known[turn] if known and turn in known else consumed(turn)):
                 _mkdir(used)
                 os.rename(p, used / f"{turn:04d}-{p.name}")
                 moved = True
         if moved:  # the manifest records what was consumed; the folders say so too, synced
-            fsync_dir(used)
-            fsync_dir(self.root / "pending" / "posts")
+            sync_all([used, self.root / "pending" / "posts"], fsync_dir)
 
     def _post_records_lenient(self) -> list[tuple[Path, dict[str, Any]]]:
         out = []

@@ -21,6 +21,15 @@ Layout of a game folder::
 A commit is written to a hidden staging folder and renamed into place, so a crash at any point
 leaves the last good turn intact and no half turn visible. A committed turn is never overwritten.
 Every file is checked against its manifest hash and schema when read.
+
+Every turn folder is a complete snapshot, but a file a turn left as it was (a table no rule
+touched, the same entered dice) is not written again: it is a hard link to the previous turn's
+file, the same bytes under the same hash (a copy where the file system refuses hard links). A
+table is known unchanged by comparing it with the previous turn's as this store read it, or by
+its bytes' hash; a previous file whose bytes no longer match their hash is never linked. Since
+no file of a committed turn is ever written again (files are only created, linked and renamed,
+never opened to write or re-moded), a shared file changes only when someone alters it by hand:
+then every turn that shares it fails its hash check, and ``verify`` reports each of them.
 """
 
 from __future__ import annotations
@@ -45,9 +54,10 @@ from typing import Any
 import polars as pl
 import tomli_w
 
-from gmkit.core.files import (StoreError, TamperError, _mkdir, _write_bytes, atomic_write,
-                              current_umask, fsync_dir, parquet_bytes, read_regular,
-                              read_text_file, sha256_file)
+from gmkit.core import files as _files
+from gmkit.core.files import (StoreError, TamperError, _mkdir, atomic_write, current_umask,
+                              fsync_dir, in_parallel, link_or_copy, parquet_bytes, read_regular,
+                              read_text_file, sha256_file, sync_all)
 from gmkit.core.rollback import Rollbacks
 from gmkit.core.tables import ADDED_COLUMNS, LOG_SCHEMAS, Schema, SchemaError, State, check_frame
 
@@ -92,6 +102,74 @@ def canonical_turn_dir(turn: int, revision: int) -> str:
     return f"{turn:04d}.r{revision}"
 
 
+def _files_under(folder: Path, prefix: str = "") -> set[str]:
+    """Every entry under ``folder`` that is not a folder (a file, a pipe, a link to a file), by
+    its path relative to it; a link to a folder is neither listed nor followed."""
+    out: set[str] = set()
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if not entry.is_dir():
+                out.add(prefix + entry.name)
+            elif not entry.is_symlink():
+                out |= _files_under(Path(entry.path), f"{prefix}{entry.name}/")
+    return out
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    """Create ``path`` holding ``data``, not yet synced: the files of a new folder are synced
+    together (:func:`gmkit.core.files.sync_all`) before the folder is renamed into place."""
+    _files._write_bytes(path, data, sync=False)
+
+
+def _conforms(df: pl.DataFrame, schema: Schema) -> bool:
+    """True when ``df`` has exactly the schema's columns, in its order, of its types (what
+    :func:`check_frame` would return unchanged)."""
+    return df.columns == list(schema) and all(
+        have == want for have, want in zip(df.dtypes, schema.values(), strict=True))
+
+
+#: Types whose equal values have equal bytes: a table of only these that equals the previous
+#: turn's is that file again. (Not floats: -0.0 equals 0.0; nor categoricals, whose codes
+#: depend on the order strings were met.)
+_EXACT_TYPES = (pl.Boolean, pl.String, pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8,
+                pl.UInt16, pl.UInt32, pl.UInt64, pl.Date, pl.Datetime, pl.Duration, pl.Time,
+                pl.Null)
+
+
+def _comparable(dtypes: Sequence[object]) -> bool:
+    """True when frames of these types that are equal are equal byte for byte."""
+    out = True
+    for t in dtypes:
+        if isinstance(t, (pl.List, pl.Array)):
+            out = out and _comparable([t.inner])
+        elif isinstance(t, pl.Struct):
+            out = out and _comparable([f.dtype for f in t.fields])
+        else:
+            out = out and isinstance(t, _EXACT_TYPES)
+    return out
+
+
+@dataclass(frozen=True)
+class _Before:
+    """The turn a commit follows: its folder, the hash of its manifest, and its files' hashes
+    (no folder for a folder's first turn)."""
+
+    folder: Path | None = None
+    manifest_hash: str | None = None
+    files: Mapping[str, str] = field(default_factory=dict)
+
+    @staticmethod
+    def of(folder: Path | None) -> _Before:
+        """What the turn in ``folder`` is (its manifest read once)."""
+        if folder is None:
+            return _Before()
+        raw = (folder / "manifest.json").read_bytes()
+        files: dict[str, str] = {}
+        with contextlib.suppress(StoreError):  # a broken manifest still chains, nothing links
+            files = GameStore._manifest_of(raw, folder / "manifest.json")["files"]
+        return _Before(folder, hashlib.sha256(raw).hexdigest(), files)
+
+
 class GameStore(Rollbacks):
     """A game folder on disk. ``schemas`` are the ruleset's state table schemas; ``added``
     names the tables (``None``) and columns (a tuple) the ruleset added after games were
@@ -102,6 +180,9 @@ class GameStore(Rollbacks):
         self.root = Path(root)
         self.schemas = dict(schemas or {})
         self.added = dict(added or {})
+        #: The state tables of the turn last read, to compare the next commit's with: its
+        #: folder, its manifest's hash, and each table file's frame and hash.
+        self._kept: tuple[Path, str, dict[str, tuple[pl.DataFrame, str]]] | None = None
         if not (self.root / "game.toml").is_file():
             raise StoreError(f"{self.root}: not a game folder (no game.toml)")
 
@@ -147,14 +228,14 @@ class GameStore(Rollbacks):
         staging = Path(tempfile.mkdtemp(dir=parent, prefix=f".{root.name}.new-"))
         try:
             os.chmod(staging, 0o777 & ~current_umask())
-            if map_geojson is not None:
-                _write_bytes(staging / "map.geojson", map_geojson)
-            for name, blob in (files or {}).items():
+            written = {**({"map.geojson": map_geojson} if map_geojson is not None else {}),
+                       **(files or {}), "game.toml": tomli_w.dumps(dict(config)).encode(),
+                       ".gitignore": GITIGNORE.encode()}
+            for name, blob in written.items():
                 _write_bytes(staging / name, blob)
-            _write_bytes(staging / "game.toml", tomli_w.dumps(dict(config)).encode())
-            _write_bytes(staging / ".gitignore", GITIGNORE.encode())
             for sub in ("turns", "pending/posts", "secret", "revealed", "attic"):
                 _mkdir(staging / sub)
+            sync_all([*(staging / name for name in written), staging / "pending", staging])
             if turn0 is not None:
                 cls(staging, schemas).commit(turn0, record=record)
             if root.exists():
@@ -227,11 +308,21 @@ class GameStore(Rollbacks):
     @staticmethod
     def parse_manifest(path: Path) -> dict[str, Any]:
         """A manifest file, parsed and checked for shape."""
+        return GameStore._manifest_of(GameStore._manifest_bytes(path), path)
+
+    @staticmethod
+    def _manifest_bytes(path: Path) -> bytes:
         try:
-            data = json.loads(read_regular(path))
+            return read_regular(path)
         except StoreError as e:
             raise StoreError(f"{path}: missing manifest" if "missing" in str(e) else str(e)) \
                 from None
+
+    @staticmethod
+    def _manifest_of(blob: bytes, path: Path) -> dict[str, Any]:
+        """The bytes of manifest file ``path``, parsed and checked for shape."""
+        try:
+            data = json.loads(blob)
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise TamperError(f"{path}: malformed manifest: {e}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT or "files" not in data:
@@ -294,6 +385,14 @@ class GameStore(Rollbacks):
     @staticmethod
     def _parse_parquet(source: Path | bytes, path: Path, schema: Schema,
                        lack: tuple[str, ...] = ()) -> pl.DataFrame:
+        return GameStore._load_parquet(source, path, schema, lack)[0]
+
+    @staticmethod
+    def _load_parquet(source: Path | bytes, path: Path, schema: Schema,
+                      lack: tuple[str, ...] = ()) -> tuple[pl.DataFrame, bool]:
+        """A Parquet file's frame, checked against ``schema`` (columns it lacks that were added
+        since are filled in), and whether the file holds exactly that frame: nothing filled in,
+        the columns in the schema's order."""
         try:
             df = pl.read_parquet(io.BytesIO(source) if isinstance(source, bytes) else source)
         except FileNotFoundError:
@@ -305,8 +404,9 @@ class GameStore(Rollbacks):
         if missing:
             df = df.with_columns((ADDED_COLUMNS[c] if c in ADDED_COLUMNS
                                   else pl.lit(None, dtype=schema[c])).alias(c) for c in missing)
+        exact = not missing and _conforms(df, schema)
         try:
-            return check_frame(df, schema, str(path))
+            return (df if exact else check_frame(df, schema, str(path))), exact
         except SchemaError as e:
             raise StoreError(str(e)) from None
 
@@ -314,12 +414,33 @@ class GameStore(Rollbacks):
                      ) -> pl.DataFrame:
         """State table ``name`` of a turn whose files are ``blobs``; a table or column the
         ruleset added since the turn was written reads as empty or null (``added``)."""
+        return self._load_state_table(name, blobs, folder)[0]
+
+    def _load_state_table(self, name: str, blobs: Mapping[str, bytes | Path], folder: Path
+                          ) -> tuple[pl.DataFrame, bool]:
+        """:meth:`_state_table`, and whether its file holds exactly that frame."""
         rel, schema = f"tables/{name}.parquet", self.schemas[name]
         if rel not in blobs:
             if name in self.added and self.added[name] is None:
-                return pl.DataFrame(schema=dict(schema))
+                return pl.DataFrame(schema=dict(schema)), False
             raise StoreError(f"{folder / rel}: missing")
-        return self._parse_parquet(blobs[rel], folder / rel, schema, self.added.get(name) or ())
+        return self._load_parquet(blobs[rel], folder / rel, schema, self.added.get(name) or ())
+
+    def _read_state_tables(self, folder: Path, manifest: Mapping[str, Any], manifest_hash: str,
+                           blobs: Mapping[str, bytes]) -> dict[str, pl.DataFrame]:
+        """The state tables of a turn whose files ``blobs`` were checked against its manifest;
+        those its files hold exactly are kept to compare the next commit's tables with."""
+        tables: dict[str, pl.DataFrame] = {}
+        kept: dict[str, tuple[pl.DataFrame, str]] = {}
+        names = list(self.schemas)
+        loaded = in_parallel(lambda name: self._load_state_table(name, blobs, folder), names)
+        for name, (df, exact) in zip(names, loaded, strict=True):
+            tables[name] = df
+            rel = f"tables/{name}.parquet"
+            if exact and _comparable(df.dtypes):
+                kept[rel] = (df.clone(), manifest["files"][rel])  # a copy a caller cannot alter
+        self._kept = (folder, manifest_hash, kept)
+        return tables
 
     def _verified_files(self, folder: Path, manifest: Mapping[str, Any]) -> dict[str, bytes]:
         """Every file a manifest lists, read once and checked against its hash."""
@@ -333,8 +454,7 @@ class GameStore(Rollbacks):
                        ) -> tuple[list[str], dict[str, bytes]]:
         """Missing, unlisted and altered files of a turn folder, and the listed files' bytes."""
         listed = manifest["files"]
-        present = {p.relative_to(folder).as_posix() for p in folder.rglob("*")
-                   if not p.is_dir() and p.name != "manifest.json"}
+        present = _files_under(folder) - {"manifest.json"}
         problems = [f"{folder / rel}: missing (listed in the manifest)"
                     for rel in sorted(set(listed) - present)]
         problems += [f"{folder / rel}: not listed in the manifest"
@@ -355,45 +475,50 @@ class GameStore(Rollbacks):
         """Only the state tables of a committed turn (every file's hash is still checked)."""
         turn = self.latest() if turn is None else turn
         folder = self.turn_path(turn, revision)
-        manifest = self.manifest(turn, revision)
+        raw = self._manifest_bytes(folder / "manifest.json")
+        manifest = self._manifest_of(raw, folder / "manifest.json")
         if manifest.get("turn") != turn:
             raise TamperError(f"{folder}/manifest.json: says turn {manifest.get('turn')}")
         blobs = self._verified_files(folder, manifest)
-        return State(turn, {name: self._state_table(name, blobs, folder)
-                            for name in self.schemas})
+        return State(turn, self._read_state_tables(folder, manifest,
+                                                   hashlib.sha256(raw).hexdigest(), blobs))
 
     def read_turn(self, turn: int | None = None, revision: int | None = None,
                   *, verify: bool = True) -> TurnData:
         """Read a committed turn, checking every hash and schema (raises naming the file)."""
         turn = self.latest() if turn is None else turn
         folder = self.turn_path(turn, revision)
-        manifest = self.manifest(turn, revision)
+        raw = self._manifest_bytes(folder / "manifest.json")
+        manifest = self._manifest_of(raw, folder / "manifest.json")
+        manifest_hash = hashlib.sha256(raw).hexdigest()
         if manifest.get("turn") != turn:
             raise TamperError(f"{folder}/manifest.json: says turn {manifest.get('turn')}")
         blobs: Mapping[str, bytes | Path]
         if verify:
-            blobs = self._verified_files(folder, manifest)
+            checked = self._verified_files(folder, manifest)
+            tables = self._read_state_tables(folder, manifest, manifest_hash, checked)
+            blobs = checked
         else:
             blobs = {rel: folder / rel for rel in manifest["files"]}
+            tables = {name: self._state_table(name, blobs, folder) for name in self.schemas}
 
         def frame(rel: str, schema: Schema) -> pl.DataFrame:
             if rel not in blobs:
                 raise StoreError(f"{folder / rel}: missing")
             return self._parse_parquet(blobs[rel], folder / rel, schema)
 
-        tables = {name: self._state_table(name, blobs, folder) for name in self.schemas}
         logs = {name: frame(f"{name}.parquet", schema) for name, schema in LOG_SCHEMAS.items()}
         path = folder / "entered.json"
         try:
-            raw = blobs["entered.json"]
-            entered = json.loads(raw if isinstance(raw, bytes) else read_regular(raw))
+            blob = blobs["entered.json"]
+            entered = json.loads(blob if isinstance(blob, bytes) else read_regular(blob))
         except (KeyError, OSError, StoreError, json.JSONDecodeError, UnicodeDecodeError) as e:
             raise StoreError(f"{path}: unreadable ({e})") from None
         if not isinstance(entered, dict):
             raise StoreError(f"{path}: must hold a JSON object of draw ids and values")
         return TurnData(turn, State(turn, tables), logs["orders"], logs["rolls"], logs["events"],
                         entered, manifest.get("seed_commitment"), manifest.get("outcome"),
-                        int(manifest.get("revision", 0)), sha256_file(folder / "manifest.json"))
+                        int(manifest.get("revision", 0)), manifest_hash)
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
@@ -459,29 +584,49 @@ class GameStore(Rollbacks):
                                      "to make a new revision)" if data.turn <= latest else ""))
                 revision = 0
             prev_turns = [t for t in turns if t < data.turn]
-            previous = self.manifest_hash(prev_turns[-1]) if prev_turns else None
-            state = data.state.checked(self.schemas, f"turn {data.turn}")
-            files: dict[str, bytes] = {f"tables/{n}.parquet": parquet_bytes(df)
-                                       for n, df in state.tables.items()}
+            before = _Before.of(self.turn_path(prev_turns[-1]) if prev_turns else None)
+            state = data.state
+            if not (state.tables.keys() == self.schemas.keys() and all(
+                    _conforms(df, self.schemas[n]) for n, df in state.tables.items())):
+                state = state.checked(self.schemas, f"turn {data.turn}")
+            # each file's bytes, or the frame of a table the turn left as it was
+            files: dict[str, bytes | pl.DataFrame] = {}
+            hashes: dict[str, str] = {}
+            kept = self._kept_frames(before)
+            frames: dict[str, pl.DataFrame] = {}  # those to encode
+            for n, df in state.tables.items():
+                rel = f"tables/{n}.parquet"
+                old = kept.get(rel)
+                if old is not None and old[0].schema == df.schema and old[0].equals(df):
+                    # unchanged: the previous turn's file is linked, not encoded again
+                    files[rel], hashes[rel] = df, old[1]
+                else:
+                    frames[rel] = df
             for name, schema in LOG_SCHEMAS.items():
                 frame = {"orders": data.orders, "rolls": data.rolls, "events": data.events}[name]
-                files[f"{name}.parquet"] = parquet_bytes(check_frame(frame, schema, name))
+                frames[f"{name}.parquet"] = (frame if _conforms(frame, schema)
+                                             else check_frame(frame, schema, name))
+            files.update(zip(frames, in_parallel(parquet_bytes, frames.values()), strict=True))
             files["entered.json"] = json.dumps(dict(data.entered), sort_keys=True).encode()
-            manifest = {**dict(record or {}), "format": FORMAT, "turn": data.turn,
-                        "revision": revision, "previous": previous,
-                        "seed_commitment": data.seed_commitment, "outcome": data.outcome,
-                        "posts": consumed,
-                        "files": {k: hashlib.sha256(v).hexdigest() for k, v in sorted(files.items())}}
+            for rel, blob in files.items():
+                if isinstance(blob, bytes):
+                    hashes[rel] = hashlib.sha256(blob).hexdigest()
             final = self.root / "turns" / canonical_turn_dir(data.turn, revision)
             staging = Path(tempfile.mkdtemp(dir=self.root / "turns", prefix=".staging-"))
             try:
                 os.chmod(staging, 0o777 & ~current_umask())
-                for rel, blob in files.items():
-                    _write_bytes(staging / rel, blob)
+                self._write_files(staging, files, hashes, before)
+                manifest = {**dict(record or {}), "format": FORMAT, "turn": data.turn,
+                            "revision": revision, "previous": before.manifest_hash,
+                            "seed_commitment": data.seed_commitment, "outcome": data.outcome,
+                            "posts": consumed, "files": dict(sorted(hashes.items()))}
                 _write_bytes(staging / "manifest.json",
                              json.dumps(manifest, indent=1, sort_keys=True).encode())
-                fsync_dir(staging / "tables")
-                fsync_dir(staging)
+                # every file (a linked one too: its data may never have been synced, in a
+                # folder copied in) and both folders, at once, before the turn is renamed in
+                sync_all([*(staging / rel for rel in files), staging / "manifest.json",
+                          *([staging / "tables"] if (staging / "tables").is_dir() else []),
+                          staging])
                 if final.exists():
                     raise StoreError(f"{final}: already committed; never overwritten")
                 os.rename(staging, final)
@@ -489,8 +634,34 @@ class GameStore(Rollbacks):
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
-            self._set_aside_consumed()
+            self._set_aside_consumed({data.turn: set(consumed)})
             return final
+
+    def _kept_frames(self, before: _Before) -> dict[str, tuple[pl.DataFrame, str]]:
+        """The previous turn's state tables as this store last read them, with their files'
+        hashes, when they are still what that turn's manifest lists (else nothing)."""
+        kept = self._kept
+        if before.folder is None or kept is None or kept[0] != before.folder \
+                or kept[1] != before.manifest_hash:
+            return {}
+        return {rel: old for rel, old in kept[2].items() if before.files.get(rel) == old[1]}
+
+    @staticmethod
+    def _write_files(staging: Path, files: Mapping[str, bytes | pl.DataFrame],
+                     hashes: dict[str, str], before: _Before) -> None:
+        """Write a turn's files (their bytes, or a table's frame equal to the previous turn's)
+        into ``staging``, unsynced; a file with the same bytes as the previous turn's is linked
+        to it (copied where the file system has no hard links). ``hashes`` are updated for a
+        file that could not be linked after all."""
+        for rel, blob in files.items():
+            dst = staging / rel
+            if before.folder is not None and before.files.get(rel) == hashes.get(rel) \
+                    and link_or_copy(before.folder / rel, dst, hashes[rel]):
+                continue
+            if isinstance(blob, pl.DataFrame):  # the previous file is gone or altered
+                blob = parquet_bytes(blob)
+                hashes[rel] = hashlib.sha256(blob).hexdigest()
+            _write_bytes(dst, blob)
 
     # -- across turns --------------------------------------------------------------------------
     def history(self, table: str, *, verify: bool = True) -> pl.DataFrame:

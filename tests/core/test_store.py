@@ -120,23 +120,35 @@ class TestAtomicCommit:
         store.commit(turn_data(3))  # and the turn can then be committed normally
         assert store.turns() == [0, 1, 2, 3]
 
-    @pytest.mark.parametrize("fail_at", [1, 3, 6])
+    @pytest.mark.parametrize("fail_at", ["first", "middle", "last"])
     def test_crash_while_writing_files(self, store: GameStore, monkeypatch: pytest.MonkeyPatch,
-                                       fail_at: int) -> None:
+                                       tmp_path: Path, fail_at: str) -> None:
         """A crash while the turn's files are being written (the first, a middle one, the manifest
-        last of the six) shows no new turn."""
+        last; the files the turn left unchanged are linked, not written) shows no new turn."""
         real = store_mod._write_bytes
         calls = {"n": 0}
 
+        def counting(path: Path, data: bytes) -> None:
+            calls["n"] += 1
+            real(path, data)
+
+        monkeypatch.setattr(store_mod, "_write_bytes", counting)
+        shutil.copytree(store.root, tmp_path / "rehearsal")
+        turn = turn_data(3, entered={"d1": 4})
+        GameStore(tmp_path / "rehearsal", SCHEMAS).commit(turn)
+        writes, calls["n"] = calls["n"], 0
+        assert writes == 3, "the turn writes its table, its entered dice and its manifest"
+        at = {"first": 1, "middle": writes // 2 + 1, "last": writes}[fail_at]
+
         def flaky(path: Path, data: bytes) -> None:
             calls["n"] += 1
-            if calls["n"] == fail_at:
+            if calls["n"] == at:
                 raise OSError("disk full")
             real(path, data)
 
         monkeypatch.setattr(store_mod, "_write_bytes", flaky)
         with pytest.raises(OSError, match="disk full"):
-            store.commit(turn_data(3))
+            store.commit(turn)
         assert store.turns() == [0, 1, 2]
         assert store.check_turn(2) == []
         assert list((store.root / "turns").glob(".staging*")) == []
