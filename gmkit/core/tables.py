@@ -217,13 +217,10 @@ class State:
 
     A structure derived from the tables (an adjacency, a lookup by id, a world) is asked of
     the state by :meth:`derived`, handed to the next state by :meth:`with_derived`, taken to be
-    changed in place by :meth:`claim`; :meth:`carry` and :meth:`take` are the older way."""
+    changed in place by :meth:`claim`."""
 
     turn: int
     tables: Mapping[str, pl.DataFrame] = field(default_factory=dict)
-    #: Structures derived from these tables, handed on to whatever resolves from this state next
-    #: (see :meth:`carry`); never compared, shown or stored.
-    _carried: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     #: What :meth:`derived` built from these tables (a cache: never compared, shown or stored).
     _derived: dict[str, _Derived] = field(default_factory=dict, init=False, compare=False,
                                           repr=False)
@@ -281,22 +278,6 @@ class State:
         """
         got = self._derived.pop(key, None)
         return got.value if got is not None else build(self)  # type: ignore[no-any-return]
-
-    def carry(self, key: str, value: Any) -> State:
-        """This state, carrying ``value``: a structure a ruleset derived from exactly these
-        tables (Aeternus's world with its masses), so the next action resolved from this state
-        takes it instead of rebuilding it from the tables. It is handed over once (:meth:`take`
-        removes it): a state resolved from again, after a step back, rebuilds from its tables,
-        and a state made by :meth:`replace` carries nothing.
-
-        Superseded by :meth:`with_derived` and :meth:`claim`, which change no state."""
-        self._carried[key] = value
-        return self
-
-    def take(self, key: str) -> Any | None:
-        """What this state carries under ``key`` (see :meth:`carry`), handed over: None when it
-        carries nothing or it was taken already."""
-        return self._carried.pop(key, None)
 
     def __getitem__(self, name: str) -> pl.DataFrame:
         return self.tables[name]

@@ -94,12 +94,6 @@ def test_claim_hands_a_structure_over_once_then_builds_afresh():
     assert State(1, {}).claim("world", lambda s: {"fresh": set()}) == {"fresh": set()}
 
 
-def test_carry_and_take_still_hand_a_value_over_once():
-    state = State(1, {"borders": BORDERS}).carry("world", "w")
-    assert state.take("world") == "w"
-    assert state.take("world") is None
-
-
 def test_a_state_copied_by_dataclasses_replace_derives_afresh():
     import dataclasses
 
