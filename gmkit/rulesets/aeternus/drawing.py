@@ -20,8 +20,9 @@ BIOME_FILLS: dict[str, str] = {
     "Perilous Pass": "#a39b8b", "Swamp": "#6d7f4f", "Lake": "#6fa8dc",
 }
 CORRUPTED_FILL = "#4b2a4f"
-PALETTE = ("#c0392b", "#2471a3", "#d4ac0d", "#8e44ad", "#16a085", "#d35400", "#2c3e50",
-           "#e84393", "#7f8c8d", "#27ae60")
+# the factions' colours: every two told apart by colour-blind readers too
+PALETTE = ("#cc3333", "#00ccff", "#9900cc", "#ff9900", "#336699", "#3300ff", "#99cccc",
+           "#ff0000", "#009999", "#cc66ff", "#003399", "#663366")
 _SHORT = {"Flag": "F", "Pylon of Purity": "P", "Stag Station": "S", "Boardwalk": "B"}
 
 

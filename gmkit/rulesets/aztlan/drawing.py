@@ -74,16 +74,17 @@ NEUTRAL_COLOUR = "#9e9e9e"
 
 #: Each empire's colour (rule 2.1's order), and ``"neutral"`` for the independent garrisons:
 #: ten hues apart from one another and dark enough to read on the board's pale land.
+# every two told apart by colour-blind readers too (tests/test_map_readability.py)
 EMPIRE_COLOURS: dict[str, str] = {
-    "Aztecs": "#d62728",
-    "Tlaxcalans": "#1f77b4",
-    "Chalcans": "#2ca02c",
-    "Tarascans": "#9467bd",
-    "Meztitlans": "#ff7f0e",
-    "Yopis": "#17becf",
-    "Totonacs": "#e377c2",
-    "Chichimecs": "#8c564b",
-    "Soconuscans": "#bcbd22",
+    "Aztecs": "#cc0000",
+    "Tlaxcalans": "#0000ff",
+    "Chalcans": "#00cc66",
+    "Tarascans": "#993399",
+    "Meztitlans": "#ff9900",
+    "Yopis": "#336666",
+    "Totonacs": "#ff99ff",
+    "Chichimecs": "#660099",
+    "Soconuscans": "#ff00ff",
     "Hot Country": "#222222",
     NEUTRAL: NEUTRAL_COLOUR,
 }

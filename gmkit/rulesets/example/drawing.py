@@ -17,7 +17,7 @@ from gmkit.rulesets.example.state import board_of
 
 KIND_FILLS = {"camp": "#d9c8a0", "ford": "#a9c9e6", "hill": "#9bd770"}
 DUG_OUT = "#c8c2b4"
-PALETTE = ("#c0392b", "#2471a3", "#d4ac0d", "#8e44ad")
+PALETTE = ("#cc3333", "#00ccff", "#9900cc", "#ff9900")  # told apart by colour-blind readers
 
 
 def colours(state: State) -> dict[str, str]:

@@ -16,8 +16,9 @@ from gmkit.core.drawing.scene import Label, LegendEntry, Mark, MarkKind, Scene, 
 from gmkit.core.parts import Context
 from gmkit.core.tables import State
 
-PALETTE = ("#c0392b", "#2471a3", "#d4ac0d", "#8e44ad", "#16a085", "#d35400", "#2c3e50",
-           "#7f8c8d", "#27ae60", "#e84393", "#6d4c41", "#00838f")
+# the houses' colours: every two told apart by colour-blind readers too (tests/test_map_readability)
+PALETTE = ("#cc3333", "#00ccff", "#9900cc", "#ff9900", "#336699", "#3300ff", "#99cccc",
+           "#ff0000", "#009999", "#cc66ff", "#003399", "#663366")
 CITY_HEX, LAND, HELD = "#b9a37a", "#dfe9c5", "#f3e3b0"
 NPC = "#555555"
 
