@@ -20,9 +20,8 @@ Layout of a game folder::
 
 A commit is written to a hidden staging folder and renamed into place, so a crash at any point
 leaves the last good turn intact and no half turn visible. A committed turn is never overwritten.
-Every file is checked against its manifest hash and schema when read.
-
-Every turn folder is a complete snapshot, but a file a turn left as it was (a table no rule
+Every file is checked against its manifest hash and schema when read. Every turn folder is a
+complete snapshot, but a file a turn left as it was (a table no rule
 touched, the same entered dice) is not written again: it is a hard link to the previous turn's
 file, the same bytes under the same hash (a copy where the file system refuses hard links). A
 table is known unchanged by comparing it with the previous turn's as this store read it, or by
@@ -35,7 +34,6 @@ then every turn that shares it fails its hash check, and ``verify`` reports each
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import io
 import json
@@ -43,10 +41,9 @@ import os
 import re
 import shutil
 import tempfile
-import threading
 import time
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +56,7 @@ from gmkit.core.files import (StoreError, TamperError, _mkdir, atomic_write, cur
                               fsync_dir, in_parallel, link_or_copy, parquet_bytes, read_regular,
                               read_text_file, sha256_file, sync_all)
 from gmkit.core.rollback import Rollbacks
+from gmkit.core.turnfiles import Before, comparable, conforms, files_under, folder_lock
 from gmkit.core.tables import ADDED_COLUMNS, LOG_SCHEMAS, Schema, SchemaError, State, check_frame
 
 FORMAT = "gmkit-turn/1"
@@ -71,14 +69,6 @@ secret/
 """
 
 
-@dataclass
-class _HeldLock:
-    rlock: threading.RLock = field(default_factory=threading.RLock)
-    depth: int = 0
-
-
-_LOCKS: dict[str, _HeldLock] = {}
-_LOCKS_GUARD = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -102,72 +92,10 @@ def canonical_turn_dir(turn: int, revision: int) -> str:
     return f"{turn:04d}.r{revision}"
 
 
-def _files_under(folder: Path, prefix: str = "") -> set[str]:
-    """Every entry under ``folder`` that is not a folder (a file, a pipe, a link to a file), by
-    its path relative to it; a link to a folder is neither listed nor followed."""
-    out: set[str] = set()
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if not entry.is_dir():
-                out.add(prefix + entry.name)
-            elif not entry.is_symlink():
-                out |= _files_under(Path(entry.path), f"{prefix}{entry.name}/")
-    return out
-
-
 def _write_bytes(path: Path, data: bytes) -> None:
     """Create ``path`` holding ``data``, not yet synced: the files of a new folder are synced
     together (:func:`gmkit.core.files.sync_all`) before the folder is renamed into place."""
     _files._write_bytes(path, data, sync=False)
-
-
-def _conforms(df: pl.DataFrame, schema: Schema) -> bool:
-    """True when ``df`` has exactly the schema's columns, in its order, of its types (what
-    :func:`check_frame` would return unchanged)."""
-    return df.columns == list(schema) and all(
-        have == want for have, want in zip(df.dtypes, schema.values(), strict=True))
-
-
-#: Types whose equal values have equal bytes: a table of only these that equals the previous
-#: turn's is that file again. (Not floats: -0.0 equals 0.0; nor categoricals, whose codes
-#: depend on the order strings were met.)
-_EXACT_TYPES = (pl.Boolean, pl.String, pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8,
-                pl.UInt16, pl.UInt32, pl.UInt64, pl.Date, pl.Datetime, pl.Duration, pl.Time,
-                pl.Null)
-
-
-def _comparable(dtypes: Sequence[object]) -> bool:
-    """True when frames of these types that are equal are equal byte for byte."""
-    out = True
-    for t in dtypes:
-        if isinstance(t, (pl.List, pl.Array)):
-            out = out and _comparable([t.inner])
-        elif isinstance(t, pl.Struct):
-            out = out and _comparable([f.dtype for f in t.fields])
-        else:
-            out = out and isinstance(t, _EXACT_TYPES)
-    return out
-
-
-@dataclass(frozen=True)
-class _Before:
-    """The turn a commit follows: its folder, the hash of its manifest, and its files' hashes
-    (no folder for a folder's first turn)."""
-
-    folder: Path | None = None
-    manifest_hash: str | None = None
-    files: Mapping[str, str] = field(default_factory=dict)
-
-    @staticmethod
-    def of(folder: Path | None) -> _Before:
-        """What the turn in ``folder`` is (its manifest read once)."""
-        if folder is None:
-            return _Before()
-        raw = (folder / "manifest.json").read_bytes()
-        files: dict[str, str] = {}
-        with contextlib.suppress(StoreError):  # a broken manifest still chains, nothing links
-            files = GameStore._manifest_of(raw, folder / "manifest.json")["files"]
-        return _Before(folder, hashlib.sha256(raw).hexdigest(), files)
 
 
 class GameStore(Rollbacks):
@@ -404,7 +332,7 @@ class GameStore(Rollbacks):
         if missing:
             df = df.with_columns((ADDED_COLUMNS[c] if c in ADDED_COLUMNS
                                   else pl.lit(None, dtype=schema[c])).alias(c) for c in missing)
-        exact = not missing and _conforms(df, schema)
+        exact = not missing and conforms(df, schema)
         try:
             return (df if exact else check_frame(df, schema, str(path))), exact
         except SchemaError as e:
@@ -437,7 +365,7 @@ class GameStore(Rollbacks):
         for name, (df, exact) in zip(names, loaded, strict=True):
             tables[name] = df
             rel = f"tables/{name}.parquet"
-            if exact and _comparable(df.dtypes):
+            if exact and comparable(df.dtypes):
                 kept[rel] = (df.clone(), manifest["files"][rel])  # a copy a caller cannot alter
         self._kept = (folder, manifest_hash, kept)
         return tables
@@ -454,7 +382,7 @@ class GameStore(Rollbacks):
                        ) -> tuple[list[str], dict[str, bytes]]:
         """Missing, unlisted and altered files of a turn folder, and the listed files' bytes."""
         listed = manifest["files"]
-        present = _files_under(folder) - {"manifest.json"}
+        present = files_under(folder) - {"manifest.json"}
         problems = [f"{folder / rel}: missing (listed in the manifest)"
                     for rel in sorted(set(listed) - present)]
         problems += [f"{folder / rel}: not listed in the manifest"
@@ -520,34 +448,10 @@ class GameStore(Rollbacks):
                         entered, manifest.get("seed_commitment"), manifest.get("outcome"),
                         int(manifest.get("revision", 0)), manifest_hash)
 
-    @contextlib.contextmanager
-    def lock(self) -> Iterator[None]:
+    def lock(self) -> contextlib.AbstractContextManager[None]:
         """An exclusive lock on the game folder for writers: across processes (``flock`` on
         ``.lock``) and across threads; re-entrant within one thread."""
-        key = str(self.root.resolve())
-        with _LOCKS_GUARD:
-            held = _LOCKS.setdefault(key, _HeldLock())
-        with held.rlock:
-            if held.depth:
-                held.depth += 1
-                try:
-                    yield
-                finally:
-                    held.depth -= 1
-                return
-            try:
-                f = (self.root / ".lock").open("a")
-            except PermissionError:
-                raise StoreError(f"{self.root}: the game folder is read-only; nothing was "
-                                 "changed") from None
-            with f:
-                fcntl.flock(f, fcntl.LOCK_EX)
-                held.depth = 1
-                try:
-                    yield
-                finally:
-                    held.depth = 0
-                    fcntl.flock(f, fcntl.LOCK_UN)
+        return folder_lock(self.root)
 
     def _clear_staging(self) -> None:
         """Remove what killed commits left (under the lock: no commit is running)."""
@@ -584,10 +488,11 @@ class GameStore(Rollbacks):
                                      "to make a new revision)" if data.turn <= latest else ""))
                 revision = 0
             prev_turns = [t for t in turns if t < data.turn]
-            before = _Before.of(self.turn_path(prev_turns[-1]) if prev_turns else None)
+            before = Before.of(self.turn_path(prev_turns[-1]) if prev_turns else None,
+                               GameStore._manifest_of)
             state = data.state
             if not (state.tables.keys() == self.schemas.keys() and all(
-                    _conforms(df, self.schemas[n]) for n, df in state.tables.items())):
+                    conforms(df, self.schemas[n]) for n, df in state.tables.items())):
                 state = state.checked(self.schemas, f"turn {data.turn}")
             # each file's bytes, or the frame of a table the turn left as it was
             files: dict[str, bytes | pl.DataFrame] = {}
@@ -604,7 +509,7 @@ class GameStore(Rollbacks):
                     frames[rel] = df
             for name, schema in LOG_SCHEMAS.items():
                 frame = {"orders": data.orders, "rolls": data.rolls, "events": data.events}[name]
-                frames[f"{name}.parquet"] = (frame if _conforms(frame, schema)
+                frames[f"{name}.parquet"] = (frame if conforms(frame, schema)
                                              else check_frame(frame, schema, name))
             files.update(zip(frames, in_parallel(parquet_bytes, frames.values()), strict=True))
             files["entered.json"] = json.dumps(dict(data.entered), sort_keys=True).encode()
@@ -637,7 +542,7 @@ class GameStore(Rollbacks):
             self._set_aside_consumed({data.turn: set(consumed)})
             return final
 
-    def _kept_frames(self, before: _Before) -> dict[str, tuple[pl.DataFrame, str]]:
+    def _kept_frames(self, before: Before) -> dict[str, tuple[pl.DataFrame, str]]:
         """The previous turn's state tables as this store last read them, with their files'
         hashes, when they are still what that turn's manifest lists (else nothing)."""
         kept = self._kept
@@ -648,7 +553,7 @@ class GameStore(Rollbacks):
 
     @staticmethod
     def _write_files(staging: Path, files: Mapping[str, bytes | pl.DataFrame],
-                     hashes: dict[str, str], before: _Before) -> None:
+                     hashes: dict[str, str], before: Before) -> None:
         """Write a turn's files (their bytes, or a table's frame equal to the previous turn's)
         into ``staging``, unsynced; a file with the same bytes as the previous turn's is linked
         to it (copied where the file system has no hard links). ``hashes`` are updated for a
