@@ -114,7 +114,6 @@ class GameStore(Rollbacks):
         if not (self.root / "game.toml").is_file():
             raise StoreError(f"{self.root}: not a game folder (no game.toml)")
 
-    # -- configuration -------------------------------------------------------------------------
     @staticmethod
     def read_config(root: str | Path) -> dict[str, Any]:
         """The parsed ``game.toml`` of a game folder."""
