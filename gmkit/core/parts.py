@@ -116,13 +116,16 @@ class Views:
     """What each viewer may see of a state (see :meth:`gmkit.core.ruleset.Ruleset.view`).
 
     ``gm_only``: columns (of any table, the standings included) the public and the players
-    never see: blanked (null). ``public``: the state with what is hidden from everyone removed,
+    never see: blanked (null), except in the tables ``shown`` names, which everyone sees whole
+    (the Law of the Jungle's hexes, whose ``food`` and ``gold`` are the land's yields, not a
+    house's stores). ``public``: the state with what is hidden from everyone removed,
     beyond ``gm_only`` (a Pyramid player's dead, say). ``player``: what one player may see of
     their own besides the public's view (their treasury, their hidden units): called with the
     whole state, the public's view of it, the player and the context; None: the public's
     view."""
 
     gm_only: tuple[str, ...] = ()
+    shown: tuple[str, ...] = ()
     public: Callable[[State, Context], State] | None = None
     player: Callable[[State, State, str, Context], State] | None = None
 

@@ -150,14 +150,16 @@ class Ruleset(ABC, Generic[O]):
         """The state as ``viewer`` may see it: the one door for hidden state data.
 
         The GM sees ``state``; the public sees :attr:`Views.public`'s state with every
-        :attr:`Views.gm_only` column blanked (null) in each table that has it; a player sees
+        :attr:`Views.gm_only` column blanked (null) in each table that has it but those
+        :attr:`Views.shown` names; a player sees
         :attr:`Views.player`'s state (the public's by default)."""
         v = Viewer.parse(viewer)
         if v.is_gm:
             return state
         ctx = ctx or Context(self.rules())
         public = self.views.public(state, ctx) if self.views.public else state
-        blanked = blank_columns(public.tables, self.views.gm_only, self.schemas)
+        blanked = blank_columns({n: t for n, t in public.tables.items()
+                                 if n not in self.views.shown}, self.views.gm_only, self.schemas)
         if blanked:
             public = State(public.turn, {**public.tables, **blanked})
         if v.is_public or self.views.player is None:

@@ -99,6 +99,18 @@ def test_a_house_sees_its_own_sheets_and_only_the_public_chart_of_others(game):
     assert public["characters"]["xp"].null_count() == public["characters"].height
 
 
+def test_the_map_shows_every_hexs_yield_to_everyone(game):
+    """The hexes' food and gold are the land's yields, on the public map: the houses' food and
+    gold, GM-only columns of the same names, stay hidden (``Views.shown``)."""
+    play(game, 1, master="views")
+    state = game.state()
+    for viewer in (Viewer.public(), Viewer.player("Ocelotl")):
+        seen = RS.view(state, viewer)
+        assert seen["hexes"].equals(state["hexes"]), viewer
+        others = seen["houses"].filter(pl.col("house") != "Ocelotl")
+        assert others["food"].null_count() == others.height > 0, viewer
+
+
 def test_a_secret_actions_results_are_seen_by_its_house_alone(game):
     """Orders sent by PM stay secret: the events and draws of a secret action are seen by the
     GM and the house that posted it (the order of play names who acts, not what)."""

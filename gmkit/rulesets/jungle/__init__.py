@@ -28,7 +28,6 @@ from gmkit.core.parts import BoardSpec, Bot, Context, LifeCycle, Presentation, V
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
-from gmkit.core.views import Viewer
 import gmkit.rulesets.jungle.forecast as forecast
 import gmkit.rulesets.jungle.views as viewing
 import gmkit.rulesets.jungle.world as world
@@ -55,7 +54,9 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     # captured settlers and workers, kept aside until rescued
     added = {"captive_units": None, "captives": None, "captive_rows": None}
     board = BoardSpec(kind="hex", default=world.board, check=world.check_board)
-    views = Views(gm_only=viewing.GM_ONLY, public=viewing.public_state, player=viewing.player_state)
+    # the hexes' yields (their food and gold, names the houses' stores share) stay on the map
+    views = Views(gm_only=viewing.GM_ONLY, shown=("hexes",), public=viewing.public_state,
+                  player=viewing.player_state)
     presentation = Presentation(
         colours=drawing.colours, scene=drawing.scene, describe=orders.describe,
         headline=viewing.HEADLINE, labels=viewing.LABELS, subject="house", series=viewing.SERIES,
@@ -108,8 +109,3 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
         void"), each naming its line and why."""
         return forecast.void_now(state, sent, ctx)
 
-    def view(self, state: State, viewer: Viewer | str, ctx: Context | None = None) -> State:
-        """As the core's view, but the hexes' yields (their ``food`` and ``gold``, names the
-        houses' stores share) stay on the public map."""
-        out = super().view(state, viewer, ctx)
-        return out if Viewer.parse(viewer).is_gm else out.replace(hexes=state["hexes"])
