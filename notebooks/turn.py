@@ -25,8 +25,12 @@ def _(mo):
     The turn in four phases, one tab each: take the players' **orders**, look at the **odds**
     and post the dice **commitment**, **resolve** the turn step by step, then **commit** it,
     reveal the seed and **publish** the summaries. The line above the tabs says where the turn
-    stands. (`-- --sample aztlan` opens the AZTLAN sample, `-- --game PATH` another folder;
-    `-- --work DIR` keeps the sample's working copy in DIR instead of `out/turn-notebook`.)
+    stands.
+
+    This opens a working copy of the bundled Cien sample. Another game: `-- --sample NAME` for
+    the samples `cien`, `aztlan`, `pyramid`, `jungle` and `aeternus`; `-- --game PATH` for a
+    game folder of your own (in Jupyter: `python3 bootstrap.py jupyter NAME` or `... PATH`);
+    `-- --work DIR` keeps the sample's working copy in DIR instead of `out/turn-notebook`.
     """)
     return
 

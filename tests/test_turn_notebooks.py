@@ -156,3 +156,14 @@ def test_marimo_notebook_buttons_drive_the_desk(game, monkeypatch):
     assert click("commit_button")[1].startswith("turn 7 committed")
     kind, text = click("commit_button")  # a second click commits nothing more
     assert kind == "danger" and desk.game.latest_turn == 7
+
+
+def test_the_turn_notebooks_intro_names_every_sample_it_opens():
+    """The turn notebook says how to open each bundled sample (and a folder of one's own): every
+    ``data/sample-NAME`` is named in its introduction."""
+    intro = (ROOT / "notebooks" / "turn.py").read_text("utf-8").split("# The GM's turn", 1)[1]
+    intro = intro.split('""")', 1)[0]
+    samples = sorted(p.name.removeprefix("sample-") for p in (ROOT / "data").glob("sample-*"))
+    assert len(samples) == 5
+    assert all(f"`{name}`" in intro for name in samples), samples
+    assert "--game PATH" in intro and "bootstrap.py jupyter" in intro
