@@ -156,11 +156,11 @@ def states(game: Game) -> Iterator[State]:
 
 
 def _subject_column(game: Game, standings: pl.DataFrame) -> str:
-    """The standings column naming whom they rank (the ruleset's ``standings_subject``)."""
+    """The standings column naming whom they rank (the ruleset's ``presentation.subject``)."""
     subject = game.ruleset.presentation.subject
     if subject not in standings.columns:
         raise ValueError(f"the {game.ruleset.title} standings have no '{subject}' column "
-                         "(the ruleset's standings_subject)")
+                         "(the ruleset's presentation.subject)")
     return subject
 
 

@@ -74,7 +74,7 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
     """The game's map after ``turn`` as RFC 7946 GeoJSON (see :mod:`gmkit.core.geoexport`):
     each region's stored properties, and the turn's ``fill`` colour (as geojson.io and other
     web maps read it) and ``label`` as ``view`` sees them, with ``turn``. The map is placed in
-    longitude and latitude by the frame its file names, else its ruleset's ``map_frame``, else
+    longitude and latitude by the frame its file names, else its ruleset's ``board.frame``, else
     the local frame of a fictional land."""
     from gmkit.core.geoexport import FrameError, to_rfc7946
 
