@@ -33,17 +33,18 @@ def test_green_and_teal_are_told_apart_by_colour_blind_readers():
     assert cvd_distance(PYRAMID_COLOURS["Green"], PYRAMID_COLOURS["Teal"]) > 12
 
 
-@pytest.mark.parametrize("name", ["aztlan", "pyramid", "jungle", "aeternus", "example"])
+@pytest.mark.parametrize("name", ["cien", "aztlan", "pyramid", "jungle", "aeternus", "example"])
 def test_every_games_palette_is_told_apart_by_colour_blind_readers(name):
     """Colour is never the only cue, and the colours themselves stay apart: every game's
     player palette, under normal vision and the three dichromacies, has no two colours closer
     than 12 (Lab), nor a player's colour that close to the no-one grey of its map."""
     from gmkit.rulesets.aeternus.drawing import PALETTE as AETERNUS
     from gmkit.rulesets.aztlan.drawing import EMPIRE_COLOURS
+    from gmkit.rulesets.cien.rules import COLOUR_HEX as CIEN
     from gmkit.rulesets.example.drawing import PALETTE as EXAMPLE
     from gmkit.rulesets.jungle.drawing import NPC, PALETTE as JUNGLE
 
-    palettes = {"aztlan": list(EMPIRE_COLOURS.values()),
+    palettes = {"cien": list(CIEN.values()), "aztlan": list(EMPIRE_COLOURS.values()),
                 "pyramid": list(PYRAMID_COLOURS.values()), "jungle": [*JUNGLE, NPC],
                 "aeternus": list(AETERNUS), "example": list(EXAMPLE)}
     distance, a, b = closest_pair(palettes[name])

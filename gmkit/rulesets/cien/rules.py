@@ -21,9 +21,10 @@ TURN = "TOURNEZ LA COMMANDE"
 
 COLOURS = ("Red", "Gold", "Green", "Cyan", "Orange", "Silver", "Purple", "White", "Teal",
            "Lavender")
-COLOUR_HEX = {"Red": "#c0392b", "Gold": "#d4ac0d", "Green": "#27ae60", "Cyan": "#17c3d6",
-              "Orange": "#e67e22", "Silver": "#a6acaf", "Purple": "#8e44ad", "White": "#fdfefe",
-              "Teal": "#117a65", "Lavender": "#b39ddb"}
+# each colour as its name says, every two told apart by colour-blind readers too
+COLOUR_HEX = {"Red": "#880000", "Gold": "#ccbb00", "Green": "#00cc66", "Cyan": "#00eeff",
+              "Orange": "#aa6600", "Silver": "#a6acaf", "Purple": "#442288", "White": "#fdfefe",
+              "Teal": "#117a65", "Lavender": "#6677bb"}
 CAPITAL = "Cien"
 
 PARAMS = (
