@@ -1,3 +1,3 @@
 """The AZTLAN board: ``aztlan.geojson`` (package data, the ruleset's ``board.packaged``), the board's
 facts from the rules and its checks (:mod:`.geography`), and the script that built the file
-(:mod:`.build`, run as ``python -m gmkit.rulesets.aztlan.board.build``)."""
+(``maps/build_aztlan_board.py`` in the source tree)."""

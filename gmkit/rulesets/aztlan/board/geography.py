@@ -2,7 +2,7 @@
 
 No public map of AZTLAN survives, so gmkit ships its own digitisation,
 ``aztlan.geojson`` beside this module (package data), built once by
-:mod:`gmkit.rulesets.aztlan.board.build`.  The
+``maps/build_aztlan_board.py``.  The
 board has 79 city supply centres (rule 1.4) at the real places of central
 and southern Mexico, numbered non-supply sectors between them (rule 2.6),
 the Chichimec Desert along the northern border (rules 7.x) and the Gulf and
