@@ -27,7 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.notebook_clicks import _DEEP, _free_port, browser, missing_browser  # noqa: E402
+from bench.notebook_clicks import (_DEEP, _free_port, browser, missing_browser,  # noqa: E402
+                                   samples)
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "history.py"
@@ -96,11 +97,6 @@ class HistoryApp:
             self.server.wait(10)
         except subprocess.TimeoutExpired:
             self.server.kill()
-
-
-def samples() -> list[str]:
-    """The bundled samples' names."""
-    return sorted(p.name.removeprefix("sample-") for p in (ROOT / "data").glob("sample-*"))
 
 
 def bench_history_settle() -> list[dict]:

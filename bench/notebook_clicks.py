@@ -83,6 +83,11 @@ class SkipBench(RuntimeError):
     """The browser or its driver is missing; the message says which."""
 
 
+def samples() -> list[str]:
+    """The bundled samples' names."""
+    return sorted(p.name.removeprefix("sample-") for p in (ROOT / "data").glob("sample-*"))
+
+
 def missing_browser() -> str | None:
     """Why the browser cannot run here, or None when it can."""
     try:
@@ -294,8 +299,7 @@ def bench_notebook_clicks() -> list[dict]:
     rows: list[dict] = []
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            for sample in sorted(p.name.removeprefix("sample-")
-                                 for p in (ROOT / "data").glob("sample-*")):
+            for sample in samples():
                 rows += bench_sample(sample, Path(tmp), driver)
     finally:
         driver.quit()
