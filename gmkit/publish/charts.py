@@ -1,5 +1,9 @@
 """Charts of a game's history: frames in, altair charts out (no game folder is read here).
 
+The published site draws the series, timeline and dice charts from the same charts written as
+plain Vega-Lite specs (:mod:`gmkit.publish.chart_specs`, which also holds the colours, dashes
+and labels shared with this module), without importing altair.
+
 The frames come from :mod:`gmkit.publish.history`; every chart renders in a notebook (interactive: click
 a player in the legend to pick them out, hover a line to highlight it) and as static SVG through
 :func:`gmkit.core.reports.chart_svg` (offline, for reports and the published site).
@@ -16,6 +20,9 @@ from typing import Any
 import altair as alt
 import polars as pl
 
+from gmkit.publish.chart_specs import (DASHES, NO_PLAYER, colour_scale, dash_scale,
+                                       metric_label, player_order)
+
 __all__ = [
     "DASHES",
     "NO_PLAYER",
@@ -27,16 +34,6 @@ __all__ = [
     "timeline_chart",
 ]
 
-#: The name under which rolls and events of no player are shown (as in :mod:`gmkit.publish.history`).
-NO_PLAYER = "\u2014"
-NO_PLAYER_COLOUR = "#9e9e9e"
-PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#eeca3b", "#b279a2",
-           "#ff9da6", "#9d755d", "#bab0ac")
-
-#: Dash patterns, one per player in turn: a line equal to another's (Gold's under Red's) shows
-#: through the other's gaps instead of hiding under it.
-DASHES = ([1, 0], [7, 3], [2, 3], [10, 3, 2, 3], [4, 4], [12, 4], [1, 5], [6, 2, 1, 2])
-
 
 def _legend(**kw: Any) -> alt.Legend:
     """A legend that shows each player's name whole (no "Hot Cou")."""
@@ -46,19 +43,7 @@ def _legend(**kw: Any) -> alt.Legend:
 def _dash(order: list[str]) -> alt.StrokeDash:
     """A dash pattern per player (no legend of its own: the colour's names them)."""
     return alt.StrokeDash("player:N", sort=order, legend=None,
-                          scale=alt.Scale(domain=order, range=[DASHES[i % len(DASHES)]
-                                                               for i in range(len(order))]))
-
-
-def metric_label(metric: str, labels: Mapping[str, str] | None = None) -> str:
-    """A metric's name in words: as the ruleset's ``labels`` give it (Cien's ``provinces``
-    reads "provinces held"), else ``spent_conquest`` reads "spent on conquest" and
-    ``some_thing`` "some thing"."""
-    if labels and metric in labels:
-        return labels[metric]
-    if metric.startswith("spent_"):
-        return "spent on " + metric[len("spent_"):].replace("_", " ")
-    return metric.replace("_", " ")
+                          scale=alt.Scale(**dash_scale(order)))
 
 
 def _records(df: pl.DataFrame) -> pl.DataFrame:
@@ -69,19 +54,11 @@ def _records(df: pl.DataFrame) -> pl.DataFrame:
 
 def _colour_scale(players: Iterable[str], colours: Mapping[str, str] | None) -> alt.Scale:
     """A colour scale over ``players``: the given colours, a palette for the others."""
-    colours = colours or {}
-    domain = list(dict.fromkeys(players))
-    spare = iter(c for c in PALETTE * (1 + len(domain) // len(PALETTE))
-                 if c not in colours.values())
-    rng = [NO_PLAYER_COLOUR if p == NO_PLAYER else colours.get(p) or next(spare)
-           for p in domain]
-    return alt.Scale(domain=domain, range=rng)
+    return alt.Scale(**colour_scale(players, colours))
 
 
 def _player_order(players: pl.Series, colours: Mapping[str, str] | None) -> list[str]:
-    seen = players.drop_nulls().unique(maintain_order=True).to_list()
-    first = [p for p in (colours or {}) if p in seen]
-    return first + [p for p in seen if p not in first]
+    return player_order(players, colours)
 
 
 def _player_selections() -> tuple[Any, Any]:

@@ -207,12 +207,14 @@ class Parts:
         events, rolls = (pl.concat(frames[k], how="vertical") for k in ("events", "rolls"))
         return events, rolls
 
-    def chart(self, kind: str, data: pl.DataFrame, draw: Callable[[Any], Any],
-              *extra: Any) -> Future[str]:
-        """The SVG of the chart ``draw(charts)`` makes of ``data`` (``kind`` and ``extra``:
-        what else it is drawn from), drawn only when not kept already: the chart is built
-        here and converted in :attr:`pool` (the converter runs outside the interpreter lock, so
-        the charts of a page convert side by side while this thread draws the maps)."""
+    def chart(self, kind: str, data: pl.DataFrame,
+              draw: Callable[[Any], dict[str, Any]], *extra: Any) -> Future[str]:
+        """The SVG of the chart ``draw(specs)`` makes of ``data`` (``specs``:
+        :mod:`gmkit.publish.chart_specs`, which writes each chart as a plain Vega-Lite spec;
+        ``kind`` and ``extra``: what else it is drawn from), drawn only when not kept already:
+        the spec is written here and converted in :attr:`pool` (the converter runs outside the
+        interpreter lock, so the charts of a page convert side by side while this thread draws
+        the maps)."""
         name = f"chart-{digest(code_fingerprint(), kind, data.to_dicts(), extra)}.svg" \
             if self.inputs else ""
         found = self._cached(name) if name else None
@@ -220,9 +222,9 @@ class Parts:
             done: Future[str] = Future()
             done.set_result(found.read_text("utf-8"))
             return done
-        import gmkit.publish.charts as charts
+        import gmkit.publish.chart_specs as specs
 
-        spec = draw(charts).to_dict(validate=False)  # altair's own work: in this thread
+        spec = draw(specs)
         assert self.pool is not None, "charts are drawn within _history"
         return self.pool.submit(self._convert, name, spec)
 
@@ -261,8 +263,8 @@ def _history_parts(game: Game, viewer: Viewer, parts: Parts) -> list[str | Futur
     labels = game.ruleset.presentation.labels
     out: list[str | Future[str]] = ["<h2>Players over the turns</h2>"]
     for metric in series["metric"].unique(maintain_order=True).to_list():
-        def draw(charts: Any, m: str = metric) -> Any:
-            return charts.series_chart(series, m, colours=colours, labels=labels)
+        def draw(specs: Any, m: str = metric) -> dict[str, Any]:
+            return specs.series_spec(series, m, colours=colours, labels=labels)
 
         out += ['<div class="figure">',
                 parts.chart("series", series.filter(pl.col("metric") == metric), draw, metric,
@@ -272,13 +274,13 @@ def _history_parts(game: Game, viewer: Viewer, parts: Parts) -> list[str | Futur
     if timeline.height:
         out.append("<h2>Timeline</h2>")
         out += ['<div class="figure">',
-                parts.chart("timeline", timeline, lambda charts: charts.timeline_chart(
+                parts.chart("timeline", timeline, lambda specs: specs.timeline_spec(
                     timeline, colours=colours), colours), "</div>"]
     report = history.dice_report(game, view=viewer, rolls=rolls)
     out.append("<h2>The dice</h2>")
     if report.height:
         out += ['<div class="figure">',
-                parts.chart("dice", report, lambda charts: charts.dice_chart(
+                parts.chart("dice", report, lambda specs: specs.dice_spec(
                     report, colours=colours), colours), "</div>"]
     out.append(_table(_dice_rows(report)))
     turns = game.store.turns()
