@@ -78,6 +78,18 @@ def test_a_new_turn_draws_its_page_the_turn_before_and_the_whole_game_pages(
     assert_fresh(game, site, tmp_path)
 
 
+def test_a_new_turn_published_with_the_chart_converter_process_is_byte_identical(
+        game: Game, tmp_path: Path) -> None:
+    """A new turn published as the command does (worker processes allowed): its few pages are
+    drawn here and every chart, the history's and the turn pages', is converted in the chart
+    converter's process; the pages are those a publish converting in this process draws."""
+    site = tmp_path / "site"
+    publish(game, site)
+    play(game, 1, master="incremental")
+    assert publish_counted(Game.open(game.root), site, workers=2)[1] == 2 + 3
+    assert_fresh(game, site, tmp_path)
+
+
 def test_a_revealed_seed_redraws_its_turn(game: Game, tmp_path: Path) -> None:
     """FAIR DICE: revealing a turn's seed puts it on that turn's page (anyone can recompute
     the rolls): the page is drawn again."""

@@ -215,11 +215,17 @@ def csv_text(df: pl.DataFrame) -> str:
 def publish(game: Path, out: Path, players_dir: Path | None) -> None:
     """Write the game's public static site: an index of turns, each turn's public summary and
     the history charts. It opens offline from the file system."""
-    from gmkit.game import Game
-    from gmkit.publish.site import publish_counted
+    from gmkit.publish.converter import ChartConverter
 
-    pages, drawn = publish_counted(Game.open(game), out, players=players_dir,
-                                   progress=progress_bar("publishing"))
+    # the chart converter loads in a process of its own while the game is read (stopped unused
+    # when no chart is drawn)
+    with ChartConverter().start() as converter:
+        from gmkit.game import Game
+        from gmkit.publish.site import publish_counted
+
+        pages, drawn = publish_counted(Game.open(game), out, players=players_dir,
+                                       progress=progress_bar("publishing"),
+                                       converter=converter)
     public = [p for p in pages if p.parent == out]
     click.echo(f"published {len(public)} page(s) in {out} ({drawn} drawn anew, the others "
                f"unchanged); open {out / 'index.html'}")

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -131,7 +131,7 @@ def _badge(viewer: Viewer) -> str:
     return "Public" if viewer.is_public else "GM only"
 
 
-def render_html(report: TurnReport) -> str:
+def render_html(report: TurnReport, *, convert: Callable[[Any], str] = chart_svg) -> str:
     """The report as one self-contained HTML page, in the view ``report`` holds.
 
     No external request of any kind: inline CSS, inline SVG, and a Content-Security-Policy of
@@ -139,6 +139,9 @@ def render_html(report: TurnReport) -> str:
     only the trusted map SVGs and the sanitized chart SVG are inserted as markup. A report that
     says it holds the public view is passed through :func:`view_report` again (idempotent), so
     one built by hand with ``view="public"`` cannot leak what it should not hold.
+
+    ``convert`` turns the chart (as the view keeps it) into its SVG: :func:`chart_svg` here, or
+    the same in another process (:class:`gmkit.publish.converter.ChartConverter`).
     """
     if report.view != "gm":
         report = view_report(report, report.view)  # idempotent; a hand-built report is filtered
@@ -157,7 +160,7 @@ def render_html(report: TurnReport) -> str:
         "badge": _badge(viewer),
         "hidden_tag": "private" if viewer.is_player else "GM only",
         "standings": standings,
-        "chart_svg": chart_svg(report.chart) if report.chart is not None else None,
+        "chart_svg": convert(report.chart) if report.chart is not None else None,
         "links": [(label, safe_link(url), url) for label, url in report.links],
         "seed_ok": _seed_check(report),
         "verify_sentence": VERIFY_SENTENCE.split("{cmd}", 1),

@@ -27,10 +27,12 @@ import jinja2
 import polars as pl
 
 import gmkit.publish.dicecheck as dicecheck
-from gmkit.core.reports import CSP, chart_svg, html_environment, render_html
+from gmkit.core.reports import (CSP, TurnReport, chart_svg, html_environment, render_html,
+                                view_report)
 from gmkit.core.files import fsync_dir, current_umask
 from gmkit.core.views import Viewer
 from gmkit.game import Game
+from gmkit.publish.converter import ChartConverter
 from gmkit.publish.site_inputs import (CACHE, OldSite, SiteInputs, carry, code_fingerprint,
                                        digest, write_index)
 from gmkit.publish.turns import FolderError, player_folder, report_for
@@ -124,10 +126,12 @@ class Parts:
     the next publish. Without ``inputs`` everything is drawn and nothing kept."""
 
     def __init__(self, inputs: SiteInputs | None = None, old: OldSite | None = None,
-                 staging: Path | None = None, progress: Callable[[], None] | None = None):
+                 staging: Path | None = None, progress: Callable[[], None] | None = None,
+                 convert: Callable[[Any], str] = chart_svg):
         self.inputs, self.old, self.staging = inputs, old, staging
         self.progress = progress or (lambda: None)
         self.pool: ThreadPoolExecutor | None = None
+        self.convert = convert  # a chart's SVG: here, or in a converter process
 
     def _cached(self, name: str) -> Path | None:
         """The part ``name`` carried into the new site from the old, if the old has it."""
@@ -229,9 +233,19 @@ class Parts:
         return self.pool.submit(self._convert, name, spec)
 
     def _convert(self, name: str, spec: dict[str, Any]) -> str:
-        svg = chart_svg(spec)
+        svg = self.convert(spec)
         self._keep(name, svg.encode("utf-8"))
         return svg
+
+    def svg(self, chart: Any) -> str:
+        """A turn page's chart as SVG, kept in the site by its spec (the page of the turn
+        before a new one is drawn again, its chart unchanged)."""
+        spec = chart.to_dict(validate=False) if hasattr(chart, "to_dict") else chart
+        if self.inputs is None:
+            return self.convert(spec)
+        name = f"chart-{digest(code_fingerprint(), 'spec', spec)}.svg"
+        found = self._cached(name)
+        return found.read_text("utf-8") if found is not None else self._convert(name, spec)
 
 
 def _history(game: Game, viewer: Viewer, parts: Parts | None = None) -> str:
@@ -299,17 +313,30 @@ NAV = ('<nav style="margin:1em 2em"><a href="index.html">Index</a> · '
        '{prev}{next}</nav>')
 
 
-def _turn_page(game: Game, t: int, turns: Sequence[int], viewer: Viewer
-               ) -> tuple[str, dict[str, Any]]:
-    """A turn's page and its entry in the site's dice document: the page prints its dice from
-    that entry, as the checker reads them."""
+def _turn_report(game: Game, t: int, viewer: Viewer) -> tuple[TurnReport, dict[str, Any]]:
+    """A turn's report as its page shows it (in the viewer's view) and its entry in the site's
+    dice document: the page prints its dice from that entry, as the checker reads them."""
     report = report_for(game, t, viewer)
     entry = dicecheck.turn_entry(report, game.store.manifest(t, report.revision))
-    html = render_html(dicecheck.apply_entry(report, entry))
+    report = dicecheck.apply_entry(report, entry)
+    return (view_report(report, report.view) if report.view != "gm" else report), entry
+
+
+def _turn_page(game: Game, t: int, turns: Sequence[int], viewer: Viewer
+               ) -> tuple[str, dict[str, Any]]:
+    """A turn's page and its entry in the site's dice document."""
+    report, entry = _turn_report(game, t, viewer)
+    return _turn_html(report, t, turns), entry
+
+
+def _turn_html(report: TurnReport, t: int, turns: Sequence[int],
+               convert: Callable[[Any], str] = chart_svg) -> str:
+    """A turn's page of its report (``convert``: how its chart becomes SVG)."""
+    html = render_html(report, convert=convert)
     links = NAV.format(
         prev=f' · <a href="turn-{t - 1:04d}.html">turn {t - 1}</a>' if t - 1 in turns else "",
         next=f' · <a href="turn-{t + 1:04d}.html">turn {t + 1}</a>' if t + 1 in turns else "")
-    return html.replace("<body>", "<body>" + links, 1), entry
+    return html.replace("<body>", "<body>" + links, 1)
 
 
 def _turn_pages(root: str, some: Sequence[int], turns: Sequence[int],
@@ -366,13 +393,27 @@ def _turn_name(turn: int) -> str:
     return f"turn-{turn:04d}.html"
 
 
+def _in_workers(todo: Sequence[int], workers: int) -> bool:
+    """Whether the turn pages ``todo`` are drawn in ``workers`` processes (when there are many)
+    rather than here."""
+    return workers > 1 and len(todo) >= 2 * workers
+
+
+def _converted(svg: Future[str]) -> Callable[[Any], str]:
+    """A chart's conversion when it is already under way: its SVG, once done."""
+    return lambda _chart: svg.result()
+
+
 def _draw_turns(game: Game, todo: Sequence[int], turns: Sequence[int], viewer: Viewer,
-                workers: int, during: Callable[[], None], step: Callable[[int], None]
+                workers: int, during: Callable[[], None], step: Callable[[int], None],
+                prefetch: Callable[[Any], Future[str]] | None = None
                 ) -> dict[int, tuple[str, dict[str, Any]]]:
     """The pages of the turns ``todo`` and their dice entries, drawn in ``workers`` processes
     when there are many, else here; ``during`` runs here first (its charts convert in
-    threads meanwhile); ``step(n)`` after each ``n`` pages."""
-    if workers > 1 and len(todo) >= 2 * workers:
+    threads meanwhile); ``step(n)`` after each ``n`` pages. Drawn here, the pages' reports
+    come first and ``prefetch`` (a chart to its SVG, to come) converts their charts while
+    ``during`` runs."""
+    if _in_workers(todo, workers):
         size = max(1, min(8, len(todo) // (2 * workers)))
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -385,19 +426,28 @@ def _draw_turns(game: Game, todo: Sequence[int], turns: Sequence[int], viewer: V
                 pages.update(got)
                 step(len(got))
         return pages
+    reports = {t: _turn_report(game, t, viewer) for t in todo}
+    charts = {t: prefetch(report.chart) for t, (report, _) in reports.items()
+              if prefetch is not None and report.chart is not None}
     during()
     pages = {}
-    for t in todo:
-        pages[t] = _turn_page(game, t, turns, viewer)
+    for t, (report, entry) in reports.items():
+        svg = charts.get(t)
+        pages[t] = (_turn_html(report, t, turns) if svg is None else
+                    _turn_html(report, t, turns, _converted(svg)), entry)
         step(1)
     return pages
 
 
 def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
-                workers: int, progress: Progress | None = None) -> tuple[list[Path], int]:
+                workers: int, progress: Progress | None = None,
+                converter: ChartConverter | None = None) -> tuple[list[Path], int]:
     """Put every page for ``viewer`` in ``out`` (replaced atomically), drawing only those whose
     inputs changed since gmkit last published there (:mod:`gmkit.publish.site_inputs`); the
-    others, unchanged, are carried over. Returns the pages and how many were drawn."""
+    others, unchanged, are carried over. Returns the pages and how many were drawn.
+
+    With a ``converter``, the charts of the pages drawn in this process (the history's, and the
+    turn pages' when they are few) are converted in its process."""
     check_target(game, out)
     out.parent.mkdir(parents=True, exist_ok=True)
     _clear_leftovers(out)
@@ -413,6 +463,9 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
     maps = [t for t in inputs.turns
             if not (old and old.part(f"map-{inputs.state_key(t)}.svg"))] if redraw_all else []
     total, done = len(todo) + len(maps) + 1, 0
+    convert: Callable[[Any], str] = chart_svg
+    if converter is not None and redraw_all:
+        convert = converter.start()
 
     def step(n: int = 1) -> None:
         nonlocal done
@@ -429,18 +482,20 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
         charts = ThreadPoolExecutor(max_workers=4)  # the history's charts, converting
         history: list[str | Future[str]] = []
 
+        parts = Parts(inputs, old, staging, step, convert)
+        parts.pool = charts
+
         def whole_game() -> None:
             """The pages drawn from every turn, when any turn changed: the history's charts
             go on converting while the turn pages are drawn."""
             if not redraw_all:
                 return
-            parts = Parts(inputs, old, staging, step)
-            parts.pool = charts
             history.extend(_history_parts(game, viewer, parts))
             drawn["index.html"] = _index(game, turns, viewer)
 
         try:
-            pages = _draw_turns(game, todo, turns, viewer, workers, whole_game, step)
+            pages = _draw_turns(game, todo, turns, viewer, workers, whole_game, step,
+                                lambda chart: charts.submit(parts.svg, chart))
             if redraw_all:
                 drawn["history.html"] = _history_page(game, viewer, history)
         finally:
@@ -511,15 +566,22 @@ def publish(game: Game, out: str | Path, *, workers: int = 2,
 
     With ``workers`` > 1 the turn pages are drawn in that many worker processes while this one
     draws the history (drawing a page holds the interpreter lock, so threads would not help;
-    only the history's charts convert in threads). ``progress(done, total)`` is told of each
-    page and map drawn, site by site."""
+    only the history's charts convert in threads). The charts drawn in this process (the
+    history's, and the turn pages' when only a few pages are drawn after a new turn) are then
+    converted in a worker process of their own (:mod:`gmkit.publish.converter`), which loads the
+    converter while this one reads the game. ``progress(done, total)`` is told of each page and
+    map drawn, site by site."""
     return publish_counted(game, out, workers=workers, players=players, progress=progress)[0]
 
 
 def publish_counted(game: Game, out: str | Path, *, workers: int = 2,
-                    players: str | Path | None = None, progress: Progress | None = None
-                    ) -> tuple[list[Path], int]:
-    """:func:`publish`, and how many pages it drew (the others were carried over)."""
+                    players: str | Path | None = None, progress: Progress | None = None,
+                    converter: ChartConverter | None = None) -> tuple[list[Path], int]:
+    """:func:`publish`, and how many pages it drew (the others were carried over).
+
+    ``converter``: where the charts drawn in this process are converted (one the caller
+    started before opening the game, say, and closes); without it, one is used when
+    ``workers`` > 1, started when a chart is to be drawn."""
     out = Path(out)
     check_target(game, out)
     folders: list[tuple[Viewer, Path]] = []
@@ -535,8 +597,17 @@ def publish_counted(game: Game, out: str | Path, *, workers: int = 2,
     turns = [t for t in game.store.turns() if t > game.first_turn]
     if not turns:
         raise PublishError(f"{game.root}: no turn has been played yet; nothing to publish")
-    written, drawn = _write_site(game, out, turns, Viewer.public(), workers, progress)
-    for viewer, folder in folders:
-        pages, more = _write_site(game, folder, turns, viewer, workers, progress)
-        written, drawn = written + pages, drawn + more
+    own = converter is None and workers > 1
+    if own:
+        converter = ChartConverter()
+    try:
+        written, drawn = _write_site(game, out, turns, Viewer.public(), workers, progress,
+                                     converter)
+        for viewer, folder in folders:
+            pages, more = _write_site(game, folder, turns, viewer, workers, progress,
+                                      converter)
+            written, drawn = written + pages, drawn + more
+    finally:
+        if own and converter is not None:
+            converter.close()
     return written, drawn
