@@ -48,6 +48,40 @@ class Event:
 VOID = "void"
 
 
+def condensed(events: Sequence[Event], routine: Callable[[Event], str | None] | None
+              ) -> list[str]:
+    """The texts of a step's events as a listing prints them: each event a reader need not
+    read one by one (``routine(event)`` names its group, see
+    :attr:`~gmkit.core.parts.Presentation.routine`) counted in one line where its group first
+    appears, with how many each player has; every other event as it is::
+
+        57 × armies stand, not attacked (5.7): Aztecs 6, Tlaxcalans 5, ...
+    """
+    if routine is None:
+        return [e.text for e in events]
+    groups: dict[str, dict[str, int]] = {}
+    slots: list[str | tuple[str]] = []
+    for event in events:
+        label = routine(event)
+        if label is None:
+            slots.append(event.text)
+            continue
+        if label not in groups:
+            groups[label] = {}
+            slots.append((label,))
+        who = event.player or "-"
+        groups[label][who] = groups[label].get(who, 0) + 1
+    out = []
+    for slot in slots:
+        if isinstance(slot, str):
+            out.append(slot)
+            continue
+        counts = groups[slot[0]]
+        out.append(f"{sum(counts.values())} × {slot[0]}: "
+                   + ", ".join(f"{who} {n}" for who, n in counts.items()))
+    return out
+
+
 def void_event(player: str | None, rule: str, reason: str, *, line: int | None = None,
                order: str = "", region: str | None = None, public: bool = False,
                **data: Any) -> Event:

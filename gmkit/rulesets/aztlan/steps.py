@@ -20,6 +20,7 @@ Every step takes ``(state, orders, dice, rules)`` and returns the new state and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -175,6 +176,20 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
 
 
 # -- 2. retreats --------------------------------------------------------------------------------
+
+def routine(event: Event) -> str | None:
+    """An army that stands (ordered to, or with no order) and was not attacked: nothing
+    happened to it, so a step's listing counts these rather than reading each out."""
+    if event.kind != "order" or event.data.get("code") != Code.SUCCEEDS.value:
+        return None
+    if _UNATTACKED_STAND.search(event.text):
+        return "armies stand, not attacked (5.7)"
+    return None
+
+
+_UNATTACKED_STAND = re.compile(r"(?: stands| \(stands\))(?: \(secret\))? — was not attacked "
+                               r"\(5\.7\)\.$")
+
 
 def retreats(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[State, list[Event]]:
     """The beaten forces retreat where the adjudication sent them (5.7, 5.7.2)."""

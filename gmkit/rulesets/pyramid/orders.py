@@ -40,7 +40,7 @@ import re
 from dataclasses import replace
 
 from gmkit.core.envelope import Orders
-from gmkit.core.names import NameIndex
+from gmkit.core.names import NameIndex, unread_or_rejected
 from gmkit.core.orders import OrderSyntaxError, ParseResult, PostLine, parse_post
 from gmkit.core.parts import Context
 from gmkit.core.ruleset import Problems
@@ -218,7 +218,7 @@ def parse_line(line: PostLine, names: Names) -> Order | None:
     if cm := _CLAIM_TAIL.search(text):
         claim, text = True, text[: cm.start()]
     if not _TO.search(text):
-        raise OrderSyntaxError(f"not an order: '{text}' (try {EXAMPLES})")
+        raise _not_an_order(text, names)
     if m := _LEAD.match(text):
         noble = _noble(m.group("noble") or m.group("named"), names)
         troops, pyramids = _forces(m.group("what"))
@@ -228,7 +228,20 @@ def parse_line(line: PostLine, names: Names) -> Order | None:
         troops, pyramids = _forces(m.group("what"))
         return Move(names.spaces.resolve(m.group("origin")), troops, pyramids,
                     _path(m.group("path"), names), n)
-    raise OrderSyntaxError(f"not an order: '{text}' (try {EXAMPLES})")
+    raise _not_an_order(text, names)
+
+
+#: The words an order starts with (beside a number, a land or a noble): a plain line starting
+#: with none of them is not read as an order.
+KEYWORDS = ("assign", "staff", "noble", "move", "build", "continue", "claim", "convert",
+            "excess", "births", "birth", "new", "starve", "starving", "hunger", "if", "vanish",
+            "troops", "serfs", "priests")
+
+
+def _not_an_order(text: str, names: Names) -> OrderSyntaxError:
+    """Why no order pattern read ``text``: a mistyped order, or chatter not read at all."""
+    return unread_or_rejected(text, f"not an order: '{text}' (try {EXAMPLES})", KEYWORDS,
+                              [names.spaces, names.nobles])
 
 
 def parse(post: str, state: State) -> ParseResult[Order]:
