@@ -16,6 +16,7 @@ from gmkit.core.boards.hexgrid import DIRECTIONS, Hex, HexBoard, Layout, spiral_
 from gmkit.core.drawing.hex_svg import hex_svg, share_extent
 from gmkit.core.drawing.scene import Label, LegendEntry, Scene
 from gmkit.core.views import Viewer
+from gmkit.desk import Desk, sample_working_copy
 from gmkit.game import Game
 from gmkit.publish.summary import turn_report
 
@@ -68,7 +69,9 @@ def test_an_unbounded_world_shows_its_explored_region_with_a_margin_of_one_hex()
     explored = _explored(game, turn)
     assert len(explored) > 10
     state = game.ruleset.view(game.state(turn), Viewer.public())
-    scene = game.ruleset.presentation.scene(state, game.rules)
+    draw = game.ruleset.presentation.scene
+    assert draw is not None
+    scene = draw(state, game.context())
     assert scene is not None
     # the map alone (no title above it, no legend below it): its extent is the viewBox
     bare = hex_svg(board, dataclasses.replace(scene, title="", legend=()), layout, width=None)
@@ -131,12 +134,35 @@ def test_a_bounded_board_keeps_its_whole_board_as_its_extent() -> None:
     """A bounded hex board draws all its hexes, half a hex to spare around them, whatever
     the scene names."""
     layout = Layout()
-    board = HexBoard(spiral_frame(Hex(0, 0), 2))
+    hexes = spiral_frame(Hex(0, 0), 2)
+    board = HexBoard(hexes)
     svg = hex_svg(board, Scene(legend=(LegendEntry("land", "#9bd770"),)), layout, width=None)
     x0, y0, x1, y1 = _view_box(svg)
-    cx0, cy0, cx1, cy1 = _corners([Hex(q, r) for q, r in board.frame.iter_rows()]  # type: ignore[union-attr]
-                                  , layout)
+    cx0, cy0, cx1, cy1 = _corners([Hex(q, r) for q, r in hexes.iter_rows()], layout)
     half = layout.size.x * 0.5
     assert abs((cx0 - x0) - half) <= SLACK and abs((x1 - cx1) - half) <= SLACK
     assert abs((cy0 - y0) - half) <= SLACK, "no title: the board starts half a hex down"
     assert y1 > cy1 + half, "the legend below the board"
+
+
+def test_the_turn_so_far_shows_before_and_after_over_one_extent(tmp_path: Path) -> None:
+    """Before/after pictures share one extent in the turn notebook too: once a turn exploring
+    new hexes has run, the map before it already takes in the hexes explored since, at the
+    same scale (a longer title may only widen the picture around the same map)."""
+    desk = Desk.open(sample_working_copy(ROOT, sample="aeternus", into=tmp_path / "ae"))
+    desk.run_all()
+    so_far = desk.turn_so_far()
+    assert so_far.map_before and so_far.map_after
+    session = desk._live_session()
+    assert session is not None
+    start, end = session.driver.start, session.driver.records[-1].after
+    explored = {Hex(q, r) for q, r in end["world"].select("q", "r").iter_rows()}
+    before = {Hex(q, r) for q, r in start["world"].select("q", "r").iter_rows()}
+    assert explored - before, "the sample's next turn explores new hexes"
+    for svg in (so_far.map_before, so_far.map_after):
+        assert _ring_inside(sorted(explored | before), _view_box(svg), Layout()) == []
+    scales = [float(ET.fromstring(s).get("width") or 0) / (_view_box(s)[2] - _view_box(s)[0])
+              for s in (so_far.map_before, so_far.map_after)]
+    assert abs(scales[0] - scales[1]) < 0.01 * scales[0]
+    tops = [_view_box(s)[1::2] for s in (so_far.map_before, so_far.map_after)]
+    assert tops[0] == tops[1]
