@@ -128,6 +128,9 @@ def test_share_extent_takes_in_the_other_pictures_hexes_without_drawing_them() -
     assert _view_box(a) == _view_box(b)
     assert _view_box(hex_svg(HexBoard(), small, layout, width=None)) != _view_box(a)
     assert sum(int(n) for n in re.findall(r'data-hexes="(\d+)"', a)) == 1
+    printed = hex_svg(HexBoard(), dataclasses.replace(shared, coordinates=True), layout)
+    assert "(0, 0, 0)" in printed and "(3, 0, -3)" not in printed and "3,0,-3" not in printed, \
+        "no coordinates on a hex of the extent alone"
 
 
 def test_a_bounded_board_keeps_its_whole_board_as_its_extent() -> None:

@@ -215,7 +215,8 @@ def _coordinates_svg(scene: Scene, layout: Layout) -> str:
                                   schema={"q": pl.Int64, "r": pl.Int64}))
     if not named:
         return ""
-    hexes = pl.concat(named).unique(maintain_order=True)
+    hexes = pl.concat(named).unique(maintain_order=True).join(
+        _extent_only(scene), on=["q", "r"], how="anti")  # the extent alone shows nothing
     corners = layout.corner_offsets()
     x, y = to_pixel_exprs(layout)
     ring = _relative_ring(corners)
