@@ -399,13 +399,15 @@ def _first_later(game: Game, turn: int, prev: State, state: State,
 
 def maps(game: Game, result: WhatIf, view: str | Viewer = "gm") -> tuple[str | None, str | None]:
     """The map after the recorded turn and after the changed one, as SVG (None without a
-    map), as ``view`` may see them."""
+    map), as ``view`` may see them; the two share one extent."""
     viewer = Viewer.parse(view) if isinstance(view, str) else view
+    states = {label: game.viewed(state, viewer)
+              for state, label in ((result.recorded.state, "as recorded"),
+                                   (result.resolved.state, "what if"))}
     out = []
-    for state, label in ((result.recorded.state, "as recorded"),
-                         (result.resolved.state, "what if")):
-        out.append(game.map_svg(game.viewed(state, viewer),
-                                title=f"{game.title} \u2014 turn {result.turn}, {label}"))
+    for label, state in states.items():
+        out.append(game.map_svg(state, title=f"{game.title} \u2014 turn {result.turn}, {label}",
+                                along=[s for other, s in states.items() if other != label]))
     return out[0], out[1]
 
 

@@ -140,8 +140,11 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     report = TurnReport(
         game_title=game.title, ruleset_title=ruleset.title, turn=t,
         revision=data.revision, view="gm",
-        map_before_svg=game.map_svg(before, title=f"Before turn {t}") if played else None,
-        map_after_svg=game.map_svg(after, title=f"After turn {t}"),
+        # the two pictures share one extent
+        map_before_svg=game.map_svg(before, title=f"Before turn {t}", along=(after,))
+        if played else None,
+        map_after_svg=game.map_svg(after, title=f"After turn {t}",
+                                   along=(before,) if played else ()),
         steps=tuple(steps), standings=standings,
         gm_only_columns=() if v.is_public else hidden,
         chart=_chart(ruleset, standings, after, game, t),

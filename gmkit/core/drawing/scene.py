@@ -253,7 +253,7 @@ class Scene:
     title: str = ""
     #: More places the drawing must take in although it shows nothing on them (on an
     #: unbounded hex grid, the hexes of the picture after a turn, so before and after share
-    #: one extent).
+    #: one extent: :func:`gmkit.core.drawing.hex_svg.share_extent`).
     extent: tuple[Hashable, ...] = ()
     #: On a hex board, print each named hex's coordinates ``q,r,s`` in it (a GM asked where
     #: "Amber at (-3, 0, 3)" is); they are always its tooltip.
