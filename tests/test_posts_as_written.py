@@ -168,3 +168,15 @@ def test_cien_plain_orders_read_chatter_apart_when_the_rules_allow_plain_lines(t
                                   g.coming_state(), ctx)
     assert [x.number for x in parsed.unread] == [1, 3]
     assert [e.line for e in parsed.errors] == [4] and len(parsed.orders) == 1
+
+
+def test_every_name_read_says_what_it_may_be_pyramid_kinds_and_cien_colours():
+    """Pyramid's population kinds (serfs, priests, troops) and Cien's colours of a joining
+    player (rule 'New players') are names: a mistyped one says which it may be."""
+    from gmkit.rulesets.cien.orders import parse_line
+    from gmkit.rulesets.pyramid.orders import _kinds_list
+
+    with pytest.raises(OrderSyntaxError, match="did you mean priests"):
+        _kinds_list("troops, priets")
+    with pytest.raises(Exception, match="no colour 'Rde'; did you mean Red"):
+        parse_line(PostLine(1, "Join as Rde with Tróys as duchy", True), NameIndex(["Tróys"]))

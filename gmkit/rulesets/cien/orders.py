@@ -163,9 +163,7 @@ def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False) -> Or
         if kind == "reward":
             return Reward(provinces.resolve(g["p"]), **common)
         if kind == "join":
-            colour = next((c for c in COLOURS if c.lower() == g["c"].lower()), None)
-            if colour is None:
-                raise OrderSyntaxError(f"no colour '{g['c']}' (colours: {', '.join(COLOURS)})")
+            colour = NameIndex(COLOURS, kind="colour").resolve(g["c"])
             gov = "city-state" if g["g"].lower().startswith("city") else "duchy"
             return Join(colour, provinces.resolve(g["p"]), gov, (g.get("l") or "").strip(),
                         **common)

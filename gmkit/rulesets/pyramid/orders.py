@@ -35,6 +35,7 @@ are all importable from here: the orders as typed values
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from dataclasses import replace
@@ -156,8 +157,11 @@ def _kinds_list(text: str) -> list[tuple[str, int]]:
                      item.strip(), re.I)
         kind = _KIND.get(m.group("k").lower()) if m else None
         if m is None or kind is None:
-            raise OrderSyntaxError(f"'{item}' is not a kind of population (serfs, priests, "
-                                   "troops)")
+            word = m.group("k").lower() if m else item.strip().lower()
+            close = difflib.get_close_matches(word, list(_KIND), n=1, cutoff=0.6)
+            hint = f"; did you mean {_KIND[close[0]]}?" if close else ""
+            raise OrderSyntaxError(f"'{item}' is not a kind of population{hint} (serfs, "
+                                   "priests, troops)")
         out.append((kind, _count(m.group("n")) if m.group("n") else 1))
     if not out:
         raise OrderSyntaxError("name at least one kind of population (serfs, priests, troops)")
