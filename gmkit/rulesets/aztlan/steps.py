@@ -110,11 +110,12 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
     armies = dict(adj.armies)
     retreats: Rows = []
     for r in adj.results:
-        secret = r.order is not None and orders.is_secret(r.order)
+        sent = orders.of(r.player)[r.written] if r.written is not None else None
+        secret = sent is not None and sent.secret
         what = describe(r.order) + " (secret)" * secret if r.order is not None else (
             f"{armies_phrase(r.count)} in {r.sector} with no order (stands)")
         rule = _RULE.get(type(r.order), "5.7")
-        line = orders.envelope(r.order).line if r.order is not None else 0
+        line = sent.line if sent is not None else 0
         who = "Independent" if r.player == NEUTRAL else r.player
         events.append(Event("order", rule, f"{who}: {what} — {r.reason}.", r.player,
                             None if r.sector == GODS else r.sector, public=not secret,
