@@ -43,6 +43,7 @@ from dataclasses import replace
 from gmkit.core.envelope import Orders
 from gmkit.core.names import NameIndex, unread_or_rejected
 from gmkit.core.orders import OrderSyntaxError, ParseResult, PostLine, parse_post
+from gmkit.core.params import Params
 from gmkit.core.parts import Context
 from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
@@ -254,16 +255,29 @@ def parse(post: str, state: State) -> ParseResult[Order]:
     return parse_post(post, lambda line: parse_line(line, names))
 
 
+def numbered(orders: Orders[Order], rules: Params) -> Orders[Order]:
+    """The orders with each one's ``line`` as the rules number a player's lines: once across
+    their posts (``line_numbers = across_posts``: the envelope's number), so two orders of two
+    posts never share one, or by the line of its own post (``each_post``, the reading of
+    versions 1 and 2). Validation and every step read the same numbers."""
+    if rules.line_numbers != "across_posts":
+        return orders
+
+    def renumber(sent: Orders[Order]) -> Orders[Order]:
+        return Orders(e if e.order.line == e.number else replace(e, order=replace(
+            e.order, line=e.number)) for e in sent.envelopes)
+
+    return orders.derived("pyramid numbered lines", renumber)
+
+
 def validate(state: State, orders: Orders[Order], ctx: Context) -> Problems:
     """Every problem of every player's orders, by player (players without problems absent),
     each naming the line as the player's orders number it, once across their posts
     (``line_numbers = each_post``: by its line in its own post)."""
-    across = ctx.rules.line_numbers == "across_posts"
     problems: Problems = {}
+    numbered_orders = numbered(orders, ctx.rules)
     for pid in orders:
-        sent = [replace(e.order, line=e.number) if across and e.order.line != e.number
-                else e.order for e in orders.of(pid)]
-        errs = check_orders(state, pid, sent, ctx.rules)
+        errs = check_orders(state, pid, numbered_orders[pid], ctx.rules)
         if errs:
             problems[pid] = errs
     return problems
