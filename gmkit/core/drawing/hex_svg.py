@@ -45,13 +45,7 @@ def _extent_only(scene: Scene) -> pl.DataFrame:
     picture's extent, not drawn."""
     if not scene.extent:
         return _hex_frame([])
-    shown = set(scene.fills)
-    shown.update(label.place for label in scene.labels)
-    shown.update(mark.place for mark in scene.marks)
-    for arrow in scene.arrows:
-        shown.update(arrow.places())
-    for outline in scene.outlines:
-        shown.update(outline.places)
+    shown = scene.places(extent=False)
     only = _hex_frame([h for h in dict.fromkeys(scene.extent)
                        if h not in shown and isinstance(h, Hex)])
     if scene.fill_frame is not None:

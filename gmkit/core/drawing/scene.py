@@ -304,8 +304,9 @@ class Scene:
                 return kind.shape
         return "circle"
 
-    def places(self) -> set[Hashable]:
-        """Every place the scene names outside ``fill_frame``."""
+    def places(self, *, extent: bool = True) -> set[Hashable]:
+        """Every place the scene names outside ``fill_frame`` (without the hexes of ``extent``
+        that nothing else names, unless ``extent``)."""
         out: set[Hashable] = set(self.fills)
         out.update(label.place for label in self.labels)
         out.update(mark.place for mark in self.marks)
@@ -313,5 +314,6 @@ class Scene:
             out.update(arrow.places())
         for outline in self.outlines:
             out.update(outline.places)
-        out.update(self.extent)
+        if extent:
+            out.update(self.extent)
         return out
