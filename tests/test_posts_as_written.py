@@ -150,7 +150,7 @@ def test_aztlan_5_7_a_listing_counts_unattacked_stands_in_one_line(tmp_path):
                  "not attacked (5.7).", "neutral", data={"code": "succeeds"})
     bounced = Event("order", "5.7", "Aztecs: army in Ame attacks Tla — bounced (5.7).",
                     "Aztecs", data={"code": "bounced"})
-    assert condensed([stand, bounced, idle, stand], routine) == [
+    assert [x.text for x in condensed([stand, bounced, idle, stand], routine)] == [
         "3 × armies stand, not attacked (5.7): Aztecs 2, neutral 1", bounced.text]
     res = CliRunner().invoke(main, ["resolve", str(g.root), "--dry-run"])
     assert res.exit_code == 0, res.output
@@ -180,3 +180,14 @@ def test_every_name_read_says_what_it_may_be_pyramid_kinds_and_cien_colours():
         _kinds_list("troops, priets")
     with pytest.raises(Exception, match="no colour 'Rde'; did you mean Red"):
         parse_line(PostLine(1, "Join as Rde with Tróys as duchy", True), NameIndex(["Tróys"]))
+
+
+def test_aztlan_5_7_the_notebook_step_counts_unattacked_stands_in_one_row(tmp_path):
+    from gmkit.desk import Desk
+
+    desk = Desk.open(Desk.working_copy(ROOT / "data" / "sample-aztlan", tmp_path / "desk"))
+    desk.begin()
+    view = desk.step()
+    texts = view.events["text"].to_list()
+    assert sum("× armies stand, not attacked (5.7)" in t for t in texts) == 1
+    assert not any(t.endswith("stands — was not attacked (5.7).") for t in texts)

@@ -216,8 +216,8 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
             shown = [Event(r["kind"], r["rule"], r["text"], r["player"], r["region"],
                            data=json.loads(r["data"] or "{}"))
                      for r in data.events.filter(pl.col("step") == name).iter_rows(named=True)]
-            for text in condensed(shown, g.ruleset.presentation.routine):
-                click.echo(f"   {text}")
+            for item in condensed(shown, g.ruleset.presentation.routine):
+                click.echo(f"   {item.text}")
         click.echo(f"turn {data.turn} re-resolved as revision {data.revision}"
                    + (f" ({why})" if why else ""))
         return
@@ -246,8 +246,8 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
         for r in rec.rolls:
             click.echo(f"   die {r.draw_id}: {r.purpose}: {r.expression} -> {r.result} "
                        f"({r.source})")
-        for text in condensed(rec.events, g.ruleset.presentation.routine):
-            click.echo(f"   {text}")
+        for item in condensed(rec.events, g.ruleset.presentation.routine):
+            click.echo(f"   {item.text}")
     drawn = [r.draw_id for r in session.driver.rolls]
     unused = [(d, difflib.get_close_matches(d, drawn, n=3, cutoff=0.5))
               for d in session.unused_entered]

@@ -146,8 +146,9 @@ class Presentation:
     ``holdings``). ``places(state)``: what the state says of each place, for the map's GeoJSON
     export. ``links(state)``: player-supplied links shown with a turn (label, url).
     ``routine(event)``: for an event a reader need not read one by one (an army that stands
-    unattacked), the words of its group: a step's listing counts each group in one line
-    (:func:`~gmkit.core.steps.condensed`); the reports and the stored events keep every one."""
+    unattacked), the words of its group: a step's listing (``gmkit resolve``, the notebook's
+    step) counts each group in one line (:func:`~gmkit.core.steps.condensed`); the reports and
+    the stored events keep every one."""
 
     colours: Callable[[State, Context], dict[str, str]] | None = None
     scene: Callable[[State, Context], Scene | None] | None = None

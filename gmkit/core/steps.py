@@ -48,38 +48,50 @@ class Event:
 VOID = "void"
 
 
-def condensed(events: Sequence[Event], routine: Callable[[Event], str | None] | None
-              ) -> list[str]:
-    """The texts of a step's events as a listing prints them: each event a reader need not
-    read one by one (``routine(event)`` names its group, see
-    :attr:`~gmkit.core.parts.Presentation.routine`) counted in one line where its group first
-    appears, with how many each player has; every other event as it is::
+@dataclass(frozen=True)
+class Routine:
+    """Events a reader need not read one by one, counted in one line (see :func:`condensed`):
+    ``label`` names the group, ``events`` are its events in order."""
 
-        57 × armies stand, not attacked (5.7): Aztecs 6, Tlaxcalans 5, ...
-    """
+    label: str
+    events: tuple[Event, ...]
+
+    @property
+    def public(self) -> bool:
+        """Whether everyone may see the line (every event of it is public)."""
+        return all(e.public for e in self.events)
+
+    @property
+    def text(self) -> str:
+        """``57 × armies stand, not attacked (5.7): Aztecs 6, Tlaxcalans 5, ...``"""
+        counts: dict[str, int] = {}
+        for e in self.events:
+            counts[e.player or "-"] = counts.get(e.player or "-", 0) + 1
+        return (f"{len(self.events)} × {self.label}: "
+                + ", ".join(f"{who} {n}" for who, n in counts.items()))
+
+
+def condensed(events: Sequence[Event], routine: Callable[[Event], str | None] | None
+              ) -> list[Event | Routine]:
+    """A step's events as a listing shows them: the events a reader need not read one by one
+    (``routine(event)`` names their group, see :attr:`~gmkit.core.parts.Presentation.routine`)
+    gathered in one :class:`Routine` where their group first appears; every other event as it
+    is, in order."""
     if routine is None:
-        return [e.text for e in events]
-    groups: dict[str, dict[str, int]] = {}
-    slots: list[str | tuple[str]] = []
+        return list(events)
+    groups: dict[str, list[Event]] = {}
+    slots: list[Event | str] = []
     for event in events:
         label = routine(event)
         if label is None:
-            slots.append(event.text)
-            continue
-        if label not in groups:
-            groups[label] = {}
-            slots.append((label,))
-        who = event.player or "-"
-        groups[label][who] = groups[label].get(who, 0) + 1
-    out = []
-    for slot in slots:
-        if isinstance(slot, str):
-            out.append(slot)
-            continue
-        counts = groups[slot[0]]
-        out.append(f"{sum(counts.values())} × {slot[0]}: "
-                   + ", ".join(f"{who} {n}" for who, n in counts.items()))
-    return out
+            slots.append(event)
+        elif label in groups:
+            groups[label].append(event)
+        else:
+            groups[label] = [event]
+            slots.append(label)
+    return [Routine(slot, tuple(groups[slot])) if isinstance(slot, str) else slot
+            for slot in slots]
 
 
 def void_event(player: str | None, rule: str, reason: str, *, line: int | None = None,

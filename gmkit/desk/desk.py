@@ -37,7 +37,7 @@ import polars as pl
 from gmkit.core.dice import Dice, DiceError, Roll
 from gmkit.core.envelope import Orders
 from gmkit.core.drawing.scene import Arrow
-from gmkit.core.steps import Event, StepRecord
+from gmkit.core.steps import Event, StepRecord, condensed
 from gmkit.core.files import StoreError
 from gmkit.core.tables import SchemaError, State
 from gmkit.game import Game, GameError, TurnSession
@@ -249,7 +249,10 @@ class Desk(DeskPosts, DeskDice):
             return cached[1]
         events = pl.DataFrame(
             [(e.kind, e.player, e.region, "public" if e.public else "GM only", e.text)
-             for e in record.events], schema=_EVENT_SCHEMA, orient="row")
+             if isinstance(e, Event) else
+             (e.events[0].kind, None, None, "public" if e.public else "GM only", e.text)
+             for e in condensed(record.events, self.game.ruleset.presentation.routine)],
+            schema=_EVENT_SCHEMA, orient="row")
         changes: dict[str, pl.DataFrame] = {}
         marked: set[str] = set()
         for name, after in record.after.tables.items():
