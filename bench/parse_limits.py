@@ -83,14 +83,14 @@ def bench_parse_limits(tmp: Path) -> list[dict[str, Any]]:
     for name in registered():
         rs = find_ruleset(name)
         game = Game.new(tmp / name, name, rs.example_players(starting_board(rs)[0]))
-        state, rules = game.coming_state(), game.rules
+        state, ctx = game.coming_state(), game.context()
         posters = [("orders", game.player_ids(state)[0])]
         if rs.lifecycle.gm_posts:
             posters.append(("gm_inputs", GM_POSTER))
         lines = hostile_lines(name)
         for kind, poster in posters:
             def read(text: str, poster: str = poster) -> None:
-                rs.parse_post(text, poster, state, rules)
+                rs.parse_post(text, poster, state, ctx)
 
             first = sorted(((_time(lambda line=line: read(line)), line) for line in lines),
                            reverse=True)[:5]

@@ -18,13 +18,13 @@ import argparse
 import dataclasses
 import re
 import sys
-from collections.abc import Hashable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gmkit.core.drawing.board_svg import scene_svg  # noqa: E402
+from gmkit.core.drawing.hex_svg import share_extent  # noqa: E402
 from gmkit.core.drawing.png import svg_png  # noqa: E402
 from gmkit.core.views import Viewer  # noqa: E402
 from gmkit.game import Game  # noqa: E402
@@ -53,15 +53,12 @@ def maps_of(game: Game) -> dict[str, str]:
             return {}
         title = "The set-up (turn 0)" if turn == 0 else f"{game.title}: after turn {turn}"
         scenes[when] = dataclasses.replace(scene, title=title)
-    everywhere: set[Hashable] = set()
-    for scene in scenes.values():
-        everywhere |= scene.places()
     board = game.board
     assert board is not None
     out = {}
     for when, scene in scenes.items():
         if board.kind == "hex":
-            scene = dataclasses.replace(scene, extent=tuple(everywhere - scene.places()))
+            scene = share_extent(scene, [s for w, s in scenes.items() if w != when])
         out[when] = scene_svg(board, scene)
     return out
 

@@ -120,8 +120,10 @@ def test_preview_of_a_misspelt_province_says_did_you_mean_and_stores_nothing(des
 def test_preview_shows_validation_problems_against_the_pending_posts(desk):
     desk.withdraw(37)
     pv = desk.preview_post("Red", "[b]500 Grain for Defense of Solsauvre[/b]")
-    assert pv.counts and pv.rejected.is_empty()
-    assert pv.problems and any("grain" in p for p in pv.problems), pv.problems
+    assert pv.counts and not pv.problems, "the player has no other post"
+    assert pv.rejected["line"].to_list() == [1] and "grain" in pv.rejected["reason"][0]
+    assert pv.orders.is_empty(), "a line the rules reject is not also listed as read"
+    assert "500 Grain for Defense of Solsauvre" in pv.report(), "the rejection quotes its line"
     assert not pv.ok
 
 

@@ -76,6 +76,7 @@ def import_command(game: Path, files: tuple[Path, ...]) -> None:
     stored. A message received before is not received again; what is read but does not count
     (a stranger's message, an edit the rules ignore) is listed."""
     from gmkit.game import Game, ImportRefused
+    from gmkit.game.reading import reading
 
     g = Game.open(game)
     try:
@@ -86,12 +87,13 @@ def import_command(game: Path, files: tuple[Path, ...]) -> None:
         raise
     state = g.coming_state()
     for seq, post in report.stored:
-        parsed = g.ruleset.parse_post(post.text, post.player, state, g.context())
+        read = reading(g.ruleset.parse_post(post.text, post.player, state, g.context()))
         joining = " (joins the game)" if post.newcomer else ""
+        unread = f", {len(read.unread)} line(s) not read as orders" if read.unread else ""
         click.echo(f"  post #{seq} {post.player}{joining}, {post.where or post.source}: "
-                   f"{len(parsed.orders)} order(s)")
-        for err in parsed.errors:
-            click.echo(f"    rejected {err}")
+                   f"{len(read.read)} order(s){unread}")
+        for text in read.rejections():
+            click.echo(f"    rejected {text}")
     for notice in report.notices:
         click.echo(f"  {notice}")
     click.echo(f"received {len(report.stored)} post(s) for turn {report.turn} from "
@@ -116,28 +118,26 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, allow_empt
 
     from gmkit.core.orders import MAX_POST_CHARS
     from gmkit.game import Game
+    from gmkit.game.reading import reading
 
     g = Game.open(game)
     g.refuse_if_over("no orders are taken after the last turn")
     text = read_text(post, "post", 4 * MAX_POST_CHARS)  # at most 4 bytes a character
     got = g.receive_post(player, text, secret=secret, posted=posted, allow_empty=allow_empty)
     result = got.parsed
-    for line, order in result.orders:
-        click.echo(f"  line {line.number}: {g.ruleset.presentation.describe(order)}")
     state = g.state()  # read once: the post is read against it, and its void orders found
     _, problems, accepted = g.read_orders(state, g.store.pending_posts(got.turn))
-    bad = [str(e) for e in result.errors] + [str(e) for e in problems.get(got.player, [])]
-    if bad:
-        click.echo("rejected:")
-        for msg in bad:
-            click.echo(f"  {msg}")
+    read = reading(result, problems.get(got.player, []), post=got.seq)
+    for text in read.lines(g.ruleset.presentation.describe):
+        click.echo(text)
     void_now = g.ruleset.void_now(state, accepted, g.context()).get(got.player, [])
     if void_now:
         click.echo("accepted, but void if resolved now:")
         for err in void_now:
             click.echo(f"  {err}")
+    unread = f", {len(read.unread)} line(s) not read as orders" if read.unread else ""
     click.echo(f"stored {'secret ' if secret else ''}post #{got.seq} for turn {got.turn}: "
-               f"{len(result.orders)} order(s), {len(bad)} problem(s)")
+               f"{len(read.read)} order(s), {len(read.rejected)} problem(s){unread}")
     pending = g.store.pending_posts(got.turn)
     counting = g.effective_posts(pending)
     if got.seq not in counting["seq"].to_list():
@@ -192,7 +192,12 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
     """Resolve the coming turn step by step and commit it."""
     import polars as pl
 
+    import json
+
+    from gmkit.core.orders import in_line_order, quoted
+    from gmkit.core.steps import Event, condensed
     from gmkit.game import Game, GameError
+    from gmkit.game.reading import reading
 
     g = Game.open(game)
     if not revise:
@@ -208,8 +213,11 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
                 click.echo(f"   die {drawn_row['draw_id']}: {drawn_row['purpose']}: "
                            f"{drawn_row['expression']} -> {drawn_row['result']} "
                            f"({drawn_row['source']})")
-            for text in data.events.filter(pl.col("step") == name)["text"].to_list():
-                click.echo(f"   {text}")
+            shown = [Event(r["kind"], r["rule"], r["text"], r["player"], r["region"],
+                           data=json.loads(r["data"] or "{}"))
+                     for r in data.events.filter(pl.col("step") == name).iter_rows(named=True)]
+            for item in condensed(shown, g.ruleset.presentation.routine):
+                click.echo(f"   {item.text}")
         click.echo(f"turn {data.turn} re-resolved as revision {data.revision}"
                    + (f" ({why})" if why else ""))
         return
@@ -223,20 +231,23 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
     session = g.start(entered, preview=dry_run)
     if dry_run and g.dice_setting.beacon is not None and session.beacon is None:
         click.echo("preview: the turn's dice will come from its beacon; these are not them")
-    for player, errs in sorted(session.problems.items()):
-        for e in errs:
-            click.echo(f"{player}: rejected {e}")
     for player, result in sorted(session.parsed.items()):
-        for e in result.errors:
-            click.echo(f"{player}: rejected {e}")
+        read = reading(result, session.problems.get(player, []))
+        for text in read.rejections():
+            click.echo(f"{player}: rejected {text}")
+        if read.unread:
+            click.echo(f"{player}: {len(read.unread)} line(s) not read as orders")
+    for player in sorted(set(session.problems) - set(session.parsed)):
+        for e in in_line_order(session.problems[player]):
+            click.echo(f"{player}: rejected {quoted(e)}")
     while not session.driver.done:
         rec = session.driver.next()
         click.echo(f"== {rec.step.title} [{rec.step.rule}]")
         for r in rec.rolls:
             click.echo(f"   die {r.draw_id}: {r.purpose}: {r.expression} -> {r.result} "
                        f"({r.source})")
-        for event in rec.events:
-            click.echo(f"   {event.text}")
+        for item in condensed(rec.events, g.ruleset.presentation.routine):
+            click.echo(f"   {item.text}")
     drawn = [r.draw_id for r in session.driver.rolls]
     unused = [(d, difflib.get_close_matches(d, drawn, n=3, cutoff=0.5))
               for d in session.unused_entered]

@@ -11,9 +11,9 @@ The rules receive a turn's accepted orders as :class:`Orders`, which is at once
   which is what most simultaneous-orders games want;
 * the envelopes in the order received (:meth:`Orders.received`: by posting time, then post
   number, then line), for games resolved action by action as posted;
-* the envelopes of given kinds (:meth:`Orders.of_kind`);
-* the envelope of any order (:meth:`Orders.envelope`), so a step can ask whether an order was
-  secret (its results then stay out of public reports) or which line it came from.
+* the envelopes of given kinds (:meth:`Orders.of_kind`) and each player's
+  (:meth:`Orders.of`), so a step asks an envelope whether its order was secret (its results then
+  stay out of public reports) or which line it came from.
 
 Every envelope has a stable identity, its :attr:`Envelope.key` ``(player, post, line, index)``
 (``index`` tells apart several orders read from one line), so nothing needs ``id(order)``:
@@ -116,7 +116,6 @@ class Orders(Mapping[str, list[O]]):
             envelopes_of.setdefault(e.player, []).append(e)
         self._by_player = by_player
         self._envelopes_of = envelopes_of
-        self._of = {id(e.order): e for e in self._envelopes}
 
     @classmethod
     def plain(cls, orders: Mapping[str, Sequence[O]]) -> Orders[O]:
@@ -269,19 +268,6 @@ class Orders(Mapping[str, list[O]]):
     def of_kind(self, *kinds: type[Any]) -> list[Envelope[O]]:
         """The envelopes whose order is of one of ``kinds``, as received."""
         return [e for e in self.received() if isinstance(e.order, kinds)]
-
-    def envelope(self, order: O) -> Envelope[O]:
-        """The envelope of an order of this turn (by the order object's identity; prefer
-        :meth:`by_key` with the envelope's :attr:`Envelope.key`)."""
-        try:
-            return self._of[id(order)]
-        except KeyError:
-            raise KeyError(f"{order!r} is not an order of this turn") from None
-
-    def is_secret(self, order: O) -> bool:
-        """Whether an order came in a secret post (False for an order with no envelope)."""
-        e = self._of.get(id(order))
-        return e.secret if e is not None else False
 
     def accepted(self, problems: Mapping[str, Sequence[OrderError]]) -> Orders[O]:
         """These orders without the lines ``problems`` reject (by player and line number)."""

@@ -16,7 +16,10 @@ This module is generic: it knows nothing about any particular game.  It
 
 A line parser is any callable taking a :class:`PostLine` and returning an
 order, ``None`` for a line that is not an order (it is then ignored), or
-raising an :class:`OrderError` explaining why the line cannot be an order::
+raising an :class:`OrderError` explaining why the line cannot be an order.
+A plain line (a post without bold) that starts neither with an order keyword
+nor with a known name ("Good luck all!") raises :class:`NotAnOrderError`: it
+is not read as an order (:attr:`ParseResult.unread`) rather than rejected::
 
     result = parse_post(post, ruleset_line_parser)
     if not result.ok:
@@ -39,6 +42,7 @@ __all__ = [
     "MAX_LINE_CHARS",
     "MAX_POST_CHARS",
     "NO_ORDERS_MESSAGE",
+    "NotAnOrderError",
     "OrderError",
     "OrderSyntaxError",
     "ParseResult",
@@ -47,7 +51,9 @@ __all__ = [
     "extract_lines",
     "join_alternatives",
     "merge_posts",
+    "in_line_order",
     "parse_post",
+    "quoted",
     "size_problems",
 ]
 
@@ -121,6 +127,13 @@ class OrderError(ValueError):
 
 class OrderSyntaxError(OrderError):
     """The line cannot be parsed as an order at all."""
+
+
+class NotAnOrderError(OrderSyntaxError):
+    """The line starts neither with an order keyword nor with a known name: chatter rather
+    than a mistyped order. On a plain line (a post without bold, where every line is read) it
+    is not read as an order and is no rejection (:attr:`ParseResult.unread`); on a bold line,
+    which the player marked as an order, it is rejected as any syntax error is."""
 
 
 class LimitError(OrderSyntaxError):
@@ -384,6 +397,10 @@ def _join_bold(line_pieces: list[tuple[str, bool]]) -> str | None:
 # ---------------------------------------------------------------------------
 
 
+#: A reason citing lines of the player's orders: "line 2", "lines 2 and 5", "lines 1, 2 and 4".
+_LINE_REFERENCE = re.compile(r"\blines? (?P<numbers>\d+(?:(?:, | and )\d+)*)(?![.\d])")
+
+
 @dataclass
 class ParseResult(Generic[T]):
     """The outcome of :func:`parse_post`.
@@ -392,10 +409,13 @@ class ParseResult(Generic[T]):
         orders: each accepted order with the line it came from, in post order.
         errors: one error per rejected line, in post order, each tied to its
             line (or a single line-less error when the post had no orders).
+        unread: the plain lines that start neither with an order keyword nor with a known
+            name ("Good luck all!"), in post order: not read as orders, and no rejection.
     """
 
     orders: list[tuple[PostLine, T]] = field(default_factory=list)
     errors: list[OrderError] = field(default_factory=list)
+    unread: list[PostLine] = field(default_factory=list)
     #: For orders merged from several posts: each line number -> (post, line in that post).
     sources: dict[int, tuple[int, int]] = field(default_factory=dict)
 
@@ -406,12 +426,33 @@ class ParseResult(Generic[T]):
 
     def placed(self, error: OrderError) -> OrderError:
         """``error`` naming its post and that post's line when the orders came in several
-        posts (unchanged otherwise)."""
+        posts (unchanged otherwise); a line its reason names (``"repeats line 2"``, numbered
+        across the posts) is named the same way, by its post when it is another post's."""
         if not self.sources or error.line is None or error.line not in self.sources:
             return error
         copy = error.at(error.line, error.text)
         copy.post, copy.post_line = self.sources[error.line]
+        reason = self._named_lines(error.reason, copy.post)
+        if reason != error.reason:
+            copy.reason, copy.args = reason, (reason,)
         return copy
+
+    def _named_lines(self, reason: str, own_post: int | None) -> str:
+        """``reason`` with every ``line N`` / ``lines N and M`` it cites (numbered across the
+        posts) written as the player numbers them: ``line 2`` in the same post,
+        ``post #37, line 2`` in another."""
+
+        def one(number: int) -> str:
+            post, line = self.sources[number]
+            return f"line {line}" if post == own_post else f"post #{post}, line {line}"
+
+        def named(match: re.Match[str]) -> str:
+            numbers = [int(n) for n in re.findall(r"\d+", match["numbers"])]
+            if not all(n in self.sources for n in numbers):
+                return match.group(0)
+            return join_alternatives([one(n) for n in numbers], "and")
+
+        return _LINE_REFERENCE.sub(named, reason)
 
     @property
     def ok(self) -> bool:
@@ -421,15 +462,27 @@ class ParseResult(Generic[T]):
     def report(self) -> str:
         """Plain text for the GM to paste back to the player.
 
-        One line per rejected line, the reason followed by the line itself::
+        One line per rejected line, in line order, the reason followed by the line itself::
 
             line 3: no province 'Troies'; did you mean Tróys?  >  10 Grain for Conquest of Troies
 
         Empty when every line was accepted.
         """
-        return "\n".join(
-            f"{err}  >  {err.text}" if err.text else str(err) for err in self.errors
-        )
+        return "\n".join(map(quoted, in_line_order(self.errors)))
+
+
+def quoted(error: OrderError) -> str:
+    """A rejection as the GM reads it back: where, why, then the line as written::
+
+        line 3: no province 'Troies'; did you mean Tróys?  >  10 Grain for Conquest of Troies
+    """
+    return f"{error}  >  {error.text}" if error.text else str(error)
+
+
+def in_line_order(errors: Sequence[OrderError]) -> list[OrderError]:
+    """``errors`` sorted by the line they reject (a line-less error first; one line's several
+    errors in the order given)."""
+    return sorted(errors, key=lambda e: -1 if e.line is None else e.line)
 
 
 def merge_posts(results: Sequence[tuple[int, ParseResult[T]]]) -> ParseResult[T]:
@@ -460,6 +513,10 @@ def merge_posts(results: Sequence[tuple[int, ParseResult[T]]]) -> ParseResult[T]
             copy.post = seq
             copy.post_line = err.line
             out.errors.append(copy)
+        for line in result.unread:
+            out.unread.append(PostLine(line.number + shift, line.text, line.bold))
+            out.sources[line.number + shift] = (seq, line.number)
+            top = max(top, line.number)
         shift += top
     return out
 
@@ -485,8 +542,9 @@ def parse_post(post: str, parse_line: Callable[[PostLine], T | None]) -> ParseRe
     ``parse_line`` returns an order, ``None`` for a line that is not an order
     (silently ignored), or raises :class:`OrderError`; such errors are
     collected, tied to their line when they are not already, and parsing goes
-    on with the next line.  Any other exception is a bug in the line parser
-    and propagates.
+    on with the next line. A :class:`NotAnOrderError` on a plain line puts the
+    line among those not read as orders (:attr:`ParseResult.unread`) instead.
+    Any other exception is a bug in the line parser and propagates.
 
     A post without any order line yields one :class:`OrderSyntaxError`
     (without a line number) saying so; a post beyond the size limits
@@ -504,6 +562,13 @@ def parse_post(post: str, parse_line: Callable[[PostLine], T | None]) -> ParseRe
     for line in lines:
         try:
             order = parse_line(line)
+        except NotAnOrderError as err:
+            if line.bold:
+                result.errors.append(err if err.line is not None else err.at(line.number,
+                                                                              line.text))
+            else:
+                result.unread.append(line)
+            continue
         except OrderError as err:
             result.errors.append(err if err.line is not None else err.at(line.number, line.text))
             continue

@@ -144,7 +144,11 @@ class Presentation:
     ``subject_table(state, subject, ctx)`` their rows (``entity``, ``player``, numeric
     metrics). ``holdings(state, ctx)``: what each player holds, in words (``player``,
     ``holdings``). ``places(state)``: what the state says of each place, for the map's GeoJSON
-    export. ``links(state)``: player-supplied links shown with a turn (label, url)."""
+    export. ``links(state)``: player-supplied links shown with a turn (label, url).
+    ``routine(event)``: for an event a reader need not read one by one (an army that stands
+    unattacked), the words of its group: a step's listing (``gmkit resolve``, the notebook's
+    step) counts each group in one line (:func:`~gmkit.core.steps.condensed`); the reports and
+    the stored events keep every one."""
 
     colours: Callable[[State, Context], dict[str, str]] | None = None
     scene: Callable[[State, Context], Scene | None] | None = None
@@ -158,6 +162,7 @@ class Presentation:
     holdings: Callable[[State, Context], pl.DataFrame | None] | None = None
     places: Callable[[State], dict[str, dict[str, Any]]] | None = None
     links: Callable[[State], list[tuple[str, str]]] | None = None
+    routine: Callable[[Event], str | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,52 @@ class Event:
 VOID = "void"
 
 
+@dataclass(frozen=True)
+class Routine:
+    """Events a reader need not read one by one, counted in one line (see :func:`condensed`):
+    ``label`` names the group, ``events`` are its events in order."""
+
+    label: str
+    events: tuple[Event, ...]
+
+    @property
+    def public(self) -> bool:
+        """Whether everyone may see the line (every event of it is public)."""
+        return all(e.public for e in self.events)
+
+    @property
+    def text(self) -> str:
+        """``57 × armies stand, not attacked (5.7): Aztecs 6, Tlaxcalans 5, ...``"""
+        counts: dict[str, int] = {}
+        for e in self.events:
+            counts[e.player or "-"] = counts.get(e.player or "-", 0) + 1
+        return (f"{len(self.events)} × {self.label}: "
+                + ", ".join(f"{who} {n}" for who, n in counts.items()))
+
+
+def condensed(events: Sequence[Event], routine: Callable[[Event], str | None] | None
+              ) -> list[Event | Routine]:
+    """A step's events as a listing shows them: the events a reader need not read one by one
+    (``routine(event)`` names their group, see :attr:`~gmkit.core.parts.Presentation.routine`)
+    gathered in one :class:`Routine` where their group first appears; every other event as it
+    is, in order."""
+    if routine is None:
+        return list(events)
+    groups: dict[str, list[Event]] = {}
+    slots: list[Event | str] = []
+    for event in events:
+        label = routine(event)
+        if label is None:
+            slots.append(event)
+        elif label in groups:
+            groups[label].append(event)
+        else:
+            groups[label] = [event]
+            slots.append(label)
+    return [Routine(slot, tuple(groups[slot])) if isinstance(slot, str) else slot
+            for slot in slots]
+
+
 def void_event(player: str | None, rule: str, reason: str, *, line: int | None = None,
                order: str = "", region: str | None = None, public: bool = False,
                **data: Any) -> Event:

@@ -37,7 +37,7 @@ import polars as pl
 from gmkit.core.dice import Dice, DiceError, Roll
 from gmkit.core.envelope import Orders
 from gmkit.core.drawing.scene import Arrow
-from gmkit.core.steps import Event, StepRecord
+from gmkit.core.steps import Event, StepRecord, condensed
 from gmkit.core.files import StoreError
 from gmkit.core.tables import SchemaError, State
 from gmkit.game import Game, GameError, TurnSession
@@ -69,7 +69,7 @@ class Desk(DeskPosts, DeskDice):
         self.session: TurnSession | None = None
         self._views: dict[int, tuple[StepRecord, StepView]] = {}
         self._shadow: tuple[Any, Any, list[Roll], int] | None = None
-        self._svg: dict[tuple[Any, ...], tuple[State, str]] = {}  # oldest first
+        self._svg: dict[tuple[Any, ...], tuple[tuple[State, ...], str]] = {}  # oldest first
         #: The summaries written last by :meth:`publish_reports`.
         self.published: Published | None = None
         #: The turn committed last at this desk (None before its first commit).
@@ -144,21 +144,25 @@ class Desk(DeskPosts, DeskDice):
                         game.turn().outcome)
 
     def map_svg(self, state: State | None = None, *, title: str | None = None,
-                highlight: Iterable[str] = (), arrows: Sequence[Arrow] = ()) -> str | None:
+                highlight: Iterable[str] = (), arrows: Sequence[Arrow] = (),
+                along: Sequence[State] = ()) -> str | None:
         """The map drawn for ``state`` (the latest committed state by default) as SVG: the
-        ruleset's fills, labels, stacks and arrows, then ``arrows``."""
+        ruleset's fills, labels, stacks and arrows, then ``arrows``; sharing one extent with
+        the maps of the states ``along`` on an unbounded hex board."""
         state = self.game.state() if state is None else state
         board = self.game.board
         marked = tuple(sorted(n for n in highlight if board is not None and
                               board.contains(n)))
-        key = (tuple(id(df) for df in state.tables.values()), title, marked, tuple(arrows))
+        states = (state, *along)
+        key = (tuple(tuple(id(df) for df in s.tables.values()) for s in states), title, marked,
+               tuple(arrows))
         cached = self._svg.get(key)
         if cached is not None:
             return cached[1]
-        svg = self.game.map_svg(state, title=title, arrows=arrows, highlight=marked)
+        svg = self.game.map_svg(state, title=title, arrows=arrows, highlight=marked, along=along)
         if svg is None:  # no map, and the ruleset draws no board of its own
             return None
-        self._svg[key] = (state, svg)  # the state is kept so that its tables' ids stay unique
+        self._svg[key] = (states, svg)  # the states are kept so that their tables' ids stay unique
         while len(self._svg) > _SVG_CACHE:
             del self._svg[next(iter(self._svg))]
         return svg
@@ -245,7 +249,10 @@ class Desk(DeskPosts, DeskDice):
             return cached[1]
         events = pl.DataFrame(
             [(e.kind, e.player, e.region, "public" if e.public else "GM only", e.text)
-             for e in record.events], schema=_EVENT_SCHEMA, orient="row")
+             if isinstance(e, Event) else
+             (e.events[0].kind, None, None, "public" if e.public else "GM only", e.text)
+             for e in condensed(record.events, self.game.ruleset.presentation.routine)],
+            schema=_EVENT_SCHEMA, orient="row")
         changes: dict[str, pl.DataFrame] = {}
         marked: set[str] = set()
         for name, after in record.after.tables.items():
@@ -290,11 +297,14 @@ class Desk(DeskPosts, DeskDice):
         before = after = None
         if session is not None:
             driver = session.driver
-            before = self.map_svg(driver.start, title=f"Turn {self.turn}: before the turn")
-            if driver.records:
-                last = driver.records[-1]
+            last = driver.records[-1] if driver.records else None
+            # the two pictures share one extent
+            before = self.map_svg(driver.start, title=f"Turn {self.turn}: before the turn",
+                                  along=(last.after,) if last else ())
+            if last is not None:
                 after = self.map_svg(last.after, title=f"Turn {self.turn}, after step "
-                                     f"{len(driver.records)}: {last.step.title}")
+                                     f"{len(driver.records)}: {last.step.title}",
+                                     along=(driver.start,))
         return TurnSoFar(self.turn, self.step_count, tuple(views), before, after)
 
     @property

@@ -14,6 +14,7 @@ from gmkit.core.dice import Dice, DiceError, Roll, check_entered, parse_die_valu
 from gmkit.core.steps import Driver
 from gmkit.core.files import StoreError
 from gmkit.game import GameError
+from gmkit.game.reading import reading
 from gmkit.desk.copies import DeskError
 from gmkit.desk.views import _DICE_SCHEMA, StepView, _dice_frame
 
@@ -233,7 +234,7 @@ class DeskDice(DeskPart):
         """Every rejected line and validation problem of the posts that count: player, problem."""
         game = self.game
         parsed, found, _ = game.read_orders(game.coming_state(), self._pending())
-        rows = [(p, f"{e}  >  {e.text}" if e.text else str(e))
-                for p, result in parsed.items() for e in [*result.errors, *found.get(p, [])]]
+        rows = [(p, text) for p, result in parsed.items()
+                for text in reading(result, found.get(p, [])).rejections()]
         return pl.DataFrame(rows, schema={"player": pl.String, "problem": pl.String},
                             orient="row")

@@ -3,12 +3,13 @@ with whether it counts, and withdrawn."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timezone
 
 import polars as pl
 
 from gmkit.core.dice import DiceError
-from gmkit.core.orders import OrderError
+from gmkit.core.orders import OrderError, quoted
 from gmkit.core.tables import ORDERS_SCHEMA
 from gmkit.core.files import StoreError
 from gmkit.game import GameError
@@ -16,6 +17,7 @@ from gmkit.desk.copies import DeskError
 from gmkit.desk.views import PostPreview
 from gmkit.desk.part import DeskPart
 from gmkit.game.intake import refuse_unread
+from gmkit.game.reading import reading
 
 
 class DeskPosts(DeskPart):
@@ -41,13 +43,6 @@ class DeskPosts(DeskPart):
         game = self.game
         state = game.coming_state()
         parsed = game.ruleset.parse_post(text, player, state, game.context(), secret=secret)
-        orders = pl.DataFrame(
-            [(line.number, line.text, game.ruleset.presentation.describe(order))
-             for line, order in parsed.orders],
-            schema={"line": pl.Int64, "text": pl.String, "reads as": pl.String}, orient="row")
-        rejected = pl.DataFrame(
-            [(e.line, e.text, e.reason) for e in parsed.errors],
-            schema={"line": pl.Int64, "text": pl.String, "reason": pl.String}, orient="row")
         message = None
         if not text.strip():
             message = "the post is empty: paste the player's post or type the orders"
@@ -80,7 +75,7 @@ class DeskPosts(DeskPart):
                     f"{'it' if len(earlier) == 1 else 'them'} to let this one count")
             # check it as if it replaced the other(s), so the GM sees whether it would be valid
             posts = posts.filter((pl.col("player") != player) | (pl.col("seq") == new_seq))
-        problems: list[str] = []
+        found: dict[str, list[OrderError]] = {}
         void_now: list[str] = []
         if text.strip():
             try:
@@ -89,10 +84,21 @@ class DeskPosts(DeskPart):
                             .get(player, [])]
             except (OrderError, ValueError) as e:  # pragma: no cover - rulesets report, not raise
                 found = {player: [OrderError(str(e))]}
-            problems = [f"{e}  >  {e.text}" if e.text else str(e)
-                        for e in found.get(player, [])]
-        return PostPreview(player, secret, text, orders, rejected, tuple(problems),
-                           parsed.report(), message, note, counts, seq, tuple(void_now))
+        # this post's lines: read, rejected (by the parser or the rules), not read as orders
+        read = reading(parsed, found.get(player, []), post=new_seq)
+        orders = pl.DataFrame(
+            [(line.number, line.text, game.ruleset.presentation.describe(order))
+             for line, order in read.read],
+            schema={"line": pl.Int64, "text": pl.String, "reads as": pl.String}, orient="row")
+        rejected = pl.DataFrame(
+            [(e.line, e.text, e.reason) for e in read.rejected],
+            schema={"line": pl.Int64, "text": pl.String, "reason": pl.String}, orient="row")
+        unread = pl.DataFrame([(line.number, line.text) for line in read.unread],
+                              schema={"line": pl.Int64, "text": pl.String}, orient="row")
+        problems = tuple(quoted(e) for e in read.elsewhere)
+        return PostPreview(player, secret, text, orders, rejected, problems,
+                           "\n".join(read.rejections()), message, note, counts, seq,
+                           tuple(void_now), unread)
 
     def receive(self, player: str, text: str, secret: bool = False, *,
                 received: str | None = None, allow_empty: bool = False) -> PostPreview:
@@ -120,10 +126,7 @@ class DeskPosts(DeskPart):
         except (StoreError, OSError) as e:
             raise DeskError(f"the post was not stored: {e}") from None
         self._orders_changed()
-        return PostPreview(preview.player, preview.secret, preview.text, preview.orders,
-                           preview.rejected, preview.problems, preview.parse_report,
-                           preview.message, preview.note, preview.counts, seq,
-                           preview.void_now)
+        return dataclasses.replace(preview, seq=seq)
 
     def posts(self) -> pl.DataFrame:
         """The pending posts for this turn: seq, player, secret, whether it counts, the text."""

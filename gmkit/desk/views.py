@@ -148,16 +148,20 @@ class PostPreview:
     player: str
     secret: bool
     text: str
-    orders: pl.DataFrame  # line, text, reads as
-    rejected: pl.DataFrame  # line, text, reason
-    problems: tuple[str, ...]  # validation against the state and the other pending posts
-    parse_report: str
+    orders: pl.DataFrame  # line, text, reads as (less the lines rejected)
+    rejected: pl.DataFrame  # line, text, reason: by the parser or the rules, in line order
+    problems: tuple[str, ...]  # rejections of the player's other posts of the turn
+    parse_report: str  # the rejected lines, quoted back
     message: str | None = None  # e.g. the post has no orders
     note: str | None = None  # e.g. an earlier post of this player counts instead
     counts: bool = True
     seq: int | None = None
     #: accepted lines that would be void if they resolved as the state stands now
     void_now: tuple[str, ...] = ()
+    #: plain lines that start neither with an order word nor a known name ("Good luck all!"):
+    #: not read as orders, and no rejection (line, text)
+    unread: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema={"line": pl.Int64, "text": pl.String}))
 
     @property
     def ok(self) -> bool:
@@ -181,6 +185,9 @@ class PostPreview:
         if rejected:
             out.append("rejected (quote this back):")
             out += [f"  {r}" for r in rejected.splitlines()]
+        if not self.unread.is_empty():
+            out.append("not read as orders:")
+            out += [f"  line {line}: {text}" for line, text in self.unread.iter_rows()]
         if self.void_now:
             out.append("accepted, but void if resolved now:")
             out += [f"  {v}" for v in self.void_now]
@@ -199,6 +206,9 @@ class PostPreview:
         if report:
             parts.append("<p><b>Rejected, ready to quote back:</b></p><pre style='white-space:"
                          f"pre-wrap;background:#fdecea;padding:6px'>{html.escape(report)}</pre>")
+        if not self.unread.is_empty():
+            parts.append(frame_html(self.unread, caption="Not read as orders (no order word or "
+                                    "known name starts them)", empty=""))
         if self.void_now:
             parts.append(callout_html("Accepted, but void if resolved now: "
                                       + "; ".join(self.void_now), "warn"))

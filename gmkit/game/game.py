@@ -540,20 +540,29 @@ class Game(ComingTurn, GuardedDice):
     # -- maps ------------------------------------------------------------------------------------
     def map_svg(self, state: State, *, title: str | None = None,
                 arrows: Sequence[sc.Arrow] = (), highlight: Iterable[str] = (),
-                coordinates: bool = False) -> str | None:
+                coordinates: bool = False, along: Sequence[State] = ()) -> str | None:
         """The map drawn for ``state`` as SVG (None for a game whose ruleset draws no map):
         the ruleset's scene (:attr:`~gmkit.core.parts.Presentation.scene`) drawn on the game's
         :attr:`board` by the renderer of the board's kind, with ``arrows`` added (of the kinds
         the scene declares); ``highlight`` places get a thicker outline on a polygon map;
-        ``coordinates`` prints each named hex's coordinates on a hex map."""
+        ``coordinates`` prints each named hex's coordinates on a hex map. On an unbounded hex
+        board the picture also takes in (without drawing them) the hexes the maps of the
+        states ``along`` show, so pictures shown together (a turn's before and after) share
+        one extent."""
         draw = self.ruleset.presentation.scene
-        scene = draw(state, self.context()) if draw else None
+        ctx = self.context()
+        scene = draw(state, ctx) if draw else None
         if scene is None:
             return None
         board = self.board
         if board is None:
             raise GameError(f"ruleset '{self.ruleset.name}' draws a scene but the game has no "
                             "board to draw it on")
+        if along and draw is not None and board.kind == "hex":
+            from gmkit.core.drawing.hex_svg import share_extent  # drawing only when asked
+
+            others = [s for s in (draw(other, ctx) for other in along) if s is not None]
+            scene = share_extent(scene, others)
         if title is not None or arrows or coordinates:
             scene = dataclasses.replace(scene, title=scene.title if title is None else title,
                                         arrows=(*scene.arrows, *arrows),

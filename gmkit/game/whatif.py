@@ -29,7 +29,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.beacon import Beacon
-from gmkit.core.orders import _STATE_TOKEN  # the tags that shape a post (bold, quotes)
+from gmkit.core.orders import _STATE_TOKEN, ParseResult  # _STATE_TOKEN: the tags that shape a post
 from gmkit.core.names import visible
 from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.ruleset import recorded_version
@@ -41,6 +41,7 @@ from gmkit.core.dice import DiceError, parse_entered
 from gmkit.core.views import Viewer
 from gmkit.game.changes import GameError, enacted_record
 from gmkit.game.game import Game
+from gmkit.game.reading import reading
 
 __all__ = ["Changes", "Difference", "WhatIf", "changed_rows", "describe", "field_changes", "maps",
            "open_game",
@@ -351,8 +352,8 @@ def what_if(game: Game, turn: int, changes: Changes, *, later: bool = True) -> W
                         if int(r["seq"]) in {*changes.replace, *(s for s, _ in changes.withdraw)}}
                        | {str(p) for p in posts["player"].to_list()
                           if str(p).casefold() in {a.casefold() for a, _ in changes.add}})
-    problems = {p: [str(e) for e in [*(session.parsed[p].errors if p in session.parsed else []),
-                                      *session.problems.get(p, [])]]
+    problems = {p: reading(session.parsed.get(p, ParseResult()),
+                           session.problems.get(p, [])).rejections()
                 for p in sorted(changed_players)}
     problems = {p: errs for p, errs in problems.items() if errs}
     diff = difference(turn, recorded, resolved)
@@ -398,13 +399,15 @@ def _first_later(game: Game, turn: int, prev: State, state: State,
 
 def maps(game: Game, result: WhatIf, view: str | Viewer = "gm") -> tuple[str | None, str | None]:
     """The map after the recorded turn and after the changed one, as SVG (None without a
-    map), as ``view`` may see them."""
+    map), as ``view`` may see them; the two share one extent."""
     viewer = Viewer.parse(view) if isinstance(view, str) else view
+    states = {label: game.viewed(state, viewer)
+              for state, label in ((result.recorded.state, "as recorded"),
+                                   (result.resolved.state, "what if"))}
     out = []
-    for state, label in ((result.recorded.state, "as recorded"),
-                         (result.resolved.state, "what if")):
-        out.append(game.map_svg(game.viewed(state, viewer),
-                                title=f"{game.title} \u2014 turn {result.turn}, {label}"))
+    for label, state in states.items():
+        out.append(game.map_svg(state, title=f"{game.title} \u2014 turn {result.turn}, {label}",
+                                along=[s for other, s in states.items() if other != label]))
     return out[0], out[1]
 
 

@@ -21,6 +21,7 @@ from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, Tur
                                 view_report)
 from gmkit.core.views import Viewer, visible_events, visible_orders, visible_rolls
 from gmkit.game import Game
+from gmkit.game.reading import reading
 
 
 def _result_text(result: str, expression: str) -> str:
@@ -122,8 +123,7 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
         parsed, found, _ = game.read_orders(before_gm, data.orders)
         for player, result in parsed.items():
             if v.is_gm or player == v.player_id:
-                problems[player] = [str(e) for e in result.errors] + \
-                    [str(e) for e in found.get(player, [])]
+                problems[player] = reading(result, found.get(player, [])).rejections()
     counted = set(game.effective_posts(data.orders)["seq"].to_list()) if played else set()
     orders = tuple(OrderPost(r["player"], r["secret"], r["text"],
                              tuple(problems.get(r["player"], [])) if r["seq"] in counted
@@ -140,8 +140,11 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     report = TurnReport(
         game_title=game.title, ruleset_title=ruleset.title, turn=t,
         revision=data.revision, view="gm",
-        map_before_svg=game.map_svg(before, title=f"Before turn {t}") if played else None,
-        map_after_svg=game.map_svg(after, title=f"After turn {t}"),
+        # the two pictures share one extent
+        map_before_svg=game.map_svg(before, title=f"Before turn {t}", along=(after,))
+        if played else None,
+        map_after_svg=game.map_svg(after, title=f"After turn {t}",
+                                   along=(before,) if played else ()),
         steps=tuple(steps), standings=standings,
         gm_only_columns=() if v.is_public else hidden,
         chart=_chart(ruleset, standings, after, game, t),

@@ -95,10 +95,11 @@ def test_6_a_post_per_message_in_posting_order_each_with_its_time(tmp_path: Path
     res = CliRunner().invoke(main, ["import", str(game.root), str(path)])
     assert res.exit_code == 0 and "received 0 post(s)" in res.output
     again = _write(tmp_path, "later.json", _export("game-actions", "2026-01-05T13:00:00+00:00", [
-        _message("13", "2026-01-05T12:30:00+00:00", "birch", "Forage\nDance a jig")]))
+        _message("13", "2026-01-05T12:30:00+00:00", "birch", "Forage\nDance a jig\nScout Nroth")]))
     res = CliRunner().invoke(main, ["import", str(game.root), str(again)])
     assert res.exit_code == 0, res.output
-    assert "#game-actions message 13" in res.output and "rejected line 2" in res.output
+    assert "#game-actions message 13" in res.output and "rejected line 3" in res.output
+    assert "did you mean North" in res.output and "1 line(s) not read as orders" in res.output
 
 
 def test_a_message_is_received_once_however_often_its_channel_is_exported(tmp_path: Path):

@@ -33,7 +33,8 @@ def test_orders_are_read_line_by_line_with_an_error_naming_each_bad_line():
     assert isinstance(orders[2], Fish) and orders[2].rod == "Midas' Rod"
     assert isinstance(orders[3], Trade) and orders[3].gives == ((2, "Wood"), (1, "Thread"))
     assert orders[4] == Vote(3, "for")
-    assert [e.line for e in result.errors] == [3, 7]
+    assert [e.line for e in result.errors] == [7]
+    assert [x.number for x in result.unread] == [3], "a line no action starts is chatter"
 
 
 def test_a_line_pasted_from_discord_keeps_its_time():

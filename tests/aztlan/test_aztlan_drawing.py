@@ -177,8 +177,8 @@ def test_an_adjudicated_turn_drawn_on_the_board(board: PolygonBoard) -> None:
     }
     adj = run(board, armies, orders)
     lines = Orders.plain(orders)
-    outcomes = {(r.player, lines.envelope(r.order).line): r.code.value for r in adj.results
-                if r.order is not None}
+    outcomes = {(r.player, lines.of(r.player)[r.written].line): r.code.value
+                for r in adj.results if r.written is not None}
     got = arrows(orders, outcomes)
     assert [(a.src, a.kind) for a in got] == [(TEX, "attack"), (TTL, "support"),
                                               (TLA, "attack")]

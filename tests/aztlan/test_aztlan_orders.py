@@ -228,10 +228,17 @@ def test_5_9_splitting_a_stack_is_one_line_per_part(board: PolygonBoard) -> None
 
 
 def test_unreadable_lines_say_why_with_examples(board: PolygonBoard) -> None:
-    """A line that is no order says why, with examples of the forms."""
-    err = rejected(board, "hello world")
+    """A line that is no order says why, with examples of the forms; a plain line starting
+    with no order word nor sector ("hello world", "A lovely day") is not read as an order."""
+    [err] = parse("[b]hello world[/b]", board, "Aztecs").errors  # bold: meant as an order
     assert isinstance(err, OrderSyntaxError)
     assert "A Ten A Tla" in err.reason and "Ten sac 1" in err.reason
+    for chatter in ("hello world", "A lovely day to you all", "Good luck all!"):
+        result = parse(chatter, board, "Aztecs")
+        assert not result.errors and [x.text for x in result.unread] == [chatter]
+    for mistyped in ("2A Tne A Tla", "Armies of Ten atack Tla", "Sacrifce 2 in Ten"):
+        result = parse(mistyped, board, "Aztecs")
+        assert not result.unread and len(result.errors) == 1, mistyped
     assert "unknown order 'X' for Tenochtitlan" in rejected(board, "A Ten X Tla").reason
     assert "say what the army in Tenochtitlan does" in rejected(board, "Ten").reason
 

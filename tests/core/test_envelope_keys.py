@@ -49,7 +49,7 @@ def test_several_orders_read_from_one_line_get_distinct_keys_in_the_order_given(
     assert [e.key for e in got.envelopes] == [("Red", 1, 3, 0), ("Red", 1, 3, 1),
                                               ("Red", 1, 4, 0)]
     assert got.by_key(("Red", 1, 3, 1)).order == Dig(2)
-    assert got.envelope(got["Red"][1]).index == 1  # the identity lookup still works
+    assert got.of("Red")[1].index == 1
 
 
 def test_by_key_finds_an_envelope_and_names_an_unknown_key():

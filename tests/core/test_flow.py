@@ -113,8 +113,8 @@ def test_orders_as_received_by_posting_time_then_post_then_line():
     orders = Orders([a, b, c])
     assert [e.order.points for e in orders.received()] == [3, 1, 2]
     assert orders["Red"] == [Act(1), Act(3)] and list(orders) == ["Red", "Gold"]
-    assert orders.is_secret(b.order) and not orders.is_secret(a.order)
-    assert orders.envelope(c.order).post == 3
+    assert [e.secret for e in orders.of("Gold")] == [True]
+    assert [e.post for e in orders.of("Red")] == [2, 3]
     assert [e.player for e in orders.of_kind(Act)] == ["Red", "Red", "Gold"]
     st = State(0, {})
     actors, events = by_time_posted(rule="4")(st, orders, Dice(SEED, 1), RULES)

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from gmkit.core.dice import Dice
+from gmkit.core.envelope import Envelope, Orders
 from gmkit.core.steps import Driver
 from gmkit.core.views import sees_event
 from gmkit.rulesets.pyramid.drawing import order_arrows
@@ -62,6 +63,29 @@ def test_resources_priests_assignments_in_one_post_act_together(post: str) -> No
              players={"Red": {"priests": 3}})
     d = play(s, {"Red": post})
     assert _priests(after(d, "assign"), "Red") == {1: 0, 2: 3}
+
+
+@pytest.mark.parametrize("line_numbers", ["across_posts", "each_post"])
+def test_resources_priests_assignments_in_two_posts_each_staff_their_own_pyramid(
+        line_numbers: str) -> None:
+    """RESOURCES: priests moved from one pyramid to another in two posts, each order the first
+    line of its post: under ``line_numbers = across_posts`` each order keeps its own number
+    through every step, so each staffs the pyramid it names; under ``each_post`` (versions 1
+    and 2) the two share line 1, as gmkit first read them."""
+    s = make(holders={"A": "Red"}, pyramids=[("Red", "battle", "A", True, 2),
+                                             ("Red", "war", "A", True, 0)],
+             players={"Red": {"priests": 3}})
+    params = rules(line_numbers=line_numbers)
+    sent = [Envelope(order, "Red", post, 1, number=number) for post, number, text in
+            [(1, 1, "3 priests to pyramid 2"), (2, 2, "0 priests to pyramid 1")]
+            for _, order in parse(text, s).orders]
+    d = Driver(steps_for(params), s, Orders(sent), Dice(SEED, 1), params)
+    d.run_all()
+    staffed = _priests(after(d, "assign"), "Red")
+    if line_numbers == "across_posts":
+        assert staffed == {1: 0, 2: 3}
+    else:
+        assert staffed != {1: 0, 2: 3}, "the old reading confuses the two lines 1"
 
 
 def test_pyramids_a_pyramid_never_takes_more_priests_than_its_stone_cost() -> None:

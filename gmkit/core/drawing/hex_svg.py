@@ -5,14 +5,17 @@ colour (a move to the hex's first corner, then the same six relative lines for a
 with polars string columns rather than a Python loop, so a hundred thousand hexes draw in a
 fraction of a second. Outlines, arrows, marks and labels follow, in that order, on top; being
 few, they are drawn one element each. The viewBox fits the hexes drawn: all hexes of a bounded
-board, or on an unbounded board the hexes the scene names.
+board (with half a hex to spare), or on an unbounded board the hexes the scene names and its
+``extent`` with one whole ring of their neighbours around them, left blank, so the reader sees
+where the known world ends (:func:`unbounded_bounds`).
 
     svg = hex_svg(board, Scene(kind_fills={"sea": "#a9c9e6"}, labels=(Label(Hex(0, 0), "Rome"),)))
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import dataclasses
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 import polars as pl
@@ -27,9 +30,27 @@ from gmkit.core.drawing.svg_parts import (
     xml_text,
 )
 
-__all__ = ["hex_svg"]
+__all__ = ["hex_svg", "share_extent", "unbounded_bounds"]
 
 _GRID = "#4a4a4a"
+
+
+def _hex_frame(hexes: list[Hex]) -> pl.DataFrame:
+    return pl.DataFrame({"q": [h.q for h in hexes], "r": [h.r for h in hexes]},
+                        schema={"q": pl.Int64, "r": pl.Int64})
+
+
+def _extent_only(scene: Scene) -> pl.DataFrame:
+    """The hexes of ``scene.extent`` that nothing else in the scene names: taken into the
+    picture's extent, not drawn."""
+    if not scene.extent:
+        return _hex_frame([])
+    shown = scene.places(extent=False)
+    only = _hex_frame([h for h in dict.fromkeys(scene.extent)
+                       if h not in shown and isinstance(h, Hex)])
+    if scene.fill_frame is not None:
+        only = only.join(_qr(scene.fill_frame), on=["q", "r"], how="anti")
+    return only
 
 
 def _drawn_hexes(board: HexBoard, scene: Scene) -> pl.DataFrame:
@@ -39,8 +60,7 @@ def _drawn_hexes(board: HexBoard, scene: Scene) -> pl.DataFrame:
     if not_hex:
         raise ValueError(f"not hexes: {', '.join(map(repr, not_hex[:5]))}")
     hexes: list[Hex] = [p for p in named if isinstance(p, Hex)]
-    named_frame = pl.DataFrame({"q": [h.q for h in hexes], "r": [h.r for h in hexes]},
-                               schema={"q": pl.Int64, "r": pl.Int64})
+    named_frame = _hex_frame(hexes)
     if board.frame is not None:
         frame = board.frame
         off = named_frame.join(frame, on=["q", "r"], how="anti")
@@ -51,10 +71,46 @@ def _drawn_hexes(board: HexBoard, scene: Scene) -> pl.DataFrame:
             raise ValueError(f"hex(es) not on the board: {shown}")
         keep = ["q", "r"] + ([board.kind_column] if board.kind_column in frame.columns else [])
         return frame.select(keep)
-    parts = [named_frame]
+    parts = [named_frame.join(_extent_only(scene), on=["q", "r"], how="anti")]
     if scene.fill_frame is not None:
         parts.append(_qr(scene.fill_frame))
     return pl.concat(parts).unique(maintain_order=True)
+
+
+def _scene_hexes(scene: Scene) -> pl.DataFrame:
+    """Every hex ``scene`` names or takes in (``q``, ``r``), its fill frame's too."""
+    parts = [_hex_frame([p for p in scene.places() if isinstance(p, Hex)])]
+    if scene.fill_frame is not None:
+        parts.append(_qr(scene.fill_frame))
+    return pl.concat(parts).unique()
+
+
+def share_extent(scene: Scene, others: Sequence[Scene]) -> Scene:
+    """``scene`` taking in every hex the ``others`` show as well (added to its
+    :attr:`~Scene.extent`, so they are not drawn in it), so that pictures shown together (a
+    turn's before and after) share one extent on an unbounded board."""
+    if not others:
+        return scene
+    extra = (pl.concat([_scene_hexes(o) for o in others]).unique()
+             .join(_scene_hexes(scene), on=["q", "r"], how="anti").sort("q", "r"))
+    if not extra.height:
+        return scene
+    return dataclasses.replace(
+        scene, extent=(*scene.extent, *(Hex(q, r) for q, r in extra.iter_rows())))
+
+
+def unbounded_bounds(centres: tuple[float, float, float, float],
+                     layout: Layout) -> tuple[float, float, float, float]:
+    """The picture's extent (``x0, y0, x1, y1``) on an unbounded board, given the bounding box
+    of the centres of the hexes it must show: those hexes and every one of their neighbours,
+    whole (a margin of one ring of hexes all around)."""
+    origin = layout.to_pixel(Hex(0, 0))
+    steps = [layout.to_pixel(d) for d in DIRECTIONS]
+    corners = layout.corner_offsets()
+    return (centres[0] + min(p.x - origin.x for p in steps) + min(c.x for c in corners),
+            centres[1] + min(p.y - origin.y for p in steps) + min(c.y for c in corners),
+            centres[2] + max(p.x - origin.x for p in steps) + max(c.x for c in corners),
+            centres[3] + max(p.y - origin.y for p in steps) + max(c.y for c in corners))
 
 
 def _qr(df: pl.DataFrame) -> pl.DataFrame:
@@ -153,7 +209,8 @@ def _coordinates_svg(scene: Scene, layout: Layout) -> str:
                                   schema={"q": pl.Int64, "r": pl.Int64}))
     if not named:
         return ""
-    hexes = pl.concat(named).unique(maintain_order=True)
+    hexes = pl.concat(named).unique(maintain_order=True).join(
+        _extent_only(scene), on=["q", "r"], how="anti")  # the extent alone shows nothing
     corners = layout.corner_offsets()
     x, y = to_pixel_exprs(layout)
     ring = _relative_ring(corners)
@@ -190,7 +247,8 @@ def hex_svg(
 
     Args:
         board: the hex board; a bounded board draws all its hexes, an unbounded one the hexes
-            the scene names.
+            the scene names (its ``extent`` is taken in, with a ring of one hex around, but
+            not drawn).
         scene: what to draw.
         layout: orientation, hex size and origin (default: pointy, size 10).
         width: the widest the SVG may be, in pixels (``None`` for the natural size); a small
@@ -212,10 +270,16 @@ def hex_svg(
     out: list[str] = []
 
     x, y = to_pixel_exprs(layout)
+    # the hexes the picture takes in: those drawn and, on an unbounded board, the extent's
+    taken = hexes.select("q", "r") if board.bounded else pl.concat(
+        [hexes.select("q", "r"), _extent_only(scene)])
+    if taken.height:
+        bounds = taken.select(x.min().alias("x0"), x.max().alias("x1"),
+                              y.min().alias("y0"), y.max().alias("y1")).row(0)
+    else:
+        bounds = (0.0, 0.0, 0.0, 0.0)
     if hexes.height:
         px = hexes.select(x.alias("x"), y.alias("y"), "fill")
-        bounds = px.select(pl.col("x").min().alias("x0"), pl.col("x").max().alias("x1"),
-                           pl.col("y").min().alias("y0"), pl.col("y").max().alias("y1")).row(0)
         ring = _relative_ring(corners)
         start = pl.concat_str(
             pl.lit("M"), (pl.col("x") + corners[0][0]).round(1).cast(pl.String), pl.lit(" "),
@@ -228,14 +292,16 @@ def hex_svg(
         for fill, d, n in classes.iter_rows():
             out.append(f'<path fill="{fill}" data-fill="{fill}" data-hexes="{n}" d="{d}"/>')
         out.append("</g>")
-    else:
-        bounds = (0.0, 0.0, 0.0, 0.0)
 
     dx = max(abs(c[0]) for c in corners)
     dy = max(abs(c[1]) for c in corners)
-    margin = size * 0.5
-    minx, maxx = bounds[0] - dx - margin, bounds[1] + dx + margin
-    miny, maxy = bounds[2] - dy - margin, bounds[3] + dy + margin
+    if board.bounded:
+        margin = size * 0.5
+        minx, maxx = bounds[0] - dx - margin, bounds[1] + dx + margin
+        miny, maxy = bounds[2] - dy - margin, bounds[3] + dy + margin
+    else:
+        minx, miny, maxx, maxy = unbounded_bounds(
+            (bounds[0], bounds[2], bounds[1], bounds[3]), layout)
     map_w = maxx - minx
     # pixels a unit: the map fills ``width`` unless a hex would then be wider than max_hex_px
     pixels = 1.0 if width is None else min(width / max(map_w, 1e-9), max_hex_px / (2 * dx))

@@ -253,7 +253,7 @@ class Scene:
     title: str = ""
     #: More places the drawing must take in although it shows nothing on them (on an
     #: unbounded hex grid, the hexes of the picture after a turn, so before and after share
-    #: one extent).
+    #: one extent: :func:`gmkit.core.drawing.hex_svg.share_extent`).
     extent: tuple[Hashable, ...] = ()
     #: On a hex board, print each named hex's coordinates ``q,r,s`` in it (a GM asked where
     #: "Amber at (-3, 0, 3)" is); they are always its tooltip.
@@ -304,8 +304,9 @@ class Scene:
                 return kind.shape
         return "circle"
 
-    def places(self) -> set[Hashable]:
-        """Every place the scene names outside ``fill_frame``."""
+    def places(self, *, extent: bool = True) -> set[Hashable]:
+        """Every place the scene names outside ``fill_frame`` (without the hexes of ``extent``
+        that nothing else names, unless ``extent``)."""
         out: set[Hashable] = set(self.fills)
         out.update(label.place for label in self.labels)
         out.update(mark.place for mark in self.marks)
@@ -313,5 +314,6 @@ class Scene:
             out.update(arrow.places())
         for outline in self.outlines:
             out.update(outline.places)
-        out.update(self.extent)
+        if extent:
+            out.update(self.extent)
         return out

@@ -34,6 +34,7 @@ unless ``strict``. Directions are named in full or by their initials, which are 
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import NamedTuple
 
@@ -47,6 +48,7 @@ __all__ = [
     "Coord",
     "CoordError",
     "NonCanonicalError",
+    "UnknownDirectionError",
     "AXIAL_STEPS",
     "canonical",
     "direction",
@@ -63,6 +65,24 @@ __all__ = [
 
 class CoordError(ValueError):
     """Text that is no Aeternus coordinate or direction."""
+
+
+class UnknownDirectionError(CoordError):
+    """A word that is no direction, with the directions it is close to (``suggestions``)."""
+
+    def __init__(self, word: str, suggestions: list[str]) -> None:
+        self.word = word
+        self.suggestions = suggestions
+        hint = f"; did you mean {' or '.join(suggestions)}?" if suggestions else ""
+        super().__init__(f"{word!r} is not a direction{hint} (5.2: "
+                         f"{', '.join(DIRECTION_NAMES)})")
+
+    @property
+    def hint(self) -> str:
+        """``"'Nroth': did you mean North?"``, or empty without a close direction."""
+        if not self.suggestions:
+            return ""
+        return f"{self.word!r}: did you mean {' or '.join(self.suggestions)}?"
 
 
 class NonCanonicalError(CoordError):
@@ -151,7 +171,8 @@ def _direction_name(word: str) -> str:
     for n in DIRECTION_NAMES:
         if w and (n.lower() == w or (len(w) == 1 and n[0].lower() == w)):
             return n
-    raise CoordError(f"{word!r} is not a direction (5.2: {', '.join(DIRECTION_NAMES)})")
+    close = difflib.get_close_matches(w, [n.lower() for n in DIRECTION_NAMES], n=2, cutoff=0.6)
+    raise UnknownDirectionError(word.strip(), [n.capitalize() for n in close])
 
 
 _TRIPLE = re.compile(r"^[\(\[]?\s*(-?\d+)\s*[,;\s]\s*(-?\d+)\s*[,;\s]\s*(-?\d+)\s*[\)\]]?$")
@@ -198,8 +219,9 @@ def parse_hex(text: str, *, start: Hex | None = None, strict: bool = False) -> H
         return h
     try:
         step = parse_direction(t)
-    except CoordError:
+    except CoordError as e:
+        hint = f"; {e.hint}" if isinstance(e, UnknownDirectionError) and e.hint else ""
         raise CoordError(f"{text!r} is neither a coordinate like (1, 0, 2) nor directions like "
-                         f"'2 North, Mouth'") from None
+                         f"'2 North, Mouth'{hint}") from None
     base = start if start is not None else Hex(0, 0)
     return base + step

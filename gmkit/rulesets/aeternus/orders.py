@@ -25,12 +25,13 @@ from gmkit.core.boards.hexgrid import Hex
 from gmkit.core.envelope import Orders
 from gmkit.core.orders import (IllegalOrderError, OrderSyntaxError, ParseResult, PostLine,
                                parse_post)
-from gmkit.core.names import NameIndex
+from gmkit.core.names import NameIndex, unread_or_rejected
 from gmkit.core.parts import Context
 from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
-from gmkit.rulesets.aeternus.coords import CoordError, from_cube, parse_direction, to_cube
+from gmkit.rulesets.aeternus.coords import (CoordError, UnknownDirectionError, from_cube,
+                                           parse_direction, to_cube)
 from gmkit.rulesets.aeternus.judge import (
     CallConfidence,
     JudgeOrder,
@@ -288,9 +289,10 @@ def parse_place(text: str) -> Place:
         return Place(Hex(0, 0), True, "here")
     try:
         return Place(parse_direction(t), True, t)
-    except CoordError:
+    except CoordError as e:
+        hint = f"; {e.hint}" if isinstance(e, UnknownDirectionError) and e.hint else ""
         raise OrderSyntaxError(f"{text!r} is neither a coordinate like (1, 0, 2) nor directions "
-                               "like 'North' or '2 North, Mouth' (5.2)") from None
+                               f"like 'North' or '2 North, Mouth' (5.2){hint}") from None
 
 
 def _places(text: str) -> tuple[Place, ...]:
@@ -425,8 +427,17 @@ def _action(line: PostLine) -> Action:
             return Vote(int(g["n"]), _VOTES[g["how"].lower()], bool(g.get("merge")))
         if kind == "merge":
             return RequestMerge(g["who"].strip(), g["name"].strip())
-    raise OrderSyntaxError(f"not an action: '{line.text}' (try 'Traverse North', 'Scout North "
-                           "and Ashe', 'Fish', 'Forage', 'Craft Binoculars', 'Construct Flag')")
+    raise unread_or_rejected(
+        text, f"not an action: '{line.text}' (try 'Traverse North', 'Scout North and Ashe', "
+        "'Fish', 'Forage', 'Craft Binoculars', 'Construct Flag')", KEYWORDS)
+
+
+#: The words an action starts with: a plain line starting with none of them is not read as one.
+KEYWORDS = ("scout", "traverse", "move", "go", "walk", "fish", "fishing", "forage", "construct",
+            "build", "craft", "use", "burn", "torch", "destroy", "stag", "travel", "take",
+            "trade", "name", "declare", "leave", "join", "propose", "proposal", "vote",
+            "request", "ruling", "rule", "overturn", "call", "remove", "resign", "step", "stand",
+            "run", "candidacy", "edited", "deleted", "merge")
 
 
 def parse(post: str) -> ParseResult[Order]:

@@ -36,7 +36,7 @@ from gmkit.rulesets.aztlan.board.geography import EMPIRES, FRAME
 from gmkit.rulesets.aztlan.bot import random_post
 from gmkit.rulesets.aztlan.rules import PARAMS
 from gmkit.rulesets.aztlan.state import ACTIVE
-from gmkit.rulesets.aztlan.steps import STEPS
+from gmkit.rulesets.aztlan.steps import STEPS, routine
 
 
 @register
@@ -60,7 +60,7 @@ class Aztlan(Ruleset[orders.Order]):
                              "south": FRAME[1], "km_per_degree": 111.32, "true_at": 19.0})
     presentation = Presentation(colours=drawing.palette, scene=drawing.scene,
                                 arrows=drawing.order_arrows, describe=orders.describe,
-                                places=drawing.place_properties)
+                                places=drawing.place_properties, routine=routine)
     lifecycle = LifeCycle(to_move=tables.active_players, example_players=roster.example_players,
                           check_players=roster.check_players)
     bot = Bot(random_post)

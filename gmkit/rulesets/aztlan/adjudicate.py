@@ -195,6 +195,6 @@ def adjudicate(position: Position, orders_by_player: Mapping[str, Sequence[Order
 
     peace = frozenset(f.target for f in t.forces if f.attacks and is_city(game_map, f.target))
     results = tuple(Result(f.player, f.sector, f.count, f.order, f.code or Code.SUCCEEDS,
-                           f.reason, f.to, f.given_to) for f in t.forces)
+                           f.reason, f.to, f.given_to, f.written) for f in t.forces)
     return Adjudication(results, dict(sorted(final.items())), tally.cities, tuple(tally.captures),
                         {p: n for p, n in sorted(tally.lost.items()) if n}, peace)

@@ -57,6 +57,9 @@ class Force:
     #: Where the force retreated to (5.7), and the ally it was given to there (5.7.1).
     to: str | None = None
     given_to: str | None = None
+    #: Which of its player's orders (as given, from 0) the force carries out; None for armies
+    #: with no order.
+    written: int | None = None
 
     @property
     def target(self) -> str:
@@ -107,10 +110,10 @@ def read_forces(position: Position, orders_by_player: Mapping[str, Sequence[Orde
     for player in sorted(orders_by_player):
         if player == NEUTRAL:
             continue
-        for o in orders_by_player[player]:
+        for written, o in enumerate(orders_by_player[player]):
             if isinstance(o, DivineSupport):
                 forces.append(Force(len(forces), player, GODS, o.count, o,
-                                    phantom=True, divine=True))
+                                    phantom=True, divine=True, written=written))
                 continue
             if not isinstance(o, (Attack, CutSupport, Support, Hold, Stand, Move)):
                 continue
@@ -119,10 +122,10 @@ def read_forces(position: Position, orders_by_player: Mapping[str, Sequence[Orde
                 forces.append(Force(len(forces), player, o.origin, o.count, o,
                                     Code.VOID, f"void: no {_SIZE.get(o.count, 'force')}"
                                     f" of the {player} left to order in {o.origin}",
-                                    phantom=True))
+                                    phantom=True, written=written))
                 continue
             left[o.origin] = (owner, have - o.count)
-            f = Force(len(forces), player, o.origin, o.count, o)
+            f = Force(len(forces), player, o.origin, o.count, o, written=written)
             forces.append(f)
             if isinstance(o, Move):
                 why = _bad_path(o, game_map)

@@ -42,7 +42,7 @@ from gmkit.core.orders import (
     PostLine,
     parse_post,
 )
-from gmkit.core.names import NameIndex
+from gmkit.core.names import NameIndex, unread_or_rejected
 from gmkit.rulesets.aztlan.names import names, one_name, player_name, sector_index
 from gmkit.rulesets.aztlan.order_types import (
     Action,
@@ -116,6 +116,11 @@ _ACTIONS: dict[str, Action] = {
 }
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "single": 1, "double": 2, "triple": 3}
 
+#: The words an order may start with (beside a count, the unit letter or a sector): a plain
+#: line starting with none of them is not read as an order.
+KEYWORDS = ("army", "armies", "single", "double", "triple", "one", "two", "three", "permit",
+            "allow", "let", "permission", "grant", "give", "gift", "hand", "sacrifice", "sac",
+            "gods", "divine", "magic", "magical")
 EXAMPLES = ("'A Ten A Tla', '2A Ten A Tla', 'A Tex CS Tla', 'A Tex S Ten A Tla, Ten H', "
             "'A Ten H', 'A Ten Stand (retreat Tac, Coy)', 'A Ten M Tex, Zem, 15', 'Ten sac 1', "
             "'A Ten given to Tlaxcalans', 'permit Tlaxcalans through Ten, Tex'")
@@ -305,7 +310,10 @@ def _not_an_order(text: str, sectors: NameIndex) -> OrderSyntaxError:
             return OrderSyntaxError(
                 f"unknown order '{word}' for {origin}: use A (attack), CS (cut support), "
                 "S (support), H (hold), St (stand), M (move), sac (sacrifice) or 'given to'")
-    return OrderSyntaxError(f"not an order: '{text}' (try {EXAMPLES})")
+    # "A lovely day" is chatter: the unit letter counts only before a sector or a count
+    head = re.sub(r"^(?:the\s+|a\s+)+", "", text, flags=re.IGNORECASE)
+    return unread_or_rejected(head, f"not an order: '{text}' (try {EXAMPLES})", KEYWORDS,
+                              [sectors])
 
 
 def _sacrifice(origin: str, cnt: str | None, rest: str, game_map: PolygonBoard) -> Sacrifice:

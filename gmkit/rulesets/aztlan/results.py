@@ -53,6 +53,8 @@ class Result:
     #: Where a RETREATED force went (5.7), and the ally it was given to there (5.7.1).
     to: str | None = None
     given_to: str | None = None
+    #: Which of its player's orders (as given to the adjudicator, from 0) it carries out.
+    written: int | None = None
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ Every step takes ``(state, orders, dice, rules)`` and returns the new state and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -109,11 +110,12 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
     armies = dict(adj.armies)
     retreats: Rows = []
     for r in adj.results:
-        secret = r.order is not None and orders.is_secret(r.order)
+        sent = orders.of(r.player)[r.written] if r.written is not None else None
+        secret = sent is not None and sent.secret
         what = describe(r.order) + " (secret)" * secret if r.order is not None else (
             f"{armies_phrase(r.count)} in {r.sector} with no order (stands)")
         rule = _RULE.get(type(r.order), "5.7")
-        line = orders.envelope(r.order).line if r.order is not None else 0
+        line = sent.line if sent is not None else 0
         who = "Independent" if r.player == NEUTRAL else r.player
         events.append(Event("order", rule, f"{who}: {what} — {r.reason}.", r.player,
                             None if r.sector == GODS else r.sector, public=not secret,
@@ -175,6 +177,20 @@ def combat(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[Sta
 
 
 # -- 2. retreats --------------------------------------------------------------------------------
+
+def routine(event: Event) -> str | None:
+    """An army that stands (ordered to, or with no order) and was not attacked: nothing
+    happened to it, so a step's listing counts these rather than reading each out."""
+    if event.kind != "order" or event.data.get("code") != Code.SUCCEEDS.value:
+        return None
+    if _UNATTACKED_STAND.search(event.text):
+        return "armies stand, not attacked (5.7)"
+    return None
+
+
+_UNATTACKED_STAND = re.compile(r"(?: stands| \(stands\))(?: \(secret\))? — was not attacked "
+                               r"\(5\.7\)\.$")
+
 
 def retreats(state: State, orders: Orders, dice: Dice, rules: Params) -> tuple[State, list[Event]]:
     """The beaten forces retreat where the adjudication sent them (5.7, 5.7.2)."""

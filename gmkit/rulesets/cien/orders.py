@@ -22,7 +22,7 @@ from typing import Any, Union
 import polars as pl
 
 from gmkit.core.envelope import Envelope, Orders
-from gmkit.core.names import NameIndex
+from gmkit.core.names import NameIndex, unread_or_rejected
 from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
                                PostLine, extract_lines, parse_post)
 from gmkit.core.params import Params
@@ -123,6 +123,12 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [(re.compile(rx, re.I), kind) for 
 ]]
 
 
+#: The words an order starts with (beside a number of grain): a plain line starting with
+#: none of them, nor with a province, is not read as an order.
+KEYWORDS = ("defend", "defence", "defense", "invest", "conquer", "attack", "petition", "gift",
+            "declare", "mission", "reward", "join")
+
+
 def _clean(text: str) -> str:
     text = re.sub(r"\s+", " ", text.strip().rstrip(".!;"))
     return text.replace("’", "'")
@@ -157,16 +163,15 @@ def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False) -> Or
         if kind == "reward":
             return Reward(provinces.resolve(g["p"]), **common)
         if kind == "join":
-            colour = next((c for c in COLOURS if c.lower() == g["c"].lower()), None)
-            if colour is None:
-                raise OrderSyntaxError(f"no colour '{g['c']}' (colours: {', '.join(COLOURS)})")
+            colour = NameIndex(COLOURS, kind="colour").resolve(g["c"])
             gov = "city-state" if g["g"].lower().startswith("city") else "duchy"
             return Join(colour, provinces.resolve(g["p"]), gov, (g.get("l") or "").strip(),
                         **common)
-    raise OrderSyntaxError(
-        f"not an order: '{text}' (try '5 Grain for Defense of Coyons', "
+    raise unread_or_rejected(
+        text, f"not an order: '{text}' (try '5 Grain for Defense of Coyons', "
         "'5 Grain for Investing of Coyons', '10 Grain for Conquest of Tróys', "
-        "'Petition for Advancement, gift 10', 'Gift 5 Grain to the Emperor')")
+        "'Petition for Advancement, gift 10', 'Gift 5 Grain to the Emperor')", KEYWORDS,
+        [provinces])
 
 
 def describe(order: Order) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.envelope import Orders
+from gmkit.core.names import unread_or_rejected
 from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
                                PostLine, parse_post)
 from gmkit.core.parts import Context
@@ -48,7 +49,13 @@ def parse_line(line: PostLine, game_board: GraphBoard) -> Order:
     m = MOVE.match(line.text)
     if m:
         return Move(game_board.parse_place(m["place"]))
-    raise OrderSyntaxError(f"not an order: '{line.text}' (try 'Move to North Hill' or 'Dig')")
+    raise unread_or_rejected(line.text, f"not an order: '{line.text}' (try 'Move to North "
+                             "Hill' or 'Dig')", KEYWORDS, [game_board.names])
+
+
+#: The words an order starts with: a plain line starting with none of them, nor with a place,
+#: is not read as an order ("Good luck all!").
+KEYWORDS = ("move", "go", "walk", "dig")
 
 
 def parse(post: str, state: State | None = None) -> ParseResult[Order]:

@@ -85,7 +85,7 @@ def dig(state: State, orders: Orders[Order], dice: Dice, rules: Params,
     if board_of(state).place_kind(hill) != HILL:
         return state, [Event("dig", DIGGING, f"{actor} was sent back to the Camp and does not "
                              "dig.", actor, hill)]
-    secret = any(orders.is_secret(o) for o in orders[actor] if isinstance(o, Dig))
+    secret = any(e.secret for e in orders.of(actor) if isinstance(e.order, Dig))
     left = gold_left(state)[hill]
     found = min(left, dice.d(rules.dig_die, purpose=f"gold {actor} finds in {hill}",
                              rule=DIGGING, key="dig", public=not secret, player=actor))

@@ -30,8 +30,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult, PostLine, parse_post)
-from gmkit.core.names import NameIndex
+from gmkit.core.orders import (IllegalOrderError, NotAnOrderError, OrderError, OrderSyntaxError,
+                               ParseResult, PostLine, parse_post)
+from gmkit.core.names import NameIndex, starts_like_an_order, unread_or_rejected
 from gmkit.core.params import Params
 from gmkit.core.tables import State
 import gmkit.rulesets.jungle.actions as A
@@ -106,8 +107,12 @@ class Reader:
         if not text:
             return None
         if ":" not in text:
-            raise OrderSyntaxError("expected '<Character>: <Action>', e.g. 'Gualpa: Toil'")
+            raise unread_or_rejected(text, "expected '<Character>: <Action>', e.g. "
+                                     "'Gualpa: Toil'", KEYWORDS, [self.people])
         name, body = (p.strip() for p in text.split(":", 1))
+        if not (starts_like_an_order(name, (), [self.people])
+                or starts_like_an_order(body, KEYWORDS)):
+            raise NotAnOrderError(f"'{name}' is no character and '{body}' no action")
         who = self.actor(name)
         both = bool(BOTH.search(body.split(":", 1)[0]))
         body = BOTH.sub(" ", body, count=1).strip() if both else body
@@ -119,8 +124,11 @@ class Reader:
             m = rx.match(body)
             if m:
                 return build(self, m, common)
-        raise OrderSyntaxError(f"no action '{body.split()[0] if body.split() else body}': "
-                               f"known actions are {', '.join(KEYWORDS)}")
+        word = body.split()[0] if body.split() else body
+        close = NameIndex(KEYWORDS, kind="action").suggest(word, 2)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        raise OrderSyntaxError(f"no action '{word}'{hint} (known actions: "
+                               f"{', '.join(KEYWORDS)})")
 
     # -- name helpers ------------------------------------------------------------------------
     def person(self, text: str) -> str:

@@ -110,6 +110,7 @@ def parse_house(post: str, state: State, house: str, rules: Params) -> ParseResu
             continue
         result = parse_round(text, state, house, slot, rules)
         out.orders += result.orders
+        out.unread += result.unread
         for e in result.errors:
             (empty if e.line is None else out.errors).append(e)
     people = NameIndex(state["characters"]["name"].to_list(), kind="character")
@@ -124,6 +125,8 @@ def parse_house(post: str, state: State, house: str, rules: Params) -> ParseResu
             out.orders.append((PostLine(number, plain, True), proposal))
     out.orders.sort(key=lambda lo: lo[0].number)
     out.errors.sort(key=lambda e: e.line or 0)
+    read = {line.number for line, _ in out.orders} | {e.line for e in out.errors}
+    out.unread = sorted((x for x in out.unread if x.number not in read), key=lambda x: x.number)
     if not out.orders and not out.errors:
         out.errors = empty[:1] or [OrderSyntaxError("no action in this post: write "
                                                     "'[b]<Character>: <Action>[/b]'")]

@@ -70,7 +70,8 @@ def proposals(state: State, orders: Orders[object], dice: Dice,
     """Each proposal's offering taken, or the proposal not considered with the reason."""
     events: list[Event] = []
     for player in orders:
-        for p in orders[player]:
+        for sent in orders.of(player):
+            p = sent.order
             if not isinstance(p, RuleProposal):
                 continue
             reason = None
@@ -84,7 +85,7 @@ def proposals(state: State, orders: Orders[object], dice: Dice,
                     reason = f"{who} is a slave"
                 elif reason is None and me[attr] < n:
                     reason = f"{who} has {me[attr]} {attr}, not {n}"
-            secret = orders.is_secret(p)
+            secret = sent.secret
             if reason is not None:
                 events.append(Event("proposal", PROPOSALS, f"A rule proposal of house {p.by} is "
                                     f"not considered: {reason}.", p.by, public=not secret))

@@ -68,6 +68,12 @@ def _actions(orders: Orders[Any], slot: int) -> list[A.Action]:
             if isinstance(o, A.Action) and o.slot == slot]
 
 
+def _secret_actors(orders: Orders[Any], slot: int) -> set[str]:
+    """The characters with an action of the round posted in secret (its events stay hidden)."""
+    return {e.order.who for e in orders.envelopes
+            if e.secret and isinstance(e.order, A.Action) and e.order.slot == slot}
+
+
 def _by_who(orders: Orders[Any], slot: int) -> dict[str, list[A.Action]]:
     """The round's actions by the character they are for."""
     out: dict[str, list[A.Action]] = {}
@@ -275,7 +281,7 @@ def act_in(slot: int) -> ActFn:
             return state, [Event("no action", ACTIONS, f"{actor} has no action left this "
                                  f"{PHASES[slot].lower()}.", data={"character": actor})]
         state, events = _resolve(state, a, chosen, slot, dice, rules)
-        if any(orders.is_secret(o) for o in by_who.get(actor, [])):
+        if actor in orders.derived(f"secret actors {slot}", lambda o: _secret_actors(o, slot)):
             events = _hidden(events, dice, a.by)
         return state, events
 

@@ -35,13 +35,15 @@ are all importable from here: the orders as typed values
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from dataclasses import replace
 
 from gmkit.core.envelope import Orders
-from gmkit.core.names import NameIndex
+from gmkit.core.names import NameIndex, unread_or_rejected
 from gmkit.core.orders import OrderSyntaxError, ParseResult, PostLine, parse_post
+from gmkit.core.params import Params
 from gmkit.core.parts import Context
 from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
@@ -156,8 +158,11 @@ def _kinds_list(text: str) -> list[tuple[str, int]]:
                      item.strip(), re.I)
         kind = _KIND.get(m.group("k").lower()) if m else None
         if m is None or kind is None:
-            raise OrderSyntaxError(f"'{item}' is not a kind of population (serfs, priests, "
-                                   "troops)")
+            word = m.group("k").lower() if m else item.strip().lower()
+            close = difflib.get_close_matches(word, list(_KIND), n=1, cutoff=0.6)
+            hint = f"; did you mean {_KIND[close[0]]}?" if close else ""
+            raise OrderSyntaxError(f"'{item}' is not a kind of population{hint} (serfs, "
+                                   "priests, troops)")
         out.append((kind, _count(m.group("n")) if m.group("n") else 1))
     if not out:
         raise OrderSyntaxError("name at least one kind of population (serfs, priests, troops)")
@@ -218,7 +223,7 @@ def parse_line(line: PostLine, names: Names) -> Order | None:
     if cm := _CLAIM_TAIL.search(text):
         claim, text = True, text[: cm.start()]
     if not _TO.search(text):
-        raise OrderSyntaxError(f"not an order: '{text}' (try {EXAMPLES})")
+        raise _not_an_order(text, names)
     if m := _LEAD.match(text):
         noble = _noble(m.group("noble") or m.group("named"), names)
         troops, pyramids = _forces(m.group("what"))
@@ -228,7 +233,20 @@ def parse_line(line: PostLine, names: Names) -> Order | None:
         troops, pyramids = _forces(m.group("what"))
         return Move(names.spaces.resolve(m.group("origin")), troops, pyramids,
                     _path(m.group("path"), names), n)
-    raise OrderSyntaxError(f"not an order: '{text}' (try {EXAMPLES})")
+    raise _not_an_order(text, names)
+
+
+#: The words an order starts with (beside a number, a land or a noble): a plain line starting
+#: with none of them is not read as an order.
+KEYWORDS = ("assign", "staff", "noble", "move", "build", "continue", "claim", "convert",
+            "excess", "births", "birth", "new", "starve", "starving", "hunger", "if", "vanish",
+            "troops", "serfs", "priests")
+
+
+def _not_an_order(text: str, names: Names) -> OrderSyntaxError:
+    """Why no order pattern read ``text``: a mistyped order, or chatter not read at all."""
+    return unread_or_rejected(text, f"not an order: '{text}' (try {EXAMPLES})", KEYWORDS,
+                              [names.spaces, names.nobles])
 
 
 def parse(post: str, state: State) -> ParseResult[Order]:
@@ -237,16 +255,29 @@ def parse(post: str, state: State) -> ParseResult[Order]:
     return parse_post(post, lambda line: parse_line(line, names))
 
 
+def numbered(orders: Orders[Order], rules: Params) -> Orders[Order]:
+    """The orders with each one's ``line`` as the rules number a player's lines: once across
+    their posts (``line_numbers = across_posts``: the envelope's number), so two orders of two
+    posts never share one, or by the line of its own post (``each_post``, the reading of
+    versions 1 and 2). Validation and every step read the same numbers."""
+    if rules.line_numbers != "across_posts":
+        return orders
+
+    def renumber(sent: Orders[Order]) -> Orders[Order]:
+        return Orders(e if e.order.line == e.number else replace(e, order=replace(
+            e.order, line=e.number)) for e in sent.envelopes)
+
+    return orders.derived("pyramid numbered lines", renumber)
+
+
 def validate(state: State, orders: Orders[Order], ctx: Context) -> Problems:
     """Every problem of every player's orders, by player (players without problems absent),
     each naming the line as the player's orders number it, once across their posts
     (``line_numbers = each_post``: by its line in its own post)."""
-    across = ctx.rules.line_numbers == "across_posts"
     problems: Problems = {}
+    numbered_orders = numbered(orders, ctx.rules)
     for pid in orders:
-        sent = [replace(e.order, line=e.number) if across and e.order.line != e.number
-                else e.order for e in orders.of(pid)]
-        errs = check_orders(state, pid, sent, ctx.rules)
+        errs = check_orders(state, pid, numbered_orders[pid], ctx.rules)
         if errs:
             problems[pid] = errs
     return problems

@@ -98,9 +98,11 @@ PARAMS = (
           choices=("told", "legacy_skipped")),
     Param("line_numbers", "across_posts", ORDERS,
           "a player's orders sent in several posts of a round: their lines numbered once "
-          "across the posts, a rejected line named and left out by that number "
-          "(across_posts), or by its line in its own post, as gmkit first did, which left out "
-          "the line of that number across the posts instead (each_post)",
+          "across the posts, a rejected line named and left out by that number, and every "
+          "step telling the orders apart by it (across_posts), or by its line in its own post, "
+          "as gmkit first did, which left out the line of that number across the posts "
+          "instead and let two posts' orders of one line number be taken for each other "
+          "(each_post)",
           choices=("across_posts", "each_post")),
     Param("births_default", "serfs", FOOD,
           "what excess food becomes when the player has not said ('excess food: ...')",

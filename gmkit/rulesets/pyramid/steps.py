@@ -20,12 +20,14 @@ food stored by the previous round's harvest.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from gmkit.core.dice import Dice
 from gmkit.core.orders import OrderError
 from gmkit.core.params import Params
-from gmkit.core.steps import Event, Step
+from gmkit.core.envelope import Orders as Envelopes
+from gmkit.core.steps import Event, Step, StepFn
 from gmkit.core.tables import State
 from gmkit.rulesets.pyramid.rules import (CONFLICT, CONSTRUCTION, CONTEST, FOOD, FOOD_LAND,
                                               LAND, MOVEMENT, PRIESTS, SERFS, STAFFING, size_glory,
@@ -35,7 +37,7 @@ from gmkit.rulesets.pyramid.allocation import (build_orders, new_pyramids, plan_
 from gmkit.rulesets.pyramid.economy import Tables, land_output
 from gmkit.rulesets.pyramid.movement import path_problem, scout_move
 from gmkit.rulesets.pyramid.orders import (AssignSerfs, Births, Build, Lead, Move, Order,
-                                           StaffPyramid, Starve)
+                                           StaffPyramid, Starve, numbered)
 from gmkit.rulesets.pyramid.refs import build_target, find_noble, find_pyramid
 from gmkit.rulesets.pyramid.contested import contest
 from gmkit.rulesets.pyramid.phase import Orders, Result, of_kind, players_by_id, told_void
@@ -416,9 +418,20 @@ END = Step("end", "End of round", CONSTRUCTION, end)
 
 
 def steps_for(rules: Params) -> list[Step]:
-    """The ordered steps of a round under these rules."""
+    """The ordered steps of a round under these rules, each reading the orders' lines as the
+    rules number them (:func:`~gmkit.rulesets.pyramid.orders.numbered`)."""
     eat = [HARVEST, UPKEEP] if rules.harvest_feeds == "this_round" else [UPKEEP, HARVEST]
-    return [ASSIGN, MOVE, CONTEST_STEP, BUILD, *eat, NOBLES_STEP, END]
+    return [replace(step, fn=_numbered(step.fn))
+            for step in (ASSIGN, MOVE, CONTEST_STEP, BUILD, *eat, NOBLES_STEP, END)]
+
+
+def _numbered(fn: StepFn) -> StepFn:
+    def step(state: State, orders: Envelopes[Any], dice: Dice, rules: Params
+             ) -> tuple[State, list[Event]]:
+        return fn(state, numbered(orders, rules), dice, rules)
+
+    step.__doc__, step.__name__ = fn.__doc__, getattr(fn, "__name__", "step")
+    return step
 
 
 __all__ = ["ASSIGN", "BUILD", "CONTEST_STEP", "END", "HARVEST", "MOVE", "NOBLES_STEP", "UPKEEP",
