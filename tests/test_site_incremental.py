@@ -179,3 +179,33 @@ def test_publish_shows_progress_on_a_terminal_only(game: Game, tmp_path: Path,
     for done in range(1, 5):
         shown(done, 4)
     assert "publishing" in screen.getvalue() and "100%" in screen.getvalue()
+
+
+def test_a_full_publish_in_worker_processes_keeps_the_turn_charts_for_the_next(
+        game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn pages drawn in worker processes send back their charts' SVG, kept in the site:
+    after a new turn, the page of the turn before is drawn again without converting its chart
+    (only the new turn's and the history's are converted), and every page is still fresh."""
+    import gmkit.publish.site as site_module
+
+    site = tmp_path / "site"
+    assert publish_counted(Game.open(game.root), site, workers=2)[1] == 4 + 3
+    kept = {p.name for p in (site / ".gmkit-cache").glob("chart-*.svg")}
+    game_before = Game.new(tmp_path / "copy", "cien", PLAYERS, title="Incremental")
+    here = tmp_path / "drawn-here"
+    publish(play(game_before, 4, master="incremental"), here)
+    assert kept == {p.name for p in (here / ".gmkit-cache").glob("chart-*.svg")}, (
+        "the worker processes keep each turn page's chart as drawing here does")
+    play(game, 1, master="incremental", reveal=False)
+    converted: list[str] = []
+    real = site_module.chart_svg
+
+    def spy(chart):  # type: ignore[no-untyped-def]
+        converted.append(site_module._chart_name(chart) if isinstance(chart, dict) else "")
+        return real(chart)
+
+    monkeypatch.setattr(site_module, "chart_svg", spy)
+    publish(game, site)
+    assert converted and not set(converted) & kept, (
+        "the page of the turn before converted a chart the full publish kept")
+    assert_fresh(game, site, tmp_path)

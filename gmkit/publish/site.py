@@ -243,9 +243,14 @@ class Parts:
         spec = chart.to_dict(validate=False) if hasattr(chart, "to_dict") else chart
         if self.inputs is None:
             return self.convert(spec)
-        name = f"chart-{digest(code_fingerprint(), 'spec', spec)}.svg"
+        name = _chart_name(spec)
         found = self._cached(name)
         return found.read_text("utf-8") if found is not None else self._convert(name, spec)
+
+
+def _chart_name(spec: dict[str, Any]) -> str:
+    """The name a turn page's chart is kept under in the site, by its spec."""
+    return f"chart-{digest(code_fingerprint(), 'spec', spec)}.svg"
 
 
 def _history(game: Game, viewer: Viewer, parts: Parts | None = None) -> str:
@@ -322,13 +327,6 @@ def _turn_report(game: Game, t: int, viewer: Viewer) -> tuple[TurnReport, dict[s
     return (view_report(report, report.view) if report.view != "gm" else report), entry
 
 
-def _turn_page(game: Game, t: int, turns: Sequence[int], viewer: Viewer
-               ) -> tuple[str, dict[str, Any]]:
-    """A turn's page and its entry in the site's dice document."""
-    report, entry = _turn_report(game, t, viewer)
-    return _turn_html(report, t, turns), entry
-
-
 def _turn_html(report: TurnReport, t: int, turns: Sequence[int],
                convert: Callable[[Any], str] = chart_svg) -> str:
     """A turn's page of its report (``convert``: how its chart becomes SVG)."""
@@ -339,12 +337,24 @@ def _turn_html(report: TurnReport, t: int, turns: Sequence[int],
     return html.replace("<body>", "<body>" + links, 1)
 
 
-def _turn_pages(root: str, some: Sequence[int], turns: Sequence[int],
-                viewer: str) -> list[tuple[int, tuple[str, dict[str, Any]]]]:
+def _turn_pages(root: str, some: Sequence[int], turns: Sequence[int], viewer: str
+                ) -> tuple[list[tuple[int, tuple[str, dict[str, Any]]]], dict[str, str]]:
     """Turn pages and their dice entries, rendered in a worker process (its own Game on the
-    same folder)."""
+    same folder), with their charts' SVG by the name the site keeps each under (so the page
+    of the turn before a new one, drawn again, converts none)."""
     game = Game.open(root)
-    return [(t, _turn_page(game, t, turns, Viewer.parse(viewer))) for t in some]
+    charts: dict[str, str] = {}
+
+    def convert(chart: Any) -> str:
+        spec = chart.to_dict(validate=False) if hasattr(chart, "to_dict") else chart
+        charts[_chart_name(spec)] = svg = chart_svg(spec)
+        return svg
+
+    pages = []
+    for t in some:
+        report, entry = _turn_report(game, t, Viewer.parse(viewer))
+        pages.append((t, (_turn_html(report, t, turns, convert), entry)))
+    return pages, charts
 
 
 #: The file that marks a folder as a site gmkit published (the only kind it replaces).
@@ -406,13 +416,14 @@ def _converted(svg: Future[str]) -> Callable[[Any], str]:
 
 def _draw_turns(game: Game, todo: Sequence[int], turns: Sequence[int], viewer: Viewer,
                 workers: int, during: Callable[[], None], step: Callable[[int], None],
-                prefetch: Callable[[Any], Future[str]] | None = None
+                prefetch: Callable[[Any], Future[str]] | None = None,
+                keep: Callable[[str, bytes], None] | None = None
                 ) -> dict[int, tuple[str, dict[str, Any]]]:
     """The pages of the turns ``todo`` and their dice entries, drawn in ``workers`` processes
     when there are many, else here; ``during`` runs here first (its charts convert in
     threads meanwhile); ``step(n)`` after each ``n`` pages. Drawn here, the pages' reports
     come first and ``prefetch`` (a chart to its SVG, to come) converts their charts while
-    ``during`` runs."""
+    ``during`` runs; drawn in processes, their charts are kept with ``keep(name, svg)``."""
     if _in_workers(todo, workers):
         size = max(1, min(8, len(todo) // (2 * workers)))
         context = multiprocessing.get_context("spawn")
@@ -422,8 +433,11 @@ def _draw_turns(game: Game, todo: Sequence[int], turns: Sequence[int], viewer: V
             during()
             pages: dict[int, tuple[str, dict[str, Any]]] = {}
             for future in as_completed(futures):
-                got = future.result()
+                got, svgs = future.result()
                 pages.update(got)
+                for name, text in svgs.items():
+                    if keep is not None:
+                        keep(name, text.encode("utf-8"))
                 step(len(got))
         return pages
     reports = {t: _turn_report(game, t, viewer) for t in todo}
@@ -495,7 +509,7 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
 
         try:
             pages = _draw_turns(game, todo, turns, viewer, workers, whole_game, step,
-                                lambda chart: charts.submit(parts.svg, chart))
+                                lambda chart: charts.submit(parts.svg, chart), parts._keep)
             if redraw_all:
                 drawn["history.html"] = _history_page(game, viewer, history)
         finally:
