@@ -185,11 +185,10 @@ def series_spec(series: pl.DataFrame, metric: str, *,
     }
 
 
-def timeline_spec(timeline: pl.DataFrame, *, colours: Mapping[str, str] | None = None,
-                  title: str = "What happened, turn by turn") -> dict[str, Any]:
-    """The events of a :func:`gmkit.publish.history.timeline` frame: turns across, kinds of
-    event down, one dot per event coloured by its player; the tooltip gives the event's
-    text."""
+def timeline_rows(timeline: pl.DataFrame, colours: Mapping[str, str] | None
+                  ) -> tuple[pl.DataFrame, list[str], list[str], list[int]]:
+    """What the timeline chart draws: the events, each numbered within its turn and kind (its
+    dot's place in the row), with the players in legend order, the kinds and the turns."""
     data = timeline.with_columns(
         pl.col("player").fill_null(NO_PLAYER),
         pl.int_range(pl.len()).over(["turn", "kind"]).alias("n"),
@@ -197,6 +196,15 @@ def timeline_spec(timeline: pl.DataFrame, *, colours: Mapping[str, str] | None =
     order = player_order(data["player"], colours)
     kinds = sorted(data["kind"].drop_nulls().unique().to_list())
     turns = data["turn"].unique().sort().to_list()
+    return data, order, kinds, turns
+
+
+def timeline_spec(timeline: pl.DataFrame, *, colours: Mapping[str, str] | None = None,
+                  title: str = "What happened, turn by turn") -> dict[str, Any]:
+    """The events of a :func:`gmkit.publish.history.timeline` frame: turns across, kinds of
+    event down, one dot per event coloured by its player; the tooltip gives the event's
+    text."""
+    data, order, kinds, turns = timeline_rows(timeline, colours)
     name, rows = dataset(data)
     return {
         "config": _config(),

@@ -20,7 +20,7 @@ from typing import Any
 import altair as alt
 import polars as pl
 
-from gmkit.publish.chart_specs import (DASHES, NO_PLAYER, colour_scale, dash_scale,
+from gmkit.publish.chart_specs import (DASHES, NO_PLAYER, colour_scale, dash_scale, timeline_rows,
                                        metric_label, player_order)
 
 __all__ = [
@@ -161,13 +161,7 @@ def timeline_chart(timeline: pl.DataFrame, *, colours: Mapping[str, str] | None 
                    title: str = "What happened, turn by turn") -> alt.Chart:
     """The events of a :func:`gmkit.publish.history.timeline` frame: turns across, kinds of event down,
     one dot per event coloured by its player; the tooltip gives the event's text."""
-    data = timeline.with_columns(
-        pl.col("player").fill_null(NO_PLAYER),
-        pl.int_range(pl.len()).over(["turn", "kind"]).alias("n"),
-    )
-    order = _player_order(data["player"], colours)
-    kinds = sorted(data["kind"].drop_nulls().unique().to_list())
-    turns = data["turn"].unique().sort().to_list()
+    data, order, kinds, turns = timeline_rows(timeline, colours)
     width = max(320, 70 * max(len(turns), 1))
     return alt.Chart(_records(data), title=title).mark_circle(size=70, opacity=0.85).encode(
         x=alt.X("turn:O", title="turn", sort=turns, axis=alt.Axis(labelAngle=0)),
