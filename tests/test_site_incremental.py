@@ -201,7 +201,7 @@ def test_a_full_publish_in_worker_processes_keeps_the_turn_charts_for_the_next(
     real = site_module.chart_svg
 
     def spy(chart):  # type: ignore[no-untyped-def]
-        converted.append(site_module._chart_name(chart) if isinstance(chart, dict) else "")
+        converted.append(site_module.chart_name(chart) if isinstance(chart, dict) else "")
         return real(chart)
 
     monkeypatch.setattr(site_module, "chart_svg", spy)

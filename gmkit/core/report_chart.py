@@ -29,13 +29,22 @@ def chart_svg(chart: Any) -> str:
     attributes, and ``href``/``url(...)`` references other than ``#fragment`` or
     ``data:image/...``.
     """
+    return sanitize_svg(vegalite_svg(chart_spec(chart)))
+
+
+def chart_spec(chart: Any) -> Any:
+    """An altair chart's Vega-Lite spec; a spec (a dict) as it is. gmkit's charts are built from
+    code, not user specs: altair's schema validation, which costs far more than the conversion
+    itself, is skipped."""
+    return chart.to_dict(validate=False) if hasattr(chart, "to_dict") else chart
+
+
+def vegalite_svg(spec: Any) -> str:
+    """A Vega-Lite spec converted to SVG by vl-convert with no external data allowed, not yet
+    sanitized (:func:`sanitize_svg`; :func:`chart_svg` does both)."""
     import vl_convert
 
-    # gmkit's charts are built from code, not user specs: skip altair's schema validation,
-    # which costs far more than the conversion itself
-    spec = chart.to_dict(validate=False) if hasattr(chart, "to_dict") else chart
-    svg = vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
-    return sanitize_svg(svg)
+    return str(vl_convert.vegalite_to_svg(spec, allowed_base_urls=[]))
 
 
 def sanitize_svg(svg: str) -> str:

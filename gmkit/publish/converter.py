@@ -19,25 +19,17 @@ from multiprocessing.process import BaseProcess
 from types import TracebackType
 from typing import Any
 
-from gmkit.core.report_chart import sanitize_svg
+from gmkit.core.report_chart import chart_spec, sanitize_svg, vegalite_svg
 
 #: A chart converted first, to load the converter before the first real chart arrives.
 WARM_UP: dict[str, Any] = {"data": {"values": [{"a": 1}]}, "mark": "point",
                            "encoding": {"x": {"field": "a", "type": "quantitative"}}}
 
 
-def _convert(spec: dict[str, Any]) -> str:
-    """A Vega-Lite spec as SVG, unsanitized (as :func:`gmkit.core.reports.chart_svg` converts
-    it: no external data allowed)."""
-    import vl_convert
-
-    return vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
-
-
 def _serve(conn: Connection) -> None:
     """The worker process: load the converter, then answer each spec received with
     ``(True, svg)`` or ``(False, message)``, until the connection closes or sends None."""
-    _convert(WARM_UP)
+    vegalite_svg(WARM_UP)
     while True:
         try:
             spec = conn.recv()
@@ -46,7 +38,7 @@ def _serve(conn: Connection) -> None:
         if spec is None:
             return
         try:
-            conn.send((True, _convert(spec)))
+            conn.send((True, vegalite_svg(spec)))
         except Exception as e:  # noqa: BLE001 - told to the publishing process, raised there
             conn.send((False, f"{type(e).__name__}: {e}"))
 
@@ -82,7 +74,7 @@ class ChartConverter:
 
     def __call__(self, chart: Any) -> str:
         """The chart as static, sanitized SVG (:func:`gmkit.core.reports.chart_svg`)."""
-        spec = chart.to_dict(validate=False) if hasattr(chart, "to_dict") else chart
+        spec = chart_spec(chart)
         self.start()
         with self._lock:
             if self._conn is None:
