@@ -51,10 +51,11 @@ from pathlib import Path
 
 import numpy as np
 import shapely
-from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box, mapping
+from shapely.geometry import MultiPoint, Point, Polygon, box, mapping
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from board_shapes import GRID, areal, single_polygons  # noqa: E402
 from gmkit.core.boards.polygon import PolygonBoard, write_geojson  # noqa: E402
 from gmkit.rulesets.aztlan.board.geography import (
     ABBREVIATION_EXCEPTIONS,
@@ -76,7 +77,6 @@ OUTPUT = ROOT / "gmkit" / "rulesets" / "aztlan" / "board" / "aztlan.geojson"
 
 # The frame, in degrees (shared with the ruleset, which projects the same way).
 WEST, SOUTH, EAST, NORTH = FRAME
-GRID = 0.1
 
 # Sector seeding (km): a sector point keeps this far from any city and from
 # any other sector point when it is thrown; Lloyd relaxation then evens out
@@ -239,44 +239,6 @@ GULF, PACIFIC = SEAS
 
 def project_all(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return [project(lon, lat) for lon, lat in points]
-
-
-def areal(geom):
-    """``geom`` without the stray lines or points an overlay can leave."""
-    parts = [g for g in shapely.get_parts(geom) if g.geom_type == "Polygon" and g.area > 0]
-    return parts[0] if len(parts) == 1 else MultiPolygon(parts)
-
-
-def single_polygons(cells: list, keep: list[Point | None]) -> list[Polygon]:
-    """Make every cell one polygon: a city keeps the piece holding its town,
-    a sector its largest piece; every other piece goes to the neighbour it
-    shares most border with."""
-    cells = [areal(c) for c in cells]
-    for _ in range(10):
-        changed = False
-        for i, cell in enumerate(cells):
-            if cell.geom_type == "Polygon":
-                continue
-            parts = sorted(cell.geoms, key=lambda g: g.area, reverse=True)
-            if keep[i] is not None:
-                parts.sort(key=lambda g: not g.contains(keep[i]))
-            cells[i] = parts[0]
-            for part in parts[1:]:
-                best, best_len = None, 0.0
-                for j, other in enumerate(cells):
-                    if j == i:
-                        continue
-                    shared = part.boundary.intersection(other.boundary).length
-                    if shared > best_len:
-                        best, best_len = j, shared
-                assert best is not None, "a stray piece touches no other region"
-                cells[best] = areal(shapely.union(cells[best], part, grid_size=GRID))
-            changed = True
-        if not changed:
-            break
-    for cell in cells:
-        assert cell.geom_type == "Polygon", "could not make every region one polygon"
-    return cells
 
 
 def geography() -> tuple[Polygon, Polygon, Polygon, Polygon, Polygon]:

@@ -44,10 +44,11 @@ from pathlib import Path
 
 import numpy as np
 import shapely
-from shapely.geometry import MultiPoint, MultiPolygon, Polygon, box, mapping
+from shapely.geometry import MultiPoint, Polygon, box, mapping
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from board_shapes import GRID, areal, single_polygons  # noqa: E402
 from gmkit.core.boards.polygon import PolygonBoard, write_geojson  # noqa: E402
 
 SEED = 27
@@ -55,7 +56,6 @@ WIDTH = 1000.0
 HEIGHT = 620.0
 N_LAND = 51
 N_SEAS = 5
-GRID = 0.1
 LLOYD_ROUNDS = 8
 COAST_DENSITY = 2.0
 COAST_REACH = 60.0
@@ -151,40 +151,6 @@ def seed_points(rng: np.random.Generator, land: Polygon, coast: np.ndarray) -> n
     return pts
 
 
-def areal(geom):
-    """``geom`` without the stray lines or points an overlay can leave."""
-    parts = [g for g in shapely.get_parts(geom) if g.geom_type == "Polygon" and g.area > 0]
-    return parts[0] if len(parts) == 1 else MultiPolygon(parts)
-
-
-def single_polygons(cells: list) -> list[Polygon]:
-    """Merge stray pieces of multi-part cells into their best neighbour."""
-    cells = [areal(c) for c in cells]
-    for _ in range(10):
-        changed = False
-        for i, cell in enumerate(cells):
-            if cell.geom_type == "Polygon":
-                continue
-            parts = sorted(cell.geoms, key=lambda g: g.area, reverse=True)
-            cells[i] = parts[0]
-            for part in parts[1:]:
-                best, best_len = None, 0.0
-                for j, other in enumerate(cells):
-                    if j == i:
-                        continue
-                    shared = part.boundary.intersection(other.boundary).length
-                    if shared > best_len:
-                        best, best_len = j, shared
-                assert best is not None, "a stray piece touches no other province"
-                cells[best] = areal(shapely.union(cells[best], part, grid_size=GRID))
-            changed = True
-        if not changed:
-            break
-    for cell in cells:
-        assert cell.geom_type == "Polygon", "could not make every province one polygon"
-    return cells
-
-
 def choose_cuts(shore: list[int], xs: list[float], land_map: PolygonBoard) -> list[int]:
     """Where to cut the sea, as positions in the west-to-east ``shore`` list.
 
@@ -239,7 +205,7 @@ def build(seed: int) -> tuple[dict, PolygonBoard]:
     points = seed_points(rng, land, coast)
     voronoi = shapely.voronoi_polygons(MultiPoint(points), extend_to=frame, ordered=True)
     cells = [shapely.intersection(c, land, grid_size=GRID) for c in voronoi.geoms]
-    cells = single_polygons(cells)
+    cells = single_polygons(cells, what="province")
     land_union = shapely.union_all(cells, grid_size=GRID)
     sea_area = shapely.difference(frame, land_union, grid_size=GRID)
 
