@@ -8,7 +8,7 @@ resolve``, the notebook's post panel, the turn report's problems) goes through
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,7 @@ class Reading:
         """Each rejection as the GM reads it back: where, why, then the line as written."""
         return [quoted(e) for e in self.rejected]
 
-    def lines(self, describe: Any) -> list[str]:
+    def lines(self, describe: Callable[[Any], str]) -> list[str]:
         """The whole reading in words, a line each: the orders read (``describe`` says one in
         words), then ``rejected:`` and ``not read as orders:`` when there are any."""
         out = [f"  line {line.number}: {describe(order)}" for line, order in self.read]

@@ -375,7 +375,7 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
 
         try:
             pages = _draw_turns(game, todo, turns, viewer, workers, whole_game, step,
-                                lambda chart: charts.submit(parts.svg, chart), parts._keep)
+                                lambda chart: charts.submit(parts.svg, chart), parts.keep)
             if redraw_all:
                 drawn["history.html"] = _history_page(game, viewer, history)
         finally:

@@ -45,7 +45,8 @@ class Parts:
         carry(found, self.staging / CACHE / name)
         return found
 
-    def _keep(self, name: str, data: bytes) -> None:
+    def keep(self, name: str, data: bytes) -> None:
+        """Put the part ``name`` in the new site for the next publish (when it keeps parts)."""
         if self.staging is not None and self.inputs is not None:
             (self.staging / CACHE).mkdir(exist_ok=True)
             (self.staging / CACHE / name).write_bytes(data)
@@ -59,7 +60,7 @@ class Parts:
         if found is not None:
             return found.read_text("utf-8")
         svg = history.map_at(game, turn, view=viewer)
-        self._keep(name, svg.encode("utf-8"))
+        self.keep(name, svg.encode("utf-8"))
         self.progress()
         return svg
 
@@ -81,7 +82,7 @@ class Parts:
                                            schema=history.SERIES_SCHEMA))
                 continue
             frame = history.turn_series(game, game.state(turn), viewer)
-            self._keep(name, json.dumps(frame.to_dicts()).encode("utf-8"))
+            self.keep(name, json.dumps(frame.to_dicts()).encode("utf-8"))
             frames.append(frame)
         return history.series_of(frames)
 
@@ -107,7 +108,7 @@ class Parts:
                         "rolls": visible_rolls(data.rolls, viewer)}
                 rows = {k: v.with_columns(pl.lit(turn, pl.Int64).alias("turn"))
                         .select(list(schemas[k])).to_dicts() for k, v in seen.items()}
-                self._keep(name, json.dumps(rows, ensure_ascii=False).encode("utf-8"))
+                self.keep(name, json.dumps(rows, ensure_ascii=False).encode("utf-8"))
             for k in frames:
                 frames[k].append(pl.DataFrame(rows[k], schema=schemas[k]))
         events, rolls = (pl.concat(frames[k], how="vertical") for k in ("events", "rolls"))
@@ -136,7 +137,7 @@ class Parts:
 
     def _convert(self, name: str, spec: dict[str, Any]) -> str:
         svg = self.convert(spec)
-        self._keep(name, svg.encode("utf-8"))
+        self.keep(name, svg.encode("utf-8"))
         return svg
 
     def svg(self, chart: Any) -> str:

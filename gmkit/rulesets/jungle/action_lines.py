@@ -125,7 +125,7 @@ class Reader:
             if m:
                 return build(self, m, common)
         word = body.split()[0] if body.split() else body
-        close = NameIndex(KEYWORDS, kind="action").suggest(word, 2)
+        close = _ACTIONS.suggest(word, 2)
         hint = f"; did you mean {' or '.join(close)}?" if close else ""
         raise OrderSyntaxError(f"no action '{word}'{hint} (known actions: "
                                f"{', '.join(KEYWORDS)})")
@@ -268,6 +268,9 @@ KEYWORDS = ("Attack (Type)", "Sacrifice", "Offering", "Move", "Travel", "Enlist"
             "Desert", "Disband", "Retire", "Toil", "Evict", "Procreate", "Recruit", "Defend",
             "Propose", "Spend", "Research", "Produce", "Give", "Train", "Purchase",
             "Join Houses", "Split Houses", "Annex", "Support")
+
+#: The actions as names, for the did-you-mean of an unknown one.
+_ACTIONS = NameIndex(KEYWORDS, kind="action")
 
 
 def _purchase(word: str) -> str:
