@@ -24,6 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 SAMPLE = ROOT / "data" / "sample-cien"
+#: the extras whose packages another extra's install already holds (pyproject.toml's lists)
+COVERS = {"test": {"jupyter", "sweep"}}
 
 
 def _python() -> Path:
@@ -49,16 +51,29 @@ def setup(extras: str = "") -> Path:
         have = set(was["extras"]) if was["stamp"] == stamp else None
     except (OSError, ValueError, KeyError, TypeError):
         have = None
-    if have is not None and wanted <= have and _python().exists():
+    covered = (have or set()).union(*(COVERS.get(e, set()) for e in have or ()))
+    if have is not None and wanted <= covered and _python().exists():
         return _python()
     if not _python().exists():
         print(f"creating {VENV.name}", flush=True)
         venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
-    _run(_python(), "-m", "pip", "install", "--quiet", "--upgrade", "pip")
     target = f".[{','.join(sorted(wanted))}]" if wanted else "."
-    _run(_python(), "-m", "pip", "install", "--quiet", "-e", target)
+    print(f"installing gmkit{target[1:]} and what it needs into {VENV.name} "
+          "(each package is listed as it is installed)", flush=True)
+    _install(target)
     marker.write_text(json.dumps({"stamp": stamp, "extras": sorted(wanted | (have or set()))}))
     return _python()
+
+
+def _install(target: str) -> None:
+    """Install ``target`` (editable) into the venv with uv, a fast installer from PyPI, where
+    it can be had; else with pip, as always."""
+    try:
+        _run(_python(), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "uv")
+        _run(_python(), "-m", "uv", "pip", "install", "--python", _python(), "-e", target)
+    except subprocess.CalledProcessError:
+        print("uv could not install; installing with pip instead", flush=True)
+        _run(_python(), "-m", "pip", "install", "--progress-bar", "off", "-e", target)
 
 
 def browser() -> None:
@@ -142,7 +157,9 @@ def test(python: Path, extra: list[str]) -> int:
 def jupyter(python: Path, extra: list[str]) -> int:
     """Open the GM's turn notebook in Jupyter on a working copy of a bundled sample (``jupyter
     aztlan``) or on a game folder (``jupyter PATH``); ``jupyter history PATH`` opens the
-    history notebook on a game folder."""
+    history notebook on a game folder. As root (in a container, say) too.
+
+    ``GMKIT_PORT`` chooses the port (default 8888); ``GMKIT_HEADLESS=1`` opens no browser."""
     notebook = "turn.ipynb"
     if extra and extra[0] == "history":
         notebook, extra = "history.ipynb", extra[1:]
@@ -157,9 +174,15 @@ def jupyter(python: Path, extra: list[str]) -> int:
         game = str(Path(which).resolve())
     print(f"\nThe notebook opens on {game}  (Ctrl-C to stop)", flush=True)
     env = {**os.environ, "GMKIT_GAME": game}
+    cmd = [str(python), "-m", "jupyter", "notebook", str(ROOT / "notebooks" / notebook),
+           f"--port={os.environ.get('GMKIT_PORT', '8888')}"]
+    if os.environ.get("GMKIT_HEADLESS"):
+        cmd.append("--no-browser")
+    if os.name == "posix" and os.geteuid() == 0:
+        # as root (a container, say) Jupyter refuses to start unless told it may
+        cmd.append("--allow-root")
     try:
-        return subprocess.run([str(python), "-m", "jupyter", "notebook",
-                               str(ROOT / "notebooks" / notebook)], cwd=ROOT, env=env).returncode
+        return subprocess.run(cmd, cwd=ROOT, env=env).returncode
     except KeyboardInterrupt:
         return 0
 

@@ -79,6 +79,28 @@ requestAnimationFrame(poll);
 """
 
 
+#: Records the text of every notification marimo shows (its red "An internal error occurred"
+#: when a cell fails), even one shown for a moment only; installed before any page loads.
+_TOAST_WATCH = """
+window.__toasts = [];
+new MutationObserver(() => {
+  for (const li of document.querySelectorAll('[aria-label^="Notifications"] li')) {
+    if (!li.__seen) { li.__seen = true; window.__toasts.push(li.innerText); }
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def watch_toasts(driver: Any) -> None:
+    """From now on, every page ``driver`` loads records the notifications it shows."""
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _TOAST_WATCH})
+
+
+def toasts(driver: Any) -> list[str]:
+    """The notifications the page shown has raised so far (see :func:`watch_toasts`)."""
+    return list(driver.execute_script("return window.__toasts || [];"))
+
+
 class SkipBench(RuntimeError):
     """The browser or its driver is missing; the message says which."""
 

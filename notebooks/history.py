@@ -311,15 +311,10 @@ def _(charts, colours, game, history, mo, view):
 
 @app.cell
 def _():
-    import pytest
-    return (pytest,)
-
-
-@app.cell
-def _(pytest):
-    @pytest.fixture
-    def sample():
-        """The bundled sample game, opened read-only through the history API."""
+    # The notebook's own tests (run by pytest in the test install; the GM's install has no
+    # pytest, and defining them costs nothing there)
+    def sample_history():
+        """The history API and the bundled sample game, opened read-only."""
         from pathlib import Path
 
         from gmkit.publish import history as _history
@@ -327,22 +322,27 @@ def _(pytest):
         root = Path(__file__).resolve().parent.parent / "data" / "sample-cien"
         return _history, _history.open_game(root)
 
-    def test_public_series_hides_the_gm_only_columns(sample):
+    return (sample_history,)
+
+
+@app.cell
+def _(sample_history):
+    def test_public_series_hides_the_gm_only_columns():
         """The public history shows no GM-only figure (for Cien: the treasury)."""
-        history, game = sample
+        history, game = sample_history()
         metrics = set(history.player_series(game, view="public")["metric"].to_list())
         assert metrics and not metrics & set(game.ruleset.views.gm_only)
 
-    def test_public_timeline_holds_only_public_events(sample):
+    def test_public_timeline_holds_only_public_events():
         """Events from secret orders stay out of the public timeline."""
-        history, game = sample
+        history, game = sample_history()
         public = history.timeline(game, view="public")
         assert public["public"].all()
         assert public.height < history.timeline(game, view="gm").height
 
-    def test_luck_is_a_percentile(sample):
+    def test_luck_is_a_percentile():
         """Each player's luck is a percentile of the exact distribution of their dice."""
-        history, game = sample
+        history, game = sample_history()
         luck = history.dice_report(game, view="gm")["luck"]
         assert luck.min() >= 0 and luck.max() <= 100
     return

@@ -532,13 +532,8 @@ def _(get_published, iframe_html, mo, phase):
 
 @app.cell
 def _():
-    import pytest
-    return (pytest,)
-
-
-@app.cell
-def _(pytest):
-    @pytest.fixture
+    # The notebook's own tests (run by pytest in the test install; the GM's install has no
+    # pytest, and defining them costs nothing there)
     def sample_desk(tmp_path):
         """A desk on a throw-away copy of the bundled sample game."""
         import shutil
@@ -550,24 +545,31 @@ def _(pytest):
         shutil.copytree(root, tmp_path / "game")
         return _Desk.open(tmp_path / "game")
 
-    def test_a_misspelt_province_is_explained_and_nothing_is_stored(sample_desk):
+    return (sample_desk,)
+
+
+@app.cell
+def _(sample_desk):
+    def test_a_misspelt_province_is_explained_and_nothing_is_stored(tmp_path):
         """Orders: a rejected line names its line and the nearest name; a preview stores nothing."""
-        before = sample_desk.posts().height
-        preview = sample_desk.preview_post("Red", "[b]10 Grain for Conquest of Troies[/b]")
+        desk = sample_desk(tmp_path)
+        before = desk.posts().height
+        preview = desk.preview_post("Red", "[b]10 Grain for Conquest of Troies[/b]")
         assert preview.rejected.to_dicts() == [
             {"line": 1, "text": "10 Grain for Conquest of Troies",
              "reason": "no province 'Troies'; did you mean Tróys?"}]
-        assert sample_desk.posts().height == before
+        assert desk.posts().height == before
 
-    def test_stepping_back_and_forward_rolls_the_same_dice(sample_desk):
+    def test_stepping_back_and_forward_rolls_the_same_dice(tmp_path):
         """The same seed and orders give the same dice, however the GM steps."""
-        first = sample_desk.run_all()
-        dice = [v.dice.height for v in sample_desk.views()]
-        while sample_desk.back() is not None:
+        desk = sample_desk(tmp_path)
+        first = desk.run_all()
+        dice = [v.dice.height for v in desk.views()]
+        while desk.back() is not None:
             pass
-        again = sample_desk.run_all()
+        again = desk.run_all()
         assert first.to_text() == again.to_text()
-        assert [v.dice.height for v in sample_desk.views()] == dice
+        assert [v.dice.height for v in desk.views()] == dice
     return
 
 

@@ -75,3 +75,57 @@ def test_the_projects_extras_hold_what_each_command_installs():
     assert any(d.startswith("jupyter") for d in extras["jupyter"])
     assert any(d.startswith("pytest") for d in extras["test"])
     assert sys.version_info >= (3, 11)
+
+
+def test_the_test_install_covers_jupyter_and_sweeps(tmp_path, monkeypatch):
+    """The test tools hold Jupyter and Dask: ``jupyter`` after ``test`` installs nothing."""
+    mod, calls = _bootstrap(tmp_path, monkeypatch)
+    mod.setup("test")
+    mod.setup("jupyter")
+    mod.setup("sweep")
+    assert _installs(calls) == [".[test]"]
+    import tomllib
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    for wider, narrower in mod.COVERS.items():
+        for extra in narrower:
+            assert set(extras[extra]) <= set(extras[wider]), (wider, extra)
+
+
+def test_the_install_falls_back_to_pip_when_uv_cannot_install(tmp_path, monkeypatch, capsys):
+    """uv installs where it can; where it fails (no uv for this platform, say), pip installs
+    the same target and the GM is told."""
+    import subprocess
+
+    mod, calls = _bootstrap(tmp_path, monkeypatch)
+
+    def run(*args, **kw):
+        calls.append([str(a) for a in args])
+        if "uv" in [str(a) for a in args]:
+            raise subprocess.CalledProcessError(1, args)
+
+    monkeypatch.setattr(mod, "_run", run)
+    mod.setup("")
+    assert calls[-1][-2:] == ["-e", "."] and "uv" not in calls[-1]
+    assert "installing with pip instead" in capsys.readouterr().out
+
+
+def test_jupyter_opens_as_root_too(tmp_path, monkeypatch):
+    """As root (a container) Jupyter refuses to start unless given ``--allow-root``: the
+    ``jupyter`` command passes it then, and only then."""
+    import subprocess
+
+    mod, _ = _bootstrap(tmp_path, monkeypatch)
+    ran: list[list[str]] = []
+
+    class Done:
+        returncode = 0
+
+    monkeypatch.setattr(subprocess, "run", lambda cmd, **kw: ran.append(cmd) or Done())
+    game = tmp_path / "mygame"
+    for euid in (0, 1000):
+        monkeypatch.setattr(mod.os, "geteuid", lambda euid=euid: euid)
+        assert mod.jupyter(mod._python(), [str(game)]) == 0
+    as_root, as_user = ran
+    assert "--allow-root" in as_root and "--allow-root" not in as_user
+    assert "notebook" in as_root and str(mod.ROOT / "notebooks" / "turn.ipynb") in as_root

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bench.history_settle import HistoryApp, samples
+from gmkit.game import Game
 from bench.notebook_clicks import _DEEP, browser, missing_browser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,11 +36,15 @@ def test_the_history_settles_with_every_chart_drawn_and_readable_tables(
     missing value, never False, True or null; the legend names each player whole."""
     game = tmp_path / f"sample-{sample}"
     shutil.copytree(ROOT / "data" / f"sample-{sample}", game)
+    # the players' chart, the timeline and the dice, and the subjects' chart where the game
+    # follows some (the Law of the Jungle's characters)
+    expected = 3 + bool(Game(game).ruleset.presentation.series)
     app = HistoryApp(game, driver)
     try:
-        app.load(timeout=180)  # settled: not timed here
+        app.open()
+        app.wait_until_drawn(expected, cell="yes")  # what it checks, with a generous limit
         charts = driver.execute_script(_DEEP + "return window.__deep('.vega-embed').length;")
-        assert charts >= 2, charts
+        assert charts >= expected, charts
         cells = driver.execute_script(
             _DEEP + "return window.__deep('td').map(c => c.innerText.trim());")
         assert cells, "no table shown"

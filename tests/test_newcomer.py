@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.notebook_clicks import _DEEP, browser, missing_browser, toasts, watch_toasts
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -51,6 +53,71 @@ def _serve_until_up(cmd: list[str], cwd: Path, env: dict[str, str], url: str,
     raise AssertionError(f"the notebook never answered at {url}:\n{out[-3000:]}")
 
 
+def _check_pages(clone: Path, gm_port: int, tmp_path: Path) -> None:
+    """Every notebook on every sample, served by the GM's install alone (``clone/.venv`` as
+    ``bootstrap.py gm`` made it) and read in headless Chromium: each page shows what it is for
+    and raises no notification (marimo's red "An internal error occurred" is raised for any
+    cell that fails)."""
+    if missing_browser() is not None:
+        pytest.skip(str(missing_browser()))
+    python = clone / ".venv" / "bin" / "python"
+    has_pytest = subprocess.run([str(python), "-c", "import pytest"], capture_output=True)
+    assert has_pytest.returncode != 0, "the GM's install holds pytest: not the GM's install"
+    driver = browser()
+    watch_toasts(driver)
+    try:
+        _wait_usable(driver, f"http://127.0.0.1:{gm_port}/", "turn", 300)
+        assert toasts(driver) == [], "cien, turn notebook"
+        for sample in sorted(p.name.removeprefix("sample-") for p in (clone / "data").glob(
+                "sample-*")):
+            game = tmp_path / "games" / sample
+            shutil.copytree(clone / "data" / f"sample-{sample}", game)
+            pages = [("history", ["--game", str(game)])]
+            if sample != "cien":  # cien's is the page bootstrap.py gm opened
+                pages.insert(0, ("turn", ["--sample", sample, "--work", str(tmp_path / "work")]))
+            for notebook, args in pages:
+                port = _free_port()
+                server = subprocess.Popen(
+                    [str(python), "-m", "marimo", "run", f"notebooks/{notebook}.py",
+                     "--headless", "--port", str(port), "--no-token", "--", *args],
+                    cwd=clone, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                    start_new_session=True)
+                try:
+                    _wait_usable(driver, f"http://127.0.0.1:{port}/", notebook, 300)
+                    assert toasts(driver) == [], f"{sample}, {notebook} notebook"
+                finally:
+                    os.killpg(server.pid, signal.SIGTERM)
+                    log = server.communicate(timeout=60)[0]
+                assert "Traceback" not in log, f"{sample}, {notebook} notebook:\n{log[-3000:]}"
+    finally:
+        driver.quit()
+
+
+#: what a page shows once it is usable: the turn notebook's standings and map (an SVG wider
+#: than an icon), the history notebook's charts
+_USABLE = _DEEP + """
+const text = window.__text();
+const wide = window.__deep('svg').filter(s => s.getBoundingClientRect().width > 200).length;
+return {turn: text.includes('Standings') && wide > 0,
+        history: window.__deep('.vega-embed svg.marks, .vega-embed canvas').length >= 3,
+        problem: text.includes('Cannot open') || text.includes('No game opened')};
+"""
+
+
+def _wait_usable(driver, url: str, notebook: str, timeout: float) -> float:
+    """Load ``url`` and wait, with a generous limit, until the page is usable; returns the
+    seconds it took."""
+    t0 = time.monotonic()
+    driver.get(url)
+    while True:
+        state = driver.execute_script(_USABLE)
+        assert not state["problem"], f"{url}: {state}"
+        if state[notebook]:
+            return time.monotonic() - t0
+        assert time.monotonic() - t0 < timeout, f"{url}: the {notebook} notebook never showed"
+        time.sleep(0.3)
+
+
 @pytest.mark.skipif(os.environ.get("GMKIT_NEWCOMER") == "inner",
                     reason="already inside a newcomer run")
 @pytest.mark.skipif(not (ROOT / ".git").exists() or shutil.which("git") is None,
@@ -58,9 +125,10 @@ def _serve_until_up(cmd: list[str], cwd: Path, env: dict[str, str], url: str,
 def test_newcomer_runs_both_readme_commands_on_a_fresh_clone(tmp_path):
     """Clone what is committed, then run the README's commands there exactly as written: the
     main job sets everything up and opens the GM's turn notebook on the sample game (served on
-    localhost; this test asks for no browser and stops it once it answers); the command-line
-    demo resolves a turn of the sample; the test command sets up and runs tests (here one file,
-    so the suite does not run itself)."""
+    localhost; the browser, where Chromium is installed, reads it and every other notebook on
+    every sample with the GM's install alone: usable, no error); Jupyter opens, as root too;
+    the command-line demo resolves a turn of the sample; the test command sets up and runs
+    tests (here one file, so the suite does not run itself)."""
     clone = tmp_path / "gmkit"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
@@ -70,9 +138,18 @@ def test_newcomer_runs_both_readme_commands_on_a_fresh_clone(tmp_path):
                                  f"http://127.0.0.1:{port}/", timeout=1500)
     try:
         assert "marimo" in page.lower()
+        _check_pages(clone, port, tmp_path)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
-        proc.communicate(timeout=60)
+        out = proc.communicate(timeout=60)[0]
+    assert "Traceback" not in out, out[-3000:]
+    assert "uv" in out and "marimo==" in out, "the install lists what it installs"
+    jport = _free_port()
+    jupyter, _ = _serve_until_up(["python3", "bootstrap.py", "jupyter", "jungle"], clone,
+                                 {**env, "GMKIT_PORT": str(jport)},
+                                 f"http://127.0.0.1:{jport}/api", timeout=900)
+    os.killpg(jupyter.pid, signal.SIGTERM)
+    jupyter.communicate(timeout=60)
     demo = subprocess.run(["python3", "bootstrap.py", "demo"], cwd=clone, env=env,
                           capture_output=True, text=True, timeout=900)
     assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
