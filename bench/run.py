@@ -33,6 +33,7 @@ from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
 from bench.cli_startup import bench_cli_startup  # noqa: E402
 from bench.dice_check_page import bench_dice_check_page  # noqa: E402
+from bench.gm_first_page import bench_gm_first_page  # noqa: E402
 from bench.hex_draw import bench_hex_draw  # noqa: E402
 from bench.map_labels import bench_map_labels  # noqa: E402
 from bench.notebook_clicks import bench_notebook_clicks  # noqa: E402
@@ -244,7 +245,8 @@ def main() -> int:
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
                    bench_jungle_big_session, bench_jungle_verify, bench_aeternus_world,
                    bench_aeternus_batch, bench_aeternus_import, bench_sweep, bench_whatif,
-                   bench_parse_limits, bench_cli_startup, bench_site_incremental):
+                   bench_parse_limits, bench_cli_startup, bench_site_incremental,
+                   bench_gm_first_page):
             if args.only and args.only not in fn.__name__:
                 continue
             # each benchmark's folders apart from the others'
@@ -252,7 +254,8 @@ def main() -> int:
             results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_map_labels,
                                           bench_beacon, bench_notebook_clicks,
                                           bench_history_settle, bench_sweep,
-                                          bench_aeternus_world, bench_aeternus_batch)
+                                          bench_aeternus_world, bench_aeternus_batch,
+                                          bench_gm_first_page)
                            else fn(own))
     for r in results:
         if args.json:

@@ -108,6 +108,13 @@ def _wait_usable(driver, url: str, notebook: str, timeout: float) -> float:
     """Load ``url`` and wait, with a generous limit, until the page is usable; returns the
     seconds it took."""
     t0 = time.monotonic()
+    while True:  # the server may still be starting
+        try:
+            urllib.request.urlopen(url, timeout=5).close()
+            break
+        except OSError:
+            assert time.monotonic() - t0 < timeout, f"{url}: the server never answered"
+            time.sleep(0.3)
     driver.get(url)
     while True:
         state = driver.execute_script(_USABLE)
