@@ -19,7 +19,14 @@ def _():
 
 @app.cell
 def _(mo):
-    mo.md("""
+    _game, _sample = mo.cli_args().get("game"), mo.cli_args().get("sample")
+    if _game not in (None, "", True):
+        _opened = f"This opens the game folder `{_game}`."
+    else:
+        _name = str(_sample) if _sample not in (None, "", True) else "cien"
+        _opened = (f"This opens a working copy of the bundled `{_name}` sample (the sample "
+                   "itself is never changed).")
+    mo.md(f"""
     # The GM's turn
 
     The turn in four phases, one tab each: take the players' **orders**, look at the **odds**
@@ -27,10 +34,12 @@ def _(mo):
     reveal the seed and **publish** the summaries. The line above the tabs says where the turn
     stands.
 
-    This opens a working copy of the bundled Cien sample. Another game: `-- --sample NAME` for
-    the samples `cien`, `aztlan`, `pyramid`, `jungle` and `aeternus`; `-- --game PATH` for a
-    game folder of your own (in Jupyter: `python3 bootstrap.py jupyter NAME` or `... PATH`);
-    `-- --work DIR` keeps the sample's working copy in DIR instead of `out/turn-notebook`.
+    {_opened} Another game: `-- --sample NAME` for the samples `cien`, `aztlan`, `pyramid`,
+    `jungle` and `aeternus`; `-- --game PATH` for a game folder of your own (in Jupyter:
+    `python3 bootstrap.py jupyter NAME` or `... PATH`); `-- --work DIR` keeps the sample's
+    working copy in DIR instead of `out/turn-notebook`. Browser tabs on one notebook share the
+    game folder, not the resolution: each resolves the turn on its own, and once one commits,
+    the others show the folder's new turn.
     """)
     return
 
@@ -115,7 +124,26 @@ def _(DeskError, callout_html, mo, set_said):
 
 
 @app.cell
-def _(DeskError, desk, get_posts_tick, get_steps_tick, get_turn_tick, html, mo):
+def _(mo):
+    # This tab looks every few seconds whether another tab or a gmkit command committed a turn
+    folder_watch = mo.ui.refresh(options=["3s", "10s", "1m"], default_interval="3s",
+                                 label="Look for turns committed elsewhere every")
+    return (folder_watch,)
+
+
+@app.cell
+def _(desk, folder_watch, mo, set_steps_tick, set_turn_tick):
+    mo.stop(desk is None)
+    folder_watch.value  # noqa: B018 - run again at each look
+    if desk.folder_moved_on():
+        set_turn_tick(lambda t: t + 1)
+        set_steps_tick(lambda t: t + 1)
+    return
+
+
+@app.cell
+def _(DeskError, desk, folder_watch, get_posts_tick, get_steps_tick, get_turn_tick, html,
+      mo):
     # Where the turn stands, above the tabs.
     mo.stop(desk is None)
     get_posts_tick(), get_steps_tick(), get_turn_tick()
@@ -134,8 +162,11 @@ def _(DeskError, desk, get_posts_tick, get_steps_tick, get_turn_tick, html, mo):
                        f"`{desk.commitment()}`") if not _ov.outcome else ""
     except DeskError as _e:
         _commitment = html.escape(str(_e))
-    mo.md(f"## {html.escape(_ov.title)}\n\n**Where the turn stands:** {html.escape(_state)}."
-          f"\n\n{_commitment}")
+    _moved = (f"\n\n_Turn {desk.superseded} was committed in another tab (or by a gmkit "
+              "command): this tab now shows the folder's new turn._"
+              if desk.superseded is not None else "")
+    mo.vstack([mo.md(f"## {html.escape(_ov.title)}\n\n**Where the turn stands:** "
+                     f"{html.escape(_state)}.{_moved}\n\n{_commitment}"), folder_watch])
     return
 
 
@@ -166,7 +197,7 @@ def _(mo):
 
 
 @app.cell
-def _(map_download, desk, frame_html, get_posts_tick, get_turn_tick, map_zoom, mo, phase,
+def _(map_download, desk, get_posts_tick, get_turn_tick, map_zoom, mo, phase,
       zoomable_map):
     mo.stop(desk is None or phase.value != "The game")
     get_turn_tick(), get_posts_tick()
@@ -175,12 +206,12 @@ def _(map_download, desk, frame_html, get_posts_tick, get_turn_tick, map_zoom, m
     mo.vstack([
         mo.md(f"### Turn {_ov.turn}: the game after turn {_ov.latest_turn}"),
         mo.Html(f"<p>{_ov.summary()}</p>"),
-        mo.Html(frame_html(_ov.standings, caption="Standings (GM view)")),
+        mo.Html(_ov.standings_html()),
         map_zoom,
         mo.Html(zoomable_map(_map, map_zoom.value) if _map else ""),
         map_download(desk.game, _ov.latest_turn) if _map else mo.md(""),
         # Rulesets that draw orders (AZTLAN's arrows) show those received so far.
-        mo.Html(desk.orders_svg() or ""),
+        mo.Html(zoomable_map(_orders, map_zoom.value) if (_orders := desk.orders_svg()) else ""),
     ])
     return
 
@@ -189,7 +220,8 @@ def _(map_download, desk, frame_html, get_posts_tick, get_turn_tick, map_zoom, m
 def _(desk, get_cleared, mo):
     mo.stop(desk is None)
     get_cleared()
-    player = mo.ui.dropdown(desk.players(), value=desk.players()[0], label="Player")
+    _choices = desk.player_choices()  # "Red \u2014 Aldric", "Silver (free)", ...
+    player = mo.ui.dropdown(_choices, value=next(iter(_choices)), label="Player")
     secret = mo.ui.checkbox(label="secret (a PM or an e-mail)")
     # sent a quarter second after the GM stops typing, so the preview follows the typing
     post_text = mo.ui.text_area(placeholder="Paste the player's post here, or type the orders",
@@ -271,8 +303,8 @@ def _(DeskError, act, desk, mo, set_posts_tick, set_steps_tick, withdraw_choice,
 
 
 @app.cell
-def _(desk, frame_html, get_said, mo, phase, posts, said_html, withdraw_button,
-      withdraw_choice, withdraw_reason):
+def _(desk, frame_html, get_said, map_zoom, mo, phase, posts, said_html, withdraw_button,
+      withdraw_choice, withdraw_reason, zoomable_map):
     mo.stop(desk is None or phase.value != "Orders")
     mo.vstack([
         mo.md(f"### Posts for turn {desk.turn}"),
@@ -283,7 +315,7 @@ def _(desk, frame_html, get_said, mo, phase, posts, said_html, withdraw_button,
         mo.Html(frame_html(desk.problems(), caption="Rejected lines and problems of the posts "
                            "that count", empty="none")),
         # Rulesets that draw orders (AZTLAN's arrows) show them on the map before resolving.
-        mo.Html(desk.orders_svg() or ""),
+        mo.Html(zoomable_map(_orders, map_zoom.value) if (_orders := desk.orders_svg()) else ""),
     ])
     return
 
@@ -379,21 +411,21 @@ def _(act, desk, mo, set_steps_tick):
 
 @app.cell
 def _(all_button, back_button, desk, get_posts_tick, get_said, get_steps_tick, get_turn_tick,
-      mo, next_button, phase, restart_button, said_html):
+      map_zoom, mo, next_button, phase, restart_button, said_html):
     mo.stop(desk is None or phase.value != "Resolution")
     get_steps_tick(), get_posts_tick(), get_turn_tick()
     _view = desk.current()
     if _view is None:
         _shown = mo.md(f"_No step run yet. Next: **{desk.next_title}**._")
     elif _view.done:  # the whole turn at a glance
-        _shown = mo.Html(desk.turn_so_far().to_html(maps_as_images=True))
+        _shown = mo.Html(desk.turn_so_far().to_html(maps_as_images=True, zoom=map_zoom.value))
     else:
-        _shown = mo.Html(_view.to_html(maps_as_images=True))
+        _shown = mo.Html(_view.to_html(maps_as_images=True, zoom=map_zoom.value))
     mo.vstack([mo.md(f"### 3. Resolve turn {desk.turn} step by step "
                      f"({desk.position} of {desk.step_count} run)"),
                mo.hstack([next_button, back_button, all_button, restart_button,
                           said_html(get_said(), "resolve")], justify="start", align="start"),
-               _shown])
+               map_zoom, _shown])
     return
 
 
@@ -459,8 +491,8 @@ def _(clear_button, desk, die_value, draw_choice, draws, enter_button, frame_htm
 
 
 @app.cell
-def _(act, desk, mo, set_dice_tick, set_posts_tick, set_published, set_steps_tick,
-      set_turn_tick):
+def _(act, desk, get_steps_tick, get_turn_tick, mo, set_dice_tick, set_posts_tick,
+      set_published, set_steps_tick, set_turn_tick):
     mo.stop(desk is None)
 
     def _commit():
@@ -482,7 +514,10 @@ def _(act, desk, mo, set_dice_tick, set_posts_tick, set_published, set_steps_tic
         return published.summary()
 
     _all = (set_turn_tick, set_posts_tick, set_steps_tick, set_dice_tick)
+    get_steps_tick(), get_turn_tick()
+    # a turn is committed once every step has run: until then the button cannot be pressed
     commit_button = mo.ui.button(label="Commit the turn", kind="danger",
+                                 disabled=not desk.ready_to_commit,
                                  on_click=act("publish", _commit, *_all))
     reveal_button = mo.ui.button(label="Reveal the seed",
                                  on_click=act("publish", _reveal, set_turn_tick))
@@ -492,22 +527,30 @@ def _(act, desk, mo, set_dice_tick, set_posts_tick, set_published, set_steps_tic
 
 
 @app.cell
-def _(commit_button, desk, get_said, get_steps_tick, get_turn_tick, mo, phase, publish_button,
-      reveal_button, said_html):
+def _(commit_button, desk, get_said, get_steps_tick, get_turn_tick, map_zoom, mo, phase,
+      publish_button, reveal_button, said_html):
     mo.stop(desk is None or phase.value != "Commit and publish")
     get_steps_tick(), get_turn_tick()
     _latest = desk.game.latest_turn
     _revealed = _latest > 0 and desk.game.store.seed_path(_latest, revealed=True).exists()
-    _state = (f"Turn {_latest} is committed (its seed {'revealed' if _revealed else 'not revealed yet'}); "
-              f"turn {desk.turn}: {desk.position} of {desk.step_count} steps run.")
+    _state = (f"Turn {_latest} is committed (its seed "
+              f"{'revealed' if _revealed else 'not revealed yet'}); turn {desk.turn}: "
+              f"{desk.position} of {desk.step_count} steps run.")
+    if desk.position:
+        _below = mo.Html(desk.turn_so_far().to_html(maps_as_images=True, zoom=map_zoom.value))
+    elif desk.committed_turn == _latest:  # committed here: what is left to do for it
+        _below = mo.md(f"_Turn {_latest} is committed. Next: "
+                       + ("write its summaries" if _revealed else
+                          "reveal its seed, then write its summaries")
+                       + f"; turn {desk.turn}'s orders go in the Orders tab._")
+    else:
+        _below = mo.md("_Run the steps (the Resolution tab) to see the whole turn here; "
+                       "Commit the turn opens once every step has run._")
     mo.vstack([mo.md(f"### 4. Commit, reveal, publish\n\n{_state}"),
                # the buttons keep their row; what the last one said shows below, full width
                mo.hstack([commit_button, reveal_button, publish_button], justify="start",
                          wrap=True),
-               said_html(get_said(), "publish"),
-               mo.Html(desk.turn_so_far().to_html(maps_as_images=True)) if desk.position else
-               mo.md("_Run the steps (the Resolution tab) to see the whole turn here before "
-                     "committing it._")])
+               said_html(get_said(), "publish"), _below])
     return
 
 

@@ -266,7 +266,8 @@ def test_table_changes_lists_rows_added_and_one_row_tables():
     import polars as pl
     a = pl.DataFrame({"x": [True], "y": [1]})
     b = pl.DataFrame({"x": [False], "y": [1]})
-    assert table_changes(a, b).rows() == [("", "x", "yes", "no")]
+    assert table_changes(a, b).rows() == [("x", "yes", "no")]
+    assert table_changes(a, b).columns == ["field", "before", "after"]  # no empty key column
     assert table_changes(a, a) is None
     c = pl.DataFrame({"a": ["p", "p"], "b": ["q", "r"]})
     d = pl.DataFrame({"a": ["p", "p"], "b": ["q", "s"]})
@@ -433,10 +434,20 @@ def test_summaries_written_before_the_reveal_say_so_and_the_reveal_writes_them_a
 
 def test_the_map_zooms_and_pans_in_a_scrolling_frame():
     """The GM zooms a large map (a hex world) and pans it: the map keeps its inline SVG (hover
-    titles and all) at the chosen share of a frame that scrolls; the zoom is held to 25-800%."""
+    titles and all) at the chosen share of its own size in a frame that scrolls; the zoom is
+    held to 25-800%. At 100% and below it fits the frame and the window, never drawn larger
+    than its own size (its title and legend keep the size they were set in)."""
     from gmkit.desk import zoomable_map
 
-    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><title>t</title></svg>'
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="300" '
+           'height="480"><title>t</title></svg>')
     page = zoomable_map(svg, 250)
-    assert "overflow:auto" in page and "width:250%" in page and svg in page
-    assert "width:800%" in zoomable_map(svg, 5000) and "width:25%" in zoomable_map(svg, 1)
+    assert "overflow:auto" in page and "width:750px" in page and "<title>t</title>" in page
+    assert "max-width:none" in page
+    assert "width:2400px" in zoomable_map(svg, 5000) and "width:75px" in zoomable_map(svg, 1)
+    first_sight = zoomable_map(svg, 100)
+    assert "width:300px" in first_sight and "max-width:100%;max-height:80vh" in first_sight
+    picture = zoomable_map(svg, 100, as_image=True)
+    assert "<img style='display:block;width:300px" in picture and "<svg" not in picture
+    sizeless = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"></svg>'
+    assert "width:250%" in zoomable_map(sizeless, 250)

@@ -188,7 +188,7 @@ def test_cien_war_dice_entered_decide_the_conquest(tmp_path: Path) -> None:
     assert after["output"][0] == output // 2
     assert "provinces" in result.tables and result.unused_dice == []
     changes = field_changes(result.tables["provinces"])
-    assert province in changes["key"].to_list()
+    assert changes.columns[0] == "name" and province in changes["name"].to_list()
 
 
 def test_cien_divisions_a_rule_set_otherwise_holds_from_the_turn_on(tmp_path: Path) -> None:

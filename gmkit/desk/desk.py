@@ -36,6 +36,7 @@ import polars as pl
 
 from gmkit.core.dice import Dice, DiceError, Roll
 from gmkit.core.envelope import Orders
+from gmkit.core.parts import GM_POSTER
 from gmkit.core.drawing.scene import Arrow
 from gmkit.core.steps import Event, StepRecord, condensed
 from gmkit.core.files import StoreError
@@ -50,6 +51,9 @@ from gmkit.desk.views import (_EVENT_SCHEMA, Overview, Published, StepView, Turn
 
 #: How many drawn maps the desk keeps (a turn's steps, before and after, the orders).
 _SVG_CACHE = 48
+#: hexes on the GM's screen are drawn up to this wide, in pixels (a report's, 36): the map
+#: then has room for its title and legend at the size they are read
+DESK_HEX_PX = 54.0
 
 _OPEN_ERRORS = (GameError, StoreError, SchemaError, KeyError, OSError, ValueError)
 
@@ -74,6 +78,10 @@ class Desk(DeskPosts, DeskDice):
         self.published: Published | None = None
         #: The turn committed last at this desk (None before its first commit).
         self.committed_turn: int | None = None
+        #: The last committed turn of the folder as this desk last saw it, and the turn whose
+        #: resolution here was set aside because another tab (or a command) committed it
+        self._seen_turn = game.latest_turn
+        self.superseded: int | None = None
 
     working_copy = staticmethod(working_copy)
 
@@ -121,6 +129,29 @@ class Desk(DeskPosts, DeskDice):
         to_move = [p for p in self.game.to_move(state) if p in ids]
         return to_move + [p for p in ids if p not in to_move]
 
+    def player_choices(self) -> dict[str, str]:
+        """:meth:`players` labelled for a list to choose from (label -> id): each by id and
+        name, and, for one not expected to move, why where the players table says (Cien's
+        free colours, which a newcomer's post takes, read "Silver (free)"; an eliminated
+        player "(eliminated)"); the GM's own inputs "(the GM's inputs)"."""
+        state = self.game.coming_state()
+        to_move = set(self.game.to_move(state))
+        rows: dict[str, dict[str, Any]] = {}
+        if "players" in state.tables and "id" in state["players"].columns:
+            rows = {str(r["id"]): r for r in state["players"].iter_rows(named=True)}
+        out: dict[str, str] = {}
+        for pid in self.players():
+            row = rows.get(pid, {})
+            name = str(row.get("name") or "").strip()
+            label = f"{pid} \u2014 {name}" if name and name != pid else pid
+            if pid == GM_POSTER:
+                label += " (the GM's inputs)"
+            elif pid not in to_move:
+                status = str(row.get("status") or "").strip()
+                label += f" ({status})" if status else " (not expected to move)"
+            out[label] = pid
+        return out
+
     def overview(self) -> Overview:
         """The current turn: standings (GM view, with each player's holdings), who has posted."""
         game = self.game
@@ -159,7 +190,8 @@ class Desk(DeskPosts, DeskDice):
         cached = self._svg.get(key)
         if cached is not None:
             return cached[1]
-        svg = self.game.map_svg(state, title=title, arrows=arrows, highlight=marked, along=along)
+        svg = self.game.map_svg(state, title=title, arrows=arrows, highlight=marked, along=along,
+                                hex_px=DESK_HEX_PX)
         if svg is None:  # no map, and the ruleset draws no board of its own
             return None
         self._svg[key] = (states, svg)  # the states are kept so that their tables' ids stay unique
@@ -196,9 +228,23 @@ class Desk(DeskPosts, DeskDice):
     # -- resolving -------------------------------------------------------------------------------
     def _live_session(self) -> TurnSession | None:
         if self.session is not None and self.session.turn != self.game.next_turn:
-            self.session = None  # committed elsewhere meanwhile
+            self.superseded = self.session.turn  # committed elsewhere meanwhile
+            self.session = None
             self._forget()
         return self.session
+
+    def folder_moved_on(self) -> bool:
+        """True when the game folder's last committed turn is not the one this desk saw last:
+        another tab of the notebook (each keeps its own resolution of the turn; they share
+        the folder) or a ``gmkit`` command committed a turn, or rolled one back, meanwhile.
+        What this desk shows is then out of date; a resolution of a turn committed elsewhere
+        is set aside (:attr:`superseded` names it)."""
+        latest = self._latest_or(self._seen_turn)
+        if latest == self._seen_turn:
+            return False
+        self._seen_turn = latest
+        self._live_session()
+        return True
 
     def _forget(self) -> None:
         self._views.clear()
@@ -207,6 +253,7 @@ class Desk(DeskPosts, DeskDice):
     def begin(self, entered: Mapping[str, Any] | None = None) -> TurnSession:
         """Start resolving this turn with the posts received so far (and the dice entered so
         far); the session is kept on the desk."""
+        self.superseded = None  # a resolution of its own from now on
         outcome = self.game.turn().outcome
         if outcome:
             raise DeskError(f"the game is over: {outcome}")
@@ -229,6 +276,12 @@ class Desk(DeskPosts, DeskDice):
         """How many steps have run."""
         session = self._live_session()
         return len(session.driver.records) if session else 0
+
+    @property
+    def ready_to_commit(self) -> bool:
+        """True once every step of the turn has run here, so that it can be committed."""
+        session = self._live_session()
+        return session is not None and session.driver.done
 
     @property
     def step_count(self) -> int:
@@ -356,6 +409,14 @@ class Desk(DeskPosts, DeskDice):
         On failure nothing is half-written: the last good turn and the pending posts are as they
         were, the turn being resolved is kept, and :class:`DeskError` says what went wrong."""
         session = self._live_session()
+        if session is None and self.superseded is not None and \
+                self.superseded <= self._latest_or(self.superseded):
+            turn, self.superseded = self.superseded, None
+            self._seen_turn = self._latest_or(self._seen_turn)
+            raise DeskError(f"another tab (or a gmkit command) committed turn {turn} while this "
+                            f"tab was resolving it: this tab's resolution of turn {turn} is set "
+                            f"aside and nothing was written. The folder's last committed turn "
+                            f"is {self._seen_turn}; the orders are now for turn {self.turn}.")
         if session is None or not session.driver.done:
             raise DeskError(f"run every step of turn {self.turn} before committing it (Run all "
                             "steps), so that the whole turn has been seen")
@@ -376,6 +437,7 @@ class Desk(DeskPosts, DeskDice):
                             "posts and entered dice are kept.") from e
         self._committed(data.turn)
         self.committed_turn = data.turn
+        self._seen_turn = data.turn
         return data.turn
 
     def _latest_or(self, default: int) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 from gmkit.desk.copies import DeskError
 from gmkit.game import GameError
 from gmkit.desk.desk import Desk
-from gmkit.desk.views import Published, callout_html, frame_html, iframe_html
+from gmkit.desk.views import Published, callout_html, frame_html, iframe_html, zoomable_map
 
 __all__ = ["DeskPanel", "SECTIONS", "TABS"]
 
@@ -53,7 +53,7 @@ class DeskPanel:
         full = W.Layout(width="100%")
         w["overview"] = W.HTML()
         w["map"] = W.HTML()
-        w["player"] = W.Dropdown(options=d.players(), description="Player")
+        w["player"] = W.Dropdown(options=list(d.player_choices().items()), description="Player")
         w["secret"] = W.Checkbox(value=False, description="secret (PM or e-mail)")
         w["text"] = W.Textarea(placeholder="Paste the player's post here", rows=8, layout=full)
         w["preview"] = W.HTML()
@@ -168,7 +168,8 @@ class DeskPanel:
             w[f"said_{section}"].value = callout_html(text, kind) if text else ""
         ov = d.overview()
         w["overview"].value = ov.to_html()
-        w["map"].value = d.map_svg() or "<i>this game has no map</i>"
+        game_map = d.map_svg()
+        w["map"].value = zoomable_map(game_map) if game_map else "<i>this game has no map</i>"
         self._show_download()
         self._show_preview()
         posts = d.posts()
@@ -182,8 +183,7 @@ class DeskPanel:
         except (DeskError, ValueError) as e:
             w["orders_map"].value = callout_html(f"the orders cannot be drawn: {e}", "danger")
         else:
-            w["orders_map"].value = f"<div style='max-width:900px'>{orders_map}</div>" \
-                if orders_map else ""
+            w["orders_map"].value = zoomable_map(orders_map) if orders_map else ""
         try:
             w["odds"].value = frame_html(d.odds(), empty="no contested action")
         except (DeskError, ValueError) as e:

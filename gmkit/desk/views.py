@@ -16,38 +16,32 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Roll
+from gmkit.core.table_diff import cell_text, changes
 
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return "\u2014"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    if isinstance(value, (list, tuple)):
-        return " ".join(map(str, value))
-    return str(value)
+_cell = cell_text
 
 
 #: Cells up to this many characters keep to one line; longer ones wrap, at a readable width.
 _ONE_LINE = 40
 
 
-def _td(value: Any) -> str:
+def _td(value: Any, wrap_all: bool = False) -> str:
     text = _cell(value)
     wrap = "white-space:nowrap" if len(text) <= _ONE_LINE and "\n" not in text else \
-        "min-width:18em;max-width:48em"
+        ("" if wrap_all else "min-width:18em;max-width:48em")
     return (f"<td style='padding:2px 8px;vertical-align:top;{wrap}'>"
             f"{html.escape(text).replace(chr(10), '<br>')}</td>")
 
 
-def frame_html(df: pl.DataFrame | None, *, empty: str = "none", caption: str | None = None) -> str:
+def frame_html(df: pl.DataFrame | None, *, empty: str = "none", caption: str | None = None,
+               wrap: bool = False) -> str:
     """A small frame as an escaped HTML table (no scripts, no styles beyond inline ones).
 
     Short cells keep to one line and long ones wrap at a readable width; a table wider than
-    the page scrolls sideways rather than squeezing its rows to a few words a line. Booleans
-    read yes/no and missing values a dash."""
+    the page scrolls sideways rather than squeezing its rows to a few words a line (``wrap``:
+    the table is as wide as the page and long cells wrap to the room left). Booleans read
+    yes/no and missing values a dash."""
     cap = f"<caption style='text-align:left;font-weight:bold'>{html.escape(caption)}</caption>" \
         if caption else ""
     if df is None or df.is_empty():
@@ -55,9 +49,11 @@ def frame_html(df: pl.DataFrame | None, *, empty: str = "none", caption: str | N
             f"<i>{html.escape(empty)}</i></p>"
     head = "".join(f"<th style='text-align:left;padding:2px 8px'>{html.escape(c)}</th>"
                    for c in df.columns)
-    body = "".join("<tr>" + "".join(_td(v) for v in row) + "</tr>" for row in df.iter_rows())
+    body = "".join("<tr>" + "".join(_td(v, wrap) for v in row) + "</tr>"
+                   for row in df.iter_rows())
+    width = "width:100%;" if wrap else ""
     return (f"<div class='gmkit-table' style='overflow-x:auto;max-width:100%'>"
-            f"<table style='border-collapse:collapse;margin:4px 0'>{cap}<thead>"
+            f"<table style='{width}border-collapse:collapse;margin:4px 0'>{cap}<thead>"
             f"<tr style='border-bottom:1px solid #999'>{head}</tr></thead><tbody>{body}"
             f"</tbody></table></div>")
 
@@ -77,7 +73,7 @@ def callout_html(message: str, kind: str = "neutral") -> str:
 _SVG_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 
 
-def svg_image(svg: str) -> str:
+def svg_image(svg: str, *, style: str = "width:100%;height:auto") -> str:
     """An SVG map as one ``<img>`` (a data URL, its title as the alternative text and as a
     caption, so that the page's text still names it).
 
@@ -88,23 +84,47 @@ def svg_image(svg: str) -> str:
     found = _SVG_TITLE.search(svg)
     title = html.escape(html.unescape(found.group(1)) if found else "map", quote=True)
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    return (f"<figure style='margin:0'><img style='width:100%;height:auto' alt='{title}' "
+    return (f"<figure style='margin:0'><img style='{style}' alt='{title}' "
             f"src='data:image/svg+xml;base64,{data}'><figcaption style='font-size:smaller;"
             f"color:#555'>{title}</figcaption></figure>")
 
 
-def zoomable_map(svg: str, zoom: int = 100) -> str:
-    """A map the GM can zoom (``zoom`` percent of the frame's width, 25 to 800) and pan (the
-    frame scrolls both ways): a hex world or a large board read at any scale. The map stays
-    inline SVG (its regions' hover titles kept), scaled to the frame by its view box."""
+_SVG_SIZE = re.compile(r"<svg\b[^>]*?\bwidth=\"([\d.]+)\"[^>]*?\bheight=\"([\d.]+)\"")
+
+
+def _natural_size(svg: str) -> tuple[float, float] | None:
+    """The width and height an SVG document is drawn at, in pixels, when it says."""
+    found = _SVG_SIZE.search(svg[:2000])
+    return (float(found.group(1)), float(found.group(2))) if found else None
+
+
+def zoomable_map(svg: str, zoom: int = 100, *, as_image: bool = False) -> str:
+    """A map the GM can zoom (``zoom`` percent of its own size, 25 to 800) and pan (the frame
+    scrolls both ways): a hex world or a large board read at any scale.
+
+    At 100% and below the map is never wider than the frame nor taller than most of the
+    window (it is drawn smaller, whole, never larger than its own size, so its title and
+    legend keep the size they were set in); above 100% it grows past the frame, which
+    scrolls. The map stays inline SVG (its regions' hover titles kept), or a picture with
+    ``as_image`` (see :func:`svg_image`)."""
     zoom = max(25, min(800, int(zoom)))
-    return ("<style>.gmkit-map-frame svg{width:100%;height:auto}</style>"
-            f"<div class='gmkit-map-frame' style='overflow:auto;max-height:80vh;"
-            f"border:1px solid #ddd'><div style='width:{zoom}%'>{svg}</div></div>")
+    natural = _natural_size(svg)
+    width = f"{natural[0] * zoom / 100:.0f}px" if natural else f"{zoom}%"
+    fit = "max-width:100%;max-height:80vh;" if zoom <= 100 else "max-width:none;"
+    style = f"display:block;width:{width};height:auto;{fit}"
+    if as_image:
+        inner = svg_image(svg, style=style)
+    else:
+        inner = svg.replace("<svg ", f"<svg style='{style}' ", 1)
+    return (f"<div class='gmkit-map-frame' data-zoom='{zoom}' style='overflow:auto;"
+            f"max-height:85vh;border:1px solid #ddd'>{inner}</div>")
 
 
-def _map_html(svg: str, as_image: bool) -> str:
-    return svg_image(svg) if as_image else svg
+def _stacked_maps(maps: Iterable[str], as_images: bool, zoom: int) -> str:
+    """Maps shown together (a step's orders and its result, a turn before and after): one
+    above the other, each as wide as the page allows, zoomed alike."""
+    return ("<div class='gmkit-step-maps' style='display:flex;flex-direction:column;gap:8px'>"
+            + "".join(zoomable_map(m, zoom, as_image=as_images) for m in maps) + "</div>")
 
 
 @dataclass(frozen=True)
@@ -132,9 +152,18 @@ class Overview:
                 f"for turn {self.turn}. {self.posts} post(s) received. Orders from: {sent}. "
                 f"Waiting for: {waiting}.")
 
+    def standings_html(self) -> str:
+        """The standings, a row a player at a glance, then each player's holdings in a table
+        of their own, as wide as the page (a long list of places in the standings' row made
+        it many lines tall)."""
+        if "holdings" not in self.standings.columns or "player" not in self.standings.columns:
+            return frame_html(self.standings, caption="Standings (GM view)")
+        return (frame_html(self.standings.drop("holdings"), caption="Standings (GM view)")
+                + frame_html(self.standings.select("player", "holdings"), caption="Holdings",
+                             wrap=True))
+
     def to_html(self) -> str:
-        return (f"<p>{html.escape(self.summary())}</p>"
-                + frame_html(self.standings, caption="Standings (GM view)"))
+        return f"<p>{html.escape(self.summary())}</p>" + self.standings_html()
 
 
 @dataclass(frozen=True)
@@ -254,24 +283,23 @@ class StepView:
                        f"{r['result']} ({r['source']})")
         for table, frame in self.changes.items():
             for row in frame.iter_rows():
-                out.append(f"  {table} {row[0]}: {row[1]} {row[2]} -> {row[3]}")
+                *key, what, was, now = row
+                out.append(f"  {table} {key[0] + ': ' if key else ''}{what} {was} -> {now}")
         if not self.events.height and not self.dice.height and not self.changes:
             out.append("  nothing happened in this step")
         out.append(f"  next: {self.next_title}" if self.next_title else "  every step has run")
         return "\n".join(out)
 
-    def to_html(self, *, with_map: bool = True, maps_as_images: bool = False) -> str:
+    def to_html(self, *, with_map: bool = True, maps_as_images: bool = False,
+                zoom: int = 100) -> str:
         """The step as HTML; its maps inline SVG, or pictures with ``maps_as_images`` (see
-        :func:`svg_image`)."""
+        :func:`svg_image`), each at ``zoom`` percent (see :func:`zoomable_map`)."""
         parts = [f"<h4 style='margin:4px 0'>{html.escape(self.heading())}</h4>",
                  f"<p><i>Rule: {html.escape(self.rule)}</i></p>"]
-        # the maps first, side by side, so the GM sees the board before the tables
+        # the maps first, so the GM sees the board before the tables
         maps = [m for m in (self.orders_svg, self.map_svg) if m] if with_map else []
         if maps:
-            parts.append("<div class='gmkit-step-maps' style='display:flex;flex-wrap:wrap;"
-                         "gap:8px'>" + "".join(
-                             f"<div style='flex:1 1 420px;max-width:640px'>"
-                             f"{_map_html(m, maps_as_images)}</div>" for m in maps) + "</div>")
+            parts.append(_stacked_maps(maps, maps_as_images, zoom))
         parts += [frame_html(self.events, caption="Events", empty="no event"),
                   frame_html(self.dice, caption="Dice", empty="no die rolled")]
         if self.changes:
@@ -308,16 +336,13 @@ class TurnSoFar:
     def to_text(self) -> str:
         return "\n".join([self.heading(), *(v.to_text() for v in self.steps)])
 
-    def to_html(self, *, maps_as_images: bool = False) -> str:
+    def to_html(self, *, maps_as_images: bool = False, zoom: int = 100) -> str:
         """The turn so far as HTML; its maps inline SVG, or pictures with ``maps_as_images``
-        (see :func:`svg_image`)."""
+        (see :func:`svg_image`), each at ``zoom`` percent (see :func:`zoomable_map`)."""
         parts = [f"<h4 style='margin:4px 0'>{html.escape(self.heading())}</h4>"]
         maps = [m for m in (self.map_before, self.map_after) if m]
         if maps:
-            parts.append("<div style='display:flex;flex-wrap:wrap;gap:8px'>" + "".join(
-                f"<div style='flex:1 1 420px;max-width:640px'>{_map_html(m, maps_as_images)}"
-                "</div>" for m in maps)
-                + "</div>")
+            parts.append(_stacked_maps(maps, maps_as_images, zoom))
         for view in self.steps:
             parts.append(f"<h5 style='margin:8px 0 2px'>{html.escape(view.heading())}</h5>")
             parts.append(frame_html(view.events.select("player", "shown", "text"),
@@ -375,7 +400,6 @@ _DICE_SCHEMA = {"draw_id": pl.String, "purpose": pl.String, "expression": pl.Str
                 "faces": pl.String, "result": pl.String, "source": pl.String, "shown": pl.String}
 _EVENT_SCHEMA = {"kind": pl.String, "player": pl.String, "region": pl.String,
                  "shown": pl.String, "text": pl.String}
-_CHANGE_COLUMNS = ("field", "before", "after")
 
 
 def _dice_frame(rolls: Iterable[Roll]) -> pl.DataFrame:
@@ -387,63 +411,10 @@ def _dice_frame(rolls: Iterable[Roll]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=_DICE_SCHEMA, orient="row")
 
 
-def _key_column(before: pl.DataFrame, after: pl.DataFrame) -> str | None:
-    if not before.columns:
-        return None
-    key = before.columns[0]
-    if key not in after.columns:
-        return None
-    for df in (before, after):
-        col = df[key]
-        if col.null_count() or col.n_unique() != df.height:
-            return None
-    return key
-
-
 def table_changes(before: pl.DataFrame, after: pl.DataFrame) -> pl.DataFrame | None:
-    """What changed in one table, as ``key, field, before, after`` rows (None when nothing did).
-
-    Rows are matched on the first column when it is a key in both frames (a province's name, a
-    player's id); a one-row table is compared column by column; otherwise whole rows are listed as
-    removed or added."""
-    if before is after or (before.schema == after.schema and before.equals(after)):
-        return None
-    cols = [c for c in after.columns if c in before.columns]
-    rows: list[tuple[str, str, str, str]] = []
-    if before.height == 1 and after.height == 1:
-        key_name = "row"
-        b, a = before.row(0, named=True), after.row(0, named=True)
-        rows = [("", c, _cell(b[c]), _cell(a[c])) for c in cols if b[c] != a[c]]
-    elif (key := _key_column(before, after)) is not None:
-        key_name = key
-        old = {r[key]: r for r in before.iter_rows(named=True)}
-        new = {r[key]: r for r in after.iter_rows(named=True)}
-        for k, r in new.items():
-            if k not in old:
-                rows.append((_cell(k), "(new row)", "\u2014",
-                             ", ".join(f"{c}={_cell(r[c])}" for c in cols if c != key)))
-                continue
-            o = old[k]
-            rows += [(_cell(k), c, _cell(o[c]), _cell(r[c])) for c in cols
-                     if c != key and o[c] != r[c]]
-        rows += [(_cell(k), "(removed)", ", ".join(f"{c}={_cell(o[c])}" for c in cols
-                                                   if c != key), "\u2014")
-                 for k, o in old.items() if k not in new]
-    else:
-        key_name = "row"
-        old_rows = [tuple(r) for r in before.select(cols).iter_rows()]
-        new_rows = [tuple(r) for r in after.select(cols).iter_rows()]
-        for gone in old_rows:
-            if gone not in new_rows:
-                rows.append(("", "(removed)", ", ".join(map(_cell, gone)), "\u2014"))
-        for added in new_rows:
-            if added not in old_rows:
-                rows.append(("", "(new row)", "\u2014", ", ".join(map(_cell, added))))
-    if not rows:
-        return None
-    return pl.DataFrame(rows, schema=[(key_name, pl.String), *((c, pl.String)
-                                                              for c in _CHANGE_COLUMNS)],
-                        orient="row")
+    """What changed in one table (None when nothing did): see
+    :func:`gmkit.core.table_diff.changes` (rows named by their key, a changed field a line)."""
+    return changes(before, after)
 
 
 def iframe_html(page: str, height: int = 520) -> str:

@@ -540,7 +540,8 @@ class Game(ComingTurn, GuardedDice):
     # -- maps ------------------------------------------------------------------------------------
     def map_svg(self, state: State, *, title: str | None = None,
                 arrows: Sequence[sc.Arrow] = (), highlight: Iterable[str] = (),
-                coordinates: bool = False, along: Sequence[State] = ()) -> str | None:
+                coordinates: bool = False, along: Sequence[State] = (),
+                hex_px: float | None = None) -> str | None:
         """The map drawn for ``state`` as SVG (None for a game whose ruleset draws no map):
         the ruleset's scene (:attr:`~gmkit.core.parts.Presentation.scene`) drawn on the game's
         :attr:`board` by the renderer of the board's kind, with ``arrows`` added (of the kinds
@@ -548,7 +549,8 @@ class Game(ComingTurn, GuardedDice):
         ``coordinates`` prints each named hex's coordinates on a hex map. On an unbounded hex
         board the picture also takes in (without drawing them) the hexes the maps of the
         states ``along`` show, so pictures shown together (a turn's before and after) share
-        one extent."""
+        one extent; ``hex_px``: the widest a hex is drawn, in pixels (see
+        :func:`~gmkit.core.drawing.board_svg.scene_svg`)."""
         draw = self.ruleset.presentation.scene
         ctx = self.context()
         scene = draw(state, ctx) if draw else None
@@ -569,7 +571,7 @@ class Game(ComingTurn, GuardedDice):
                                         coordinates=coordinates or scene.coordinates)
         from gmkit.core.drawing.board_svg import scene_svg  # drawing only when asked
 
-        return scene_svg(board, scene, highlight=highlight)
+        return scene_svg(board, scene, highlight=highlight, hex_px=hex_px)
 
 
 def _stamp(folder: Path) -> tuple[Any, ...]:

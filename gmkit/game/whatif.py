@@ -39,6 +39,7 @@ from gmkit.core.files import StoreError
 from gmkit.core.tables import State
 from gmkit.core.dice import DiceError, parse_entered
 from gmkit.core.views import Viewer
+from gmkit.core.table_diff import changes
 from gmkit.game.changes import GameError, enacted_record
 from gmkit.game.game import Game
 from gmkit.game.reading import reading
@@ -465,41 +466,17 @@ def write_out(game: Game, result: WhatIf, out: str | Path) -> list[Path]:
 
 
 def field_changes(rows: pl.DataFrame) -> pl.DataFrame:
-    """A table's changed rows (:func:`changed_rows`) as ``key, field, recorded, what if`` text
-    rows: matched on the table's first column where it names one row on each side (a province,
-    an army), each differing field on its own row; a row only one side has in one line."""
+    """A table's changed rows (:func:`changed_rows`) as text rows ``[key,] field, recorded,
+    what if`` (see :func:`gmkit.core.table_diff.changes`): the rows named by the table's
+    leading key columns (a province, a hex's ``q, r``), each differing field on its own row;
+    a row only one side has on one line, its fields by name."""
     cols = [c for c in rows.columns if c != SIDE]
-    out: list[tuple[str, str, str, str]] = []
-    if not cols:
-        return pl.DataFrame(schema={"key": pl.String, "field": pl.String,
-                                    RECORDED: pl.String, WHAT_IF: pl.String})
-    key = cols[0]
-    sides = {s: [r for r in rows.iter_rows(named=True) if r[SIDE] == s]
-             for s in (RECORDED, WHAT_IF)}
-    keyed = all(len({r[key] for r in side}) == len(side) for side in sides.values())
-    old = {r[key]: r for r in sides[RECORDED]} if keyed else {}
-    new = {r[key]: r for r in sides[WHAT_IF]} if keyed else {}
-    for k in dict.fromkeys([*old, *new]):
-        if k in old and k in new:
-            out += [(_cell(k), c, _cell(old[k][c]), _cell(new[k][c])) for c in cols[1:]
-                    if old[k][c] != new[k][c]]
-        elif k in old:
-            out.append((_cell(k), "(row)", _row(old[k], cols[1:]), "\u2014"))
-        else:
-            out.append((_cell(k), "(row)", "\u2014", _row(new[k], cols[1:])))
-    if not keyed:
-        out = [("", "(row)", _row(r, cols), "\u2014") for r in sides[RECORDED]] + \
-              [("", "(row)", "\u2014", _row(r, cols)) for r in sides[WHAT_IF]]
-    return pl.DataFrame(out, schema={"key": pl.String, "field": pl.String,
-                                     RECORDED: pl.String, WHAT_IF: pl.String}, orient="row")
-
-
-def _cell(value: Any) -> str:
-    return "null" if value is None else str(value)
-
-
-def _row(row: Mapping[str, Any], cols: Sequence[str]) -> str:
-    return ", ".join(f"{c}={_cell(row[c])}" for c in cols)
+    recorded = rows.filter(pl.col(SIDE) == RECORDED).select(cols)
+    what_if = rows.filter(pl.col(SIDE) == WHAT_IF).select(cols)
+    found = changes(recorded, what_if, sides=(RECORDED, WHAT_IF), whole=False) \
+        if cols else None
+    return found if found is not None else pl.DataFrame(
+        schema={"field": pl.String, RECORDED: pl.String, WHAT_IF: pl.String})
 
 
 def _events_lines(events: pl.DataFrame, sign: str) -> list[str]:
@@ -513,9 +490,8 @@ def _difference_lines(diff: Difference) -> list[str]:
     lines = []
     for name, rows in diff.tables.items():
         lines.append(f"table {name}:")
-        changes = field_changes(rows)
-        lines += [f"  {r['key'] + ' ' if r['key'] else ''}{r['field']}: {r[RECORDED]} -> "
-                  f"{r[WHAT_IF]}" for r in changes.iter_rows(named=True)]
+        for *key, what, was, now in field_changes(rows).iter_rows():
+            lines.append(f"  {key[0] + ' ' if key else ''}{what}: {was} -> {now}")
     if not diff.events_added.is_empty() or not diff.events_removed.is_empty():
         lines.append(f"events: {diff.events_added.height} added (+), "
                      f"{diff.events_removed.height} removed (-)")

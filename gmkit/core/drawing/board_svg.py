@@ -16,16 +16,20 @@ from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.boards.hexgrid import HexBoard
 from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.drawing.graph_svg import graph_svg
-from gmkit.core.drawing.hex_svg import hex_svg
+from gmkit.core.drawing.hex_svg import HEX_PX, HEX_WIDTH, hex_svg
 from gmkit.core.drawing.polygon_svg import polygon_svg
 from gmkit.core.drawing.scene import Scene
 
 __all__ = ["scene_svg"]
 
 
-def scene_svg(board: Board[Any], scene: Scene, *, highlight: Iterable[Hashable] = ()) -> str:
+def scene_svg(board: Board[Any], scene: Scene, *, highlight: Iterable[Hashable] = (),
+              hex_px: float | None = None) -> str:
     """``scene`` drawn on ``board`` as an SVG document, by the renderer of the board's kind;
-    ``highlight`` regions get a thicker outline on a polygon board (other boards ignore it).
+    ``highlight`` regions get a thicker outline on a polygon board (other boards ignore it);
+    ``hex_px``: the widest a hex may be drawn on a hex board, in pixels (the renderer's
+    default otherwise: a screen's page may want larger hexes than a report). The title and
+    legend keep their size in pixels, so larger hexes leave the legend relatively less room.
 
     Raises:
         TypeError: for a board no renderer draws.
@@ -33,7 +37,11 @@ def scene_svg(board: Board[Any], scene: Scene, *, highlight: Iterable[Hashable] 
     if isinstance(board, GraphBoard):
         return graph_svg(board, scene)
     if isinstance(board, HexBoard):
-        return hex_svg(board, scene)
+        if hex_px is None:
+            return hex_svg(board, scene)
+        # the widest picture grows with the hexes, so a large world is not squeezed back
+        return hex_svg(board, scene, max_hex_px=hex_px,
+                       width=HEX_WIDTH * hex_px / HEX_PX)
     if isinstance(board, PolygonBoard):
         return polygon_svg(board, scene, highlight=[str(h) for h in highlight])
     kind = getattr(board, "kind", "unknown")

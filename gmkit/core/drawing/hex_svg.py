@@ -30,7 +30,7 @@ from gmkit.core.drawing.svg_parts import (
     xml_text,
 )
 
-__all__ = ["hex_svg", "share_extent", "unbounded_bounds"]
+__all__ = ["HEX_PX", "HEX_WIDTH", "hex_svg", "share_extent", "unbounded_bounds"]
 
 _GRID = "#4a4a4a"
 
@@ -234,14 +234,18 @@ def _coordinates_svg(scene: Scene, layout: Layout) -> str:
     return out
 
 
+#: the widest a hex map is drawn, and the widest a hex in it, in pixels, unless told otherwise
+HEX_WIDTH, HEX_PX = 800.0, 36.0
+
+
 def hex_svg(
     board: HexBoard,
     scene: Scene,
     layout: Layout | None = None,
     *,
-    width: float | None = 800,
+    width: float | None = HEX_WIDTH,
     grid: str | None = _GRID,
-    max_hex_px: float = 36.0,
+    max_hex_px: float = HEX_PX,
 ) -> str:
     """``scene`` drawn on ``board`` as an SVG document.
 
