@@ -157,7 +157,9 @@ def test(python: Path, extra: list[str]) -> int:
 def jupyter(python: Path, extra: list[str]) -> int:
     """Open the GM's turn notebook in Jupyter on a working copy of a bundled sample (``jupyter
     aztlan``) or on a game folder (``jupyter PATH``); ``jupyter history PATH`` opens the
-    history notebook on a game folder. As root (in a container, say) too.
+    history notebook on a game folder. As root (in a container, say) too. Jupyter opens the
+    GM's own copy of the notebook, ``out/notebooks/``, made on first use: what it saves never
+    changes the notebook tracked in ``notebooks/``.
 
     ``GMKIT_PORT`` chooses the port (default 8888); ``GMKIT_HEADLESS=1`` opens no browser."""
     notebook = "turn.ipynb"
@@ -172,9 +174,16 @@ def jupyter(python: Path, extra: list[str]) -> int:
         game = made.stdout.strip()
     else:
         game = str(Path(which).resolve())
-    print(f"\nThe notebook opens on {game}  (Ctrl-C to stop)", flush=True)
+    # Jupyter saves what it runs into the notebook it opens: the GM's copy, never the one
+    # tracked in notebooks/
+    copy = ROOT / "out" / "notebooks" / notebook
+    if not copy.exists():
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / "notebooks" / notebook, copy)
+    print(f"\nThe notebook {copy.relative_to(ROOT)} (your copy of notebooks/{notebook}; "
+          f"delete it for a fresh one) opens on {game}  (Ctrl-C to stop)", flush=True)
     env = {**os.environ, "GMKIT_GAME": game}
-    cmd = [str(python), "-m", "jupyter", "notebook", str(ROOT / "notebooks" / notebook),
+    cmd = [str(python), "-m", "jupyter", "notebook", str(copy),
            f"--port={os.environ.get('GMKIT_PORT', '8888')}"]
     if os.environ.get("GMKIT_HEADLESS"):
         cmd.append("--no-browser")

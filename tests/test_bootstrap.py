@@ -123,9 +123,43 @@ def test_jupyter_opens_as_root_too(tmp_path, monkeypatch):
 
     monkeypatch.setattr(subprocess, "run", lambda cmd, **kw: ran.append(cmd) or Done())
     game = tmp_path / "mygame"
+    monkeypatch.setattr(mod, "ROOT", tmp_path / "checkout")
+    (mod.ROOT / "notebooks").mkdir(parents=True)
+    (mod.ROOT / "notebooks" / "turn.ipynb").write_text("{}")
     for euid in (0, 1000):
         monkeypatch.setattr(mod.os, "geteuid", lambda euid=euid: euid)
         assert mod.jupyter(mod._python(), [str(game)]) == 0
     as_root, as_user = ran
     assert "--allow-root" in as_root and "--allow-root" not in as_user
-    assert "notebook" in as_root and str(mod.ROOT / "notebooks" / "turn.ipynb") in as_root
+    assert "notebook" in as_root and str(mod.ROOT / "out" / "notebooks" / "turn.ipynb") in as_root
+
+
+def test_jupyter_saves_into_the_gms_copy_never_the_tracked_notebook(tmp_path, monkeypatch):
+    """Jupyter rewrites the notebook it opens (its outputs, its kernel's metadata): the
+    ``jupyter`` command opens the GM's copy in ``out/notebooks/``, made once and then kept
+    (what the GM ran and saved stays), and never the notebook tracked in ``notebooks/``."""
+    import subprocess
+
+    mod, _ = _bootstrap(tmp_path, monkeypatch)
+    monkeypatch.setattr(mod, "ROOT", tmp_path / "checkout")
+    tracked = mod.ROOT / "notebooks" / "turn.ipynb"
+    tracked.parent.mkdir(parents=True)
+    tracked.write_text('{"tracked": true}')
+    opened: list[str] = []
+
+    class Done:
+        returncode = 0
+
+    def jupyter_saves(cmd, **kw):
+        notebook = Path(next(c for c in cmd if str(c).endswith(".ipynb")))
+        opened.append(str(notebook))
+        notebook.write_text('{"saved by jupyter": true}')
+        return Done()
+
+    monkeypatch.setattr(subprocess, "run", jupyter_saves)
+    mod.jupyter(mod._python(), [str(tmp_path / "mygame")])
+    mod.jupyter(mod._python(), [str(tmp_path / "mygame")])
+    copy = mod.ROOT / "out" / "notebooks" / "turn.ipynb"
+    assert opened == [str(copy), str(copy)]
+    assert tracked.read_text() == '{"tracked": true}'
+    assert copy.read_text() == '{"saved by jupyter": true}'

@@ -162,8 +162,12 @@ class TestWorkflow:
 
         bad = files / "bad.txt"
         bad.write_text(f"{ATTACK} = 11\n", "utf-8")
-        line = one_line_failure(run("resolve", game, "--dice", bad))
-        assert ATTACK in line and "d10" in line
+        failed = run("resolve", game, "--dice", bad)
+        line = one_line_failure(failed)
+        assert ATTACK in line and "d10" in line and str(bad) in line
+        assert "nothing was committed" in line
+        # the error alone: no half of a resolution printed before it
+        assert "==" not in failed.stdout and "die " not in failed.stdout, failed.stdout
         assert not list((game / "turns").glob("0001.*"))
 
         entered = seeded_attack % 10 + 1
