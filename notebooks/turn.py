@@ -86,7 +86,9 @@ def _(mo):
     get_posts_tick, set_posts_tick = mo.state(0)  # a post stored or withdrawn
     get_steps_tick, set_steps_tick = mo.state(0)  # a step run or undone, a die entered
     get_dice_tick, set_dice_tick = mo.state(0)  # a die entered or cleared
-    get_turn_tick, set_turn_tick = mo.state(0)  # a turn committed, a seed revealed
+    # a turn committed, a seed revealed; the commit buttons' own cell runs again on it, so
+    # that Commit cannot be pressed again on a turn just committed
+    get_turn_tick, set_turn_tick = mo.state(0, allow_self_loops=True)
     get_guard_tick, set_guard_tick = mo.state(0)  # a deadline set, a seal, a beacon
     # What each section's last action said, shown beside its buttons: section -> (kind, text)
     get_said, set_said = mo.state({})

@@ -5,6 +5,7 @@ half-way, and published summaries that keep secret posts secret."""
 from __future__ import annotations
 
 import hashlib
+import shutil
 from pathlib import Path
 
 import pytest
@@ -451,3 +452,29 @@ def test_the_map_zooms_and_pans_in_a_scrolling_frame():
     assert "<img style='display:block;width:300px" in picture and "<svg" not in picture
     sizeless = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"></svg>'
     assert "width:250%" in zoomable_map(sizeless, 250)
+
+def test_a_commit_made_in_another_tab_is_said_in_words(tmp_path):
+    """Two desks on one folder (two browser tabs of one notebook): each resolves the turn on
+    its own; once one commits, the other sees that the folder moved on, and its own commit is
+    refused in words naming the turn committed elsewhere, writing nothing."""
+    game = tmp_path / "game"
+    shutil.copytree(BUNDLED_SAMPLE, game)
+    first, second = Desk.open(game), Desk.open(game)
+    turn = first.turn
+    first.run_all()
+    second.run_all()
+    assert second.ready_to_commit and not second.folder_moved_on()
+    assert first.commit() == turn
+    assert not first.folder_moved_on()  # its own commit is no news to it
+    latest = sorted((game / "turns").iterdir())
+    with pytest.raises(DeskError, match=rf"another tab \(or a gmkit command\) committed turn "
+                                        rf"{turn} while this tab was resolving it"):
+        second.commit()
+    assert sorted((game / "turns").iterdir()) == latest  # nothing written
+    assert second.turn == turn + 1 and not second.ready_to_commit
+    third = Desk.open(game)
+    third.run_all()
+    Desk.open(game).run_all()
+    assert Desk.open(game).turn == turn + 1
+    assert third.commit() == turn + 1
+    assert second.folder_moved_on() and second.superseded is None  # it had no resolution

@@ -80,13 +80,13 @@ def changes(before: pl.DataFrame, after: pl.DataFrame, *,
         old = {name(r): r for r in before.iter_rows(named=True)}
         new = {name(r): r for r in after.iter_rows(named=True)}
         for k, r in new.items():
-            if k not in old:
-                rows.append((text(k), "(new row)", DASH, _fields(r, rest)))
+            if k not in old:  # a row of keys alone (a token on a hex) says them by name
+                rows.append((text(k), "(new row)", DASH, _fields(r, rest or key)))
                 continue
             o = old[k]
             rows += [(text(k), c, cell_text(o[c]), cell_text(r[c])) for c in rest
                      if o[c] != r[c]]
-        rows += [(text(k), "(removed)", _fields(o, rest), DASH)
+        rows += [(text(k), "(removed)", _fields(o, rest or key), DASH)
                  for k, o in old.items() if k not in new]
         schema = [", ".join(key), "field", was, now]
     else:

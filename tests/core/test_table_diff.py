@@ -50,3 +50,11 @@ def test_a_table_no_columns_name_lists_its_rows_by_field_names_without_a_key_col
 def test_nothing_changed_is_none():
     frame = pl.DataFrame({"id": ["a"], "n": [1]})
     assert changes(frame, frame) is None and changes(frame, frame.clone()) is None
+
+
+def test_a_new_row_of_keys_alone_says_them_by_name():
+    """A token placed on a hex (a row of its key columns alone) is never an empty cell."""
+    before = pl.DataFrame({"player": ["Amber"], "q": [0], "r": [0]})
+    after = pl.DataFrame({"player": ["Amber", "Amber"], "q": [0, -3], "r": [0, -1]})
+    assert changes(before, after).rows() == [
+        ("Amber, -3, -1", "(new row)", "\u2014", "player=Amber, q=-3, r=-1")]

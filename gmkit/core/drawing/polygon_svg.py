@@ -404,8 +404,8 @@ def polygon_svg(
     if title:
         out.append(
             f'<text x="{width / 2:.1f}" y="{font * 1.8:.1f}" text-anchor="middle" '
-            f'font-size="{round(font * 1.6)}" font-weight="bold" fill="#222222">'
-            f"{xml_text(title)}</text>"
+            f'font-size="{round(font * 1.6)}" font-weight="bold" fill="#222222" '
+            f'data-layer="title">{xml_text(title)}</text>'
         )
     out.append(
         f'<g transform="translate(0 {top})" stroke="{_STROKE}" stroke-width="0.8" '
