@@ -232,30 +232,30 @@ def resolve(game: Path, dice_file: Path | None, dry_run: bool, revise: bool,
     session = g.start(entered, preview=dry_run)
     # the whole turn is resolved before a line of it is printed: a die entered that does not
     # fit its draw stops it with the error alone, never after half a resolution
-    shown: list[str] = []
+    lines: list[str] = []
     if dry_run and g.dice_setting.beacon is not None and session.beacon is None:
-        shown.append("preview: the turn's dice will come from its beacon; these are not them")
+        lines.append("preview: the turn's dice will come from its beacon; these are not them")
     for player, result in sorted(session.parsed.items()):
         read = reading(result, session.problems.get(player, []))
-        shown += [f"{player}: rejected {text}" for text in read.rejections()]
+        lines += [f"{player}: rejected {text}" for text in read.rejections()]
         if read.unread:
-            shown.append(f"{player}: {len(read.unread)} line(s) not read as orders")
+            lines.append(f"{player}: {len(read.unread)} line(s) not read as orders")
     for player in sorted(set(session.problems) - set(session.parsed)):
-        shown += [f"{player}: rejected {quoted(e)}"
+        lines += [f"{player}: rejected {quoted(e)}"
                   for e in in_line_order(session.problems[player])]
     try:
         while not session.driver.done:
             rec = session.driver.next()
-            shown.append(f"== {rec.step.title} [{rec.step.rule}]")
-            shown += [f"   die {r.draw_id}: {r.purpose}: {r.expression} -> {r.result} "
+            lines.append(f"== {rec.step.title} [{rec.step.rule}]")
+            lines += [f"   die {r.draw_id}: {r.purpose}: {r.expression} -> {r.result} "
                       f"({r.source})" for r in rec.rolls]
-            shown += [f"   {item.text}"
+            lines += [f"   {item.text}"
                       for item in condensed(rec.events, g.ruleset.presentation.routine)]
     except DiceError as e:
         where = f"{dice_file}: " if dice_file is not None and entered else ""
         raise DiceError(f"{where}{e}; turn {turn} was not resolved and nothing was "
                         "committed") from None
-    click.echo("\n".join(shown))
+    click.echo("\n".join(lines))
     drawn = [r.draw_id for r in session.driver.rolls]
     unused = [(d, difflib.get_close_matches(d, drawn, n=3, cutoff=0.5))
               for d in session.unused_entered]

@@ -54,7 +54,8 @@ def test_nothing_changed_is_none():
 
 def test_a_new_row_of_keys_alone_says_them_by_name():
     """A token placed on a hex (a row of its key columns alone) is never an empty cell."""
-    before = pl.DataFrame({"player": ["Amber"], "q": [0], "r": [0]})
-    after = pl.DataFrame({"player": ["Amber", "Amber"], "q": [0, -3], "r": [0, -1]})
+    before = pl.DataFrame({"player": ["Amber", "Amber"], "q": [0, -3], "r": [0, 2]})
+    after = pl.DataFrame({"player": ["Amber", "Amber", "Amber"], "q": [0, -3, -3],
+                          "r": [0, 2, -1]})
     assert changes(before, after).rows() == [
         ("Amber, -3, -1", "(new row)", "\u2014", "player=Amber, q=-3, r=-1")]
