@@ -4,6 +4,8 @@
     python bench/run.py           # a readable table
     python bench/run.py --json    # one JSON object per line: name, value, unit, target, ok
     python bench/run.py --only bench_turn   # only the benchmarks whose function name has this
+    python bench/run.py --json > before.json   # before a change ...
+    python bench/run.py --against before.json  # ... and after: names each figure >20% worse
 
 Targets compare ratios measured in the same run where the target is relative, since the machines
 that run this are shared and noisy. Each figure is the median of several repetitions.
@@ -231,11 +233,61 @@ def bench_notebook(tmp: Path) -> list[dict]:
     ]
 
 
+#: a figure more than this much worse than the earlier run's is named by ``--against``
+WORSE = 0.20
+
+
+def lower_is_better(row: dict) -> bool:
+    """Whether a smaller figure is the better one: times, ratios to a floor, sizes; a count
+    or a rate whose target is a floor (">= ...") is better larger."""
+    target = str(row.get("target") or "")
+    return not target.startswith((">", "\u2265"))
+
+
+def worse_than(before: list[dict], after: list[dict], worse: float = WORSE) -> list[str]:
+    """The figures of ``after`` more than ``worse`` (a share) worse than the same figures of
+    ``before``, each in a line naming it with both values; figures either run skipped or did
+    not give, and figures that are not numbers, are left out."""
+    was = {r["name"]: r for r in before if isinstance(r.get("value"), (int, float))
+           and not isinstance(r.get("value"), bool)}
+    out = []
+    for row in after:
+        old, new = was.get(row["name"]), row.get("value")
+        if old is None or not isinstance(new, (int, float)) or isinstance(new, bool):
+            continue
+        base = float(old["value"])
+        if base == 0:
+            continue
+        change = (new - base) / abs(base)
+        if (change > worse) if lower_is_better(row) else (change < -worse):
+            out.append(f"{row['name']}: {base:g} -> {new:g} {row.get('unit', '')} "
+                       f"({change:+.0%}; target {row.get('target') or '-'})")
+    return out
+
+
+def read_results(path: Path) -> list[dict]:
+    """An earlier run's ``--json`` output (one object a line; lines that are not JSON, such
+    as a benchmark's own notes, are skipped)."""
+    rows = []
+    for line in path.read_text("utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and "name" in row:
+            rows.append(row)
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--only", help="run only benchmarks whose function name contains this")
+    parser.add_argument("--against", type=Path, metavar="FILE",
+                        help="an earlier run's --json output: name each figure more than "
+                             f"{WORSE:.0%} worse")
     args = parser.parse_args()
+    earlier = read_results(args.against) if args.against else None
     results: list[dict] = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -267,6 +319,15 @@ def main() -> int:
             value = round(r["value"], 3) if isinstance(r["value"], float) else r["value"]
             print(f"{r['name']:<36} {value:>10} {r['unit']:<3} target {target:<6} "
                   f"{'ok' if r['ok'] else 'MISSED'}")
+    if earlier is not None:
+        worse = worse_than(earlier, results)
+        print(f"against {args.against}: " + (f"{len(worse)} figure(s) more than {WORSE:.0%} "
+                                              "worse" if worse else "nothing more than "
+                                              f"{WORSE:.0%} worse"), file=sys.stderr)
+        for line in worse:
+            print(f"  worse: {line}", file=sys.stderr)
+        if worse:
+            return 1
     return 0 if all(r["ok"] is not False for r in results) else 1
 
 
