@@ -319,18 +319,38 @@ def _size(lines: Sequence[str]) -> int:
     return sum(len(ln) for ln in lines) + max(len(lines) - 1, 0)
 
 
+class _Part:
+    """The lines of the part being filled, with their running size (:func:`_size` of them,
+    kept as lines are added rather than summed again for every line)."""
+
+    def __init__(self, lines: Sequence[str] = ()) -> None:
+        self.lines: list[str] = []
+        self.chars = 0
+        self.add(lines)
+
+    def add(self, lines: Sequence[str]) -> None:
+        self.lines += lines
+        self.chars += sum(len(ln) for ln in lines)
+
+    def size_with(self, *more: Sequence[str]) -> int:
+        """The part's size with ``more`` lines after it."""
+        count = len(self.lines) + sum(len(m) for m in more)
+        return self.chars + sum(len(ln) for m in more for ln in m) + max(count - 1, 0)
+
+
 def _pack(blocks: Sequence[_Block], budget: int) -> list[list[str]]:
     """Lay blocks into parts of at most ``budget`` characters, breaking only between lines."""
     parts: list[list[str]] = []
-    cur: list[str] = []
+    cur = _Part()
 
     def flush() -> None:
         nonlocal cur
-        while cur and not cur[-1]:
-            cur.pop()
-        if cur:
-            parts.append(cur)
-        cur = []
+        lines = cur.lines
+        while lines and not lines[-1]:
+            lines.pop()
+        if lines:
+            parts.append(lines)
+        cur = _Part()
 
     wrapped: list[list[list[str]]] = []
     for block in blocks:
@@ -353,33 +373,33 @@ def _pack(blocks: Sequence[_Block], budget: int) -> list[list[str]]:
 
     for index, block in enumerate(blocks):
         opener, closer = frame(block)
-        sep = [""] if cur else []
+        sep = [""] if cur.lines else []
         need = sep + head(index)
         if block.keep_with_next and index + 1 < len(blocks):
             need = sep + [ln for g in wrapped[index] for ln in g] + [""] + head(index + 1)
-        if cur and _size(cur + need) > budget:
+        if cur.lines and cur.size_with(need) > budget:
             flush()
-        if cur:
-            cur.append("")
-        cur += opener
+        if cur.lines:
+            cur.add([""])
+        cur.add(opener)
         started = False
         for group in wrapped[index]:
-            if started and _size(cur + group + closer) > budget and (
+            if started and cur.size_with(group, closer) > budget and (
                 _size(opener + group + closer) <= budget  # keep the whole group together
-                or (_size(cur + group[:2] + closer) > budget  # or at least its first two lines
+                or (cur.size_with(group[:2], closer) > budget  # or at least its first two lines
                     and _size(opener + group[:2] + closer) <= budget)
             ):
-                cur += closer
+                cur.add(closer)
                 flush()
-                cur = list(opener)
+                cur = _Part(opener)
             for line in group:
-                if _size(cur + [line] + closer) > budget:
-                    cur += closer
+                if cur.size_with([line], closer) > budget:
+                    cur.add(closer)
                     flush()
-                    cur = list(opener)
-                cur.append(line)
+                    cur = _Part(opener)
+                cur.add([line])
                 started = True
-        cur += closer
+        cur.add(closer)
     flush()
     return parts
 

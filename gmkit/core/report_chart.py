@@ -3,11 +3,11 @@ scripts, event handlers, foreign objects or external references)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import xml.etree.ElementTree as ET
 from typing import Any
-
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -21,15 +21,28 @@ _BANNED_ELEMENTS = {"script", "foreignobject", "iframe", "object", "embed", "a",
 _URL_IN_CSS = re.compile(r"url\(\s*(?!['\"]?#)", re.I)
 
 
+#: the charts converted last, by their spec's hash: a turn's reports for every reader mostly
+#: draw one chart, which is converted once (oldest first; a conversion is deterministic)
+_CONVERTED: dict[str, str] = {}
+_KEPT = 32
+
+
 def chart_svg(chart: Any) -> str:
     """An altair chart as static, sanitized SVG (no JavaScript needed to view it).
 
     Converted by vl-convert with no external data allowed, then stripped of anything that could
     run code or make a request: script/foreignObject/style/animation elements, ``on*``
     attributes, and ``href``/``url(...)`` references other than ``#fragment`` or
-    ``data:image/...``.
+    ``data:image/...``. A spec converted lately is not converted again.
     """
-    return sanitize_svg(vegalite_svg(chart_spec(chart)))
+    spec = chart_spec(chart)
+    key = hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()
+    found = _CONVERTED.get(key)
+    if found is None:
+        found = _CONVERTED[key] = sanitize_svg(vegalite_svg(spec))
+        while len(_CONVERTED) > _KEPT:
+            del _CONVERTED[next(iter(_CONVERTED))]
+    return found
 
 
 def chart_spec(chart: Any) -> Any:
