@@ -410,7 +410,9 @@ def test_the_desk_draws_the_orders_before_and_during_the_turn(desk: Desk,
     first = desk.step()
     assert first.orders_svg is not None and "step 1 of" in first.orders_svg
     html = first.to_html()
-    assert html.count("<svg") == 2 and html.index(first.orders_svg) < html.index(first.map_svg)
+    # each map whole in its zoom frame (its opening tag given the frame's size)
+    body = [m.split(">", 1)[1] for m in (first.orders_svg, first.map_svg)]
+    assert html.count("<svg") == 2 and html.index(body[0]) < html.index(body[1])
     state, _, events = calls.calls[-1]
     assert state is desk.session.driver.start
     assert events == list(desk.session.driver.records[0].events)
@@ -492,3 +494,30 @@ def test_aztlan_map_outlines_the_empires() -> None:
     assert len(groups) == 9
     svg = game.map_svg(game.state())
     assert svg is not None and svg.count('fill="none" stroke="#') >= 9
+
+
+def test_a_picture_is_drawn_again_only_for_a_scene_that_differs():
+    """A scene drawn lately on the same board gives the same picture without drawing it again;
+    a scene differing anywhere, a fill in the middle of a large fill frame too, is drawn."""
+    import polars as pl
+
+    from gmkit.core.boards.hexgrid import HexBoard
+    from gmkit.core.drawing import board_svg
+    from gmkit.core.drawing.scene import Scene
+
+    board = HexBoard()  # unbounded: the frame's hexes are drawn
+    hexes = pl.DataFrame({"q": list(range(-20, 21)), "r": [0] * 41})
+    frame = hexes.with_columns(pl.lit("#aaaaaa").alias("fill"))
+    changed = frame.with_columns(pl.when(pl.col("q") == 0).then(pl.lit("#bb0000"))
+                                 .otherwise(pl.col("fill")).alias("fill"))
+    first = board_svg.scene_svg(board, Scene(fill_frame=frame))
+    calls = []
+    real = board_svg._draw
+    try:
+        board_svg._draw = lambda *a: calls.append(a) or real(*a)
+        assert board_svg.scene_svg(board, Scene(fill_frame=frame.clone())) == first
+        assert calls == []
+        other = board_svg.scene_svg(board, Scene(fill_frame=changed))
+        assert len(calls) == 1 and "#bb0000" in other and other != first
+    finally:
+        board_svg._draw = real

@@ -8,8 +8,11 @@ board's kind: :func:`~gmkit.core.drawing.graph_svg.graph_svg` for a graph board,
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable, Iterable
 from typing import Any
+
+import numpy as np
 
 from gmkit.core.boards import Board
 from gmkit.core.boards.graph import GraphBoard
@@ -31,9 +34,43 @@ def scene_svg(board: Board[Any], scene: Scene, *, highlight: Iterable[Hashable] 
     default otherwise: a screen's page may want larger hexes than a report). The title and
     legend keep their size in pixels, so larger hexes leave the legend relatively less room.
 
+    A picture drawn lately for the same board and an equal scene is not drawn again (the GM
+    steps back and forth, enters a die that changes nothing on the map).
+
     Raises:
         TypeError: for a board no renderer draws.
     """
+    highlight = tuple(highlight)
+    key = (id(board), _scene_key(scene), highlight, hex_px)
+    found = _DRAWN.get(key)
+    if found is not None and found[0] is board:
+        return found[1]
+    svg = _draw(board, scene, highlight, hex_px)
+    _DRAWN[key] = (board, svg)  # the board kept, so its id names it while the entry stays
+    while len(_DRAWN) > _KEPT:
+        del _DRAWN[next(iter(_DRAWN))]
+    return svg
+
+
+#: the pictures drawn last (oldest first): drawing is deterministic, so an equal scene on the
+#: same board draws the same SVG
+_DRAWN: dict[tuple[Any, ...], tuple[Board[Any], str]] = {}
+_KEPT = 24
+
+
+def _scene_key(scene: Scene) -> tuple[Any, ...]:
+    """What tells two scenes apart: their whole text, a fill frame (whose text shows only some
+    rows) by a hash of every row instead."""
+    frame = scene.fill_frame
+    if frame is None:
+        return (repr(scene),)
+    rows = frame.hash_rows().to_numpy()
+    return (repr(dataclasses.replace(scene, fill_frame=None)), tuple(frame.columns), frame.height,
+            int(rows.sum(dtype="uint64")), int(np.bitwise_xor.reduce(rows)) if len(rows) else 0)
+
+
+def _draw(board: Board[Any], scene: Scene, highlight: tuple[Hashable, ...],
+          hex_px: float | None) -> str:
     if isinstance(board, GraphBoard):
         return graph_svg(board, scene)
     if isinstance(board, HexBoard):

@@ -349,6 +349,20 @@ def _fills(board: PolygonBoard, scene: Scene) -> dict[str, str]:
     }
 
 
+#: the layouts made last, by board and width (oldest first): a board's paths in pixels are
+#: the same for every picture of it
+_LAYOUTS: dict[tuple[int, int], PolygonLayout] = {}
+
+
+def _layout(board: PolygonBoard, width: int) -> PolygonLayout:
+    found = _LAYOUTS.get((id(board), width))
+    if found is None or found.board is not board:
+        found = _LAYOUTS[(id(board), width)] = PolygonLayout(board, width)
+        while len(_LAYOUTS) > 8:
+            del _LAYOUTS[next(iter(_LAYOUTS))]
+    return found
+
+
 def polygon_svg(
     board: PolygonBoard,
     scene: Scene,
@@ -381,7 +395,7 @@ def polygon_svg(
     if unknown:
         raise ValueError(f"{board.source}: unknown region(s) {', '.join(unknown[:5])}")
     if layout is None or layout.board is not board or layout.width != width:
-        layout = PolygonLayout(board, width)
+        layout = _layout(board, width)
     fills = _fills(board, scene)
     for colour in fills.values():
         check_colour(colour)
