@@ -263,8 +263,8 @@ def blocks_svg(scene: Scene, points: Mapping[str, Point], area: Mapping[str, flo
 
     shafts = arrow_shafts(scene, anchor, font, trimmed, passing=passing) \
         if scene.arrows else []
-    obstacles = [shaft_boxes(a, scene.arrow_kind(a.kind), s, font, PEN, spacing,
-                             exclude=[wanted[p] for p in (a.src, a.dst) if p in wanted])
+    # a shaft squeezed between two near blocks moves them off it: a name is never under one
+    obstacles = [shaft_boxes(a, scene.arrow_kind(a.kind), s, font, PEN, spacing)
                  for a, s in zip(scene.arrows, shafts)]
     covered = [b for boxes in obstacles for b in boxes]
     for block, where in zip(blocks, place_boxes([b.box for b in blocks], size,
