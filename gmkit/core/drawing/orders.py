@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from urllib.parse import quote, unquote
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +26,8 @@ from typing import Any
 from gmkit.core.drawing.scene import Arrow, ArrowKind, LegendEntry, Mark, MarkKind, Scene
 from gmkit.core.envelope import Envelope
 
-__all__ = ["LEGEND_INK", "DrawnOrders", "merged", "on_scene", "order_ref", "void_lines"]
+__all__ = ["LEGEND_INK", "DrawnOrders", "merged", "on_scene", "order_ref", "ref_parts",
+           "void_lines"]
 
 #: The colour of the legend's order symbols: a kind's look, not a player's colour.
 LEGEND_INK = "#555555"
@@ -33,12 +35,26 @@ LEGEND_INK = "#555555"
 
 def order_ref(envelope: Envelope[Any]) -> str:
     """An order's name on a map: ``player/post/line/index`` (its envelope's key), unique in
-    its turn.
+    its turn; the player's id is percent-encoded, so a name holds no space or slash (a map
+    lists several names in one attribute, space-separated).
 
     >>> order_ref(Envelope("dig", "Amber", 12, 3))
     'Amber/12/3/0'
+    >>> order_ref(Envelope("A Tla", "Hot Country", 7, 2))
+    'Hot%20Country/7/2/0'
     """
-    return "/".join(map(str, envelope.key))
+    player, post, line, index = envelope.key
+    return f"{quote(player, safe='')}/{post}/{line}/{index}"
+
+
+def ref_parts(ref: str) -> tuple[str, int, int, int]:
+    """The envelope key an order's name stands for (see :func:`order_ref`).
+
+    >>> ref_parts('Hot%20Country/7/2/0')
+    ('Hot Country', 7, 2, 0)
+    """
+    player, post, line, index = ref.rsplit("/", 3)
+    return unquote(player), int(post), int(line), int(index)
 
 
 @dataclass(frozen=True)

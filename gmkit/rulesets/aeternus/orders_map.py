@@ -10,7 +10,8 @@ blew them. A stagway journey (5.3.3.4) is a dotted arrow from station to station
 blasting (7.4.4, 7.1.2) are marks on the hex they concern (a player's marks of one kind on one
 hex are one token counting them). Trades, votes, proposals and the rest have no place on the
 map. Where the events so far tell (a failed action, where fishing happened, where the winds
-blew), the drawing follows them.
+blew), the drawing follows them; an action's events name its line, so for a player whose
+actions share a line number (each posted apart) the actions are drawn as posted.
 
 :func:`drawn_orders` is what the ruleset's presentation declares; it draws only the actions it
 is given, on the state it is given (a viewer's), so a public map shows no secret action.
@@ -65,12 +66,19 @@ def _hex(region: str | None) -> Axial | None:
     return h.q, h.r
 
 
-def _by_line(events: Sequence[Event]) -> dict[tuple[str, int], list[Event]]:
-    """The events so far of each ``(player, line)``."""
+def _by_line(events: Sequence[Event], orders: Orders[Order]) -> dict[tuple[str, int],
+                                                                    list[Event]]:
+    """The events so far of each ``(player, line)``: an action's events name its line only,
+    so a player whose actions share a line number (each posted apart) is left out, and their
+    actions are drawn as posted."""
+    lines: dict[str, list[int]] = {}
+    for sent in orders.envelopes:
+        lines.setdefault(sent.player, []).append(sent.line)
+    shared = {p for p, seen in lines.items() if len(set(seen)) < len(seen)}
     out: dict[tuple[str, int], list[Event]] = {}
     for e in events:
         line = e.data.get("line") if e.player else None
-        if isinstance(line, int):
+        if isinstance(line, int) and e.player not in shared:
             out.setdefault((str(e.player), line), []).append(e)
     return out
 
@@ -131,7 +139,7 @@ def drawn_orders(state: State, orders: Orders[Order], events: Sequence[Event],
     players = {r["id"]: r for r in state["players"].iter_rows(named=True)}
     active = sorted(p for p, r in players.items() if r["active"])
     mark = initials(active)
-    said = _by_line(events)
+    said = _by_line(events, orders)
     walkers: dict[str, _Walker] = {}
     spots: dict[tuple[Axial, str, str, bool], list[tuple[str, str]]] = {}
     for e in orders.received(posted_at):
