@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_LAND_FILL",
     "DEFAULT_SEA_FILL",
     "KIND_FILLS",
+    "PEN",
     "SEA_INK",
     "PolygonLayout",
     "polygon_svg",
@@ -55,7 +56,6 @@ _STROKE = "#4a4a4a"
 _HIGHLIGHT_STROKE = "#000000"
 _INK = "#1a1a1a"
 _MARGIN = 4.0
-__all__ += ["PEN"]  # where polygon maps' arrows were first declared
 
 
 def region_labels(board: PolygonBoard, texts: Mapping[str, str] | None = None

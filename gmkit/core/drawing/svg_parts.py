@@ -86,10 +86,6 @@ def shape_svg(shape: MarkShape, x: float, y: float, size: float, colour: str) ->
     return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(h)}" {style}/>'
 
 
-#: The shapes under their former private name.
-_shape_svg = shape_svg
-
-
 def _readable_ink(colour: str) -> str:
     """Black or white, whichever reads better on ``colour`` (named colours get white)."""
     c = colour.lstrip("#")
