@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Maps with their labels placed: every sample's turn map, and a 10,000-hex explored Aeternus
+"""Maps with their labels placed: every sample's turn map, every sample's map of its latest
+turn's orders (arrows and marks, labels kept clear of them), and a 10,000-hex explored Aeternus
 region with a token per player.
 
     python bench/map_labels.py           # a readable table
@@ -81,6 +82,16 @@ def bench_map_labels(repeat: int = 5) -> list[dict]:
         worst = max(worst, took)
         out.append({"name": f"map_svg_{folder.name}_s", "value": round(took, 4), "unit": "s",
                     "target": "< 0.3", "ok": took < 0.3})
+        # the latest turn's orders on the map before it, as the report and `gmkit map
+        # --orders` draw them for the public (reading the orders apart)
+        shown = game.turn_orders(game.latest_turn, "public")
+        took = median_time(lambda: game.map_svg(shown.before, title="bench",
+                                                orders=shown.drawn), repeat)
+        out.append({"name": f"map_orders_svg_{folder.name}_s", "value": round(took, 4),
+                    "unit": "s", "target": "< 0.3", "ok": took < 0.3 and bool(shown.drawn)})
+        took = median_time(lambda: game.turn_orders(game.latest_turn, "public"), repeat)
+        out.append({"name": f"turn_orders_{folder.name}_s", "value": round(took, 4),
+                    "unit": "s", "target": "< 0.5", "ok": took < 0.5})
     region = aeternus_region(Game.open(ROOT / "data" / "sample-aeternus").state())
     board = HexBoard(default_kind="indeterminate")
 

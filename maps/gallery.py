@@ -5,8 +5,9 @@
     python maps/gallery.py OUT --png  # elsewhere, with the forum PNGs of every map
 
 For each sample under ``data/`` it writes ``<game>-before.svg`` (the public map after the turn
-before the latest) and ``<game>-after.svg`` (after the latest), drawn as ``gmkit map`` draws
-them; the two pictures of a hex game share one extent. ``--png`` adds each map as the
+before the latest, with the latest turn's public orders drawn on it, as ``gmkit map --orders``
+draws it) and ``<game>-after.svg`` (after the latest, as ``gmkit map`` draws it); the two
+pictures of a hex game share one extent. ``--png`` adds each map as the
 1200-pixel PNG a forum shows. A crop of AZTLAN's Valley of Mexico, where every empire starts,
 is written too (``aztlan-valley-*.svg``). The label test (``tests/test_map_labels_browser.py``)
 measures the text of these very maps in a browser.
@@ -25,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from gmkit.core.drawing.board_svg import scene_svg  # noqa: E402
 from gmkit.core.drawing.hex_svg import share_extent  # noqa: E402
+from gmkit.core.drawing.orders import on_scene  # noqa: E402
 from gmkit.core.drawing.png import svg_png  # noqa: E402
 from gmkit.core.views import Viewer  # noqa: E402
 from gmkit.game import Game  # noqa: E402
@@ -42,17 +44,28 @@ def samples() -> list[Path]:
 
 
 def maps_of(game: Game) -> dict[str, str]:
-    """The public maps of ``game`` before and after its latest turn, sharing one extent."""
+    """The public maps of ``game`` before its latest turn, with that turn's public orders, and
+    after it, sharing one extent."""
     latest = game.latest_turn
-    turns = {"before": max(latest - 1, game.first_turn - 1, 0), "after": latest}
     public = Viewer.public()
+    draw = game.ruleset.presentation.scene
+    if draw is None:
+        return {}
+    ctx = game.context()
     scenes = {}
-    for when, turn in turns.items():
-        scene = game.ruleset.presentation.scene(game.ruleset.view(game.state(turn), public), game.rules)
-        if scene is None:
+    if latest > game.first_turn:
+        shown = game.turn_orders(latest, public)
+        before = draw(shown.before, ctx)
+        if before is None:
             return {}
-        title = "The set-up (turn 0)" if turn == 0 else f"{game.title}: after turn {turn}"
-        scenes[when] = dataclasses.replace(scene, title=title)
+        title = (f"{game.title}: the orders of turn {latest}" if shown.drawn else
+                 f"{game.title}: after turn {latest - 1}")
+        scenes["before"] = on_scene(dataclasses.replace(before, title=title), shown.drawn)
+    after = draw(game.state(latest, viewer=public), ctx)
+    if after is None:
+        return {}
+    title = "The set-up (turn 0)" if latest == 0 else f"{game.title}: after turn {latest}"
+    scenes["after"] = dataclasses.replace(after, title=title)
     board = game.board
     assert board is not None
     out = {}

@@ -212,7 +212,7 @@ def _(map_download, desk, get_posts_tick, get_turn_tick, map_zoom, mo, phase,
         map_zoom,
         mo.Html(zoomable_map(_map, map_zoom.value) if _map else ""),
         map_download(desk.game, _ov.latest_turn) if _map else mo.md(""),
-        # Rulesets that draw orders (AZTLAN's arrows) show those received so far.
+        # The orders received so far, drawn on the map (arrows and marks, as each game draws them)
         mo.Html(zoomable_map(_orders, map_zoom.value) if (_orders := desk.orders_svg()) else ""),
     ])
     return
@@ -316,7 +316,7 @@ def _(desk, frame_html, get_said, map_zoom, mo, phase, posts, said_html, withdra
         said_html(get_said(), "withdraw"),
         mo.Html(frame_html(desk.problems(), caption="Rejected lines and problems of the posts "
                            "that count", empty="none")),
-        # Rulesets that draw orders (AZTLAN's arrows) show them on the map before resolving.
+        # The orders drawn on the map before resolving (arrows and marks, as each game draws them)
         mo.Html(zoomable_map(_orders, map_zoom.value) if (_orders := desk.orders_svg()) else ""),
     ])
     return

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from gmkit.core.boards.polygon import PolygonBoard
+from gmkit.core.drawing.orders import DrawnOrders
 from gmkit.core.drawing.scene import Arrow, ArrowKind, Scene
 from gmkit.core.params import Params
 from gmkit.core.steps import Event
@@ -356,26 +357,25 @@ def test_marks_on_the_aztlan_board(aztlan: PolygonBoard) -> None:
 # -- the game, the desk and the panel ------------------------------------------------------------
 
 class Calls:
-    """What the desk asked of a ruleset's ``order_arrows``."""
+    """What the desk asked of a ruleset's ``orders`` drawing."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[State, dict[str, list[Any]], list[Event]]] = []
 
     def __call__(self, state: State, orders: Mapping[str, Sequence[Any]],
-                 events: Sequence[Event], rules: Params) -> list[Arrow]:
+                 events: Sequence[Event], rules: Params) -> DrawnOrders:
         self.calls.append((state, {p: list(o) for p, o in orders.items()}, list(events)))
-        return [Arrow("Solsauvre", "Vauclerc", "red", "attack",
-                      ok=None if not events else True, title="Red attacks Vauclerc")]
+        return DrawnOrders(arrows=(Arrow("Solsauvre", "Vauclerc", "red", "attack",
+                                         ok=None if not events else True,
+                                         title="Red attacks Vauclerc"),),
+                           arrow_kinds=KINDS)
 
 
-def _draw_with(monkeypatch: pytest.MonkeyPatch, desk: Desk, calls: Calls) -> None:
-    """The desk's ruleset drawing ``calls``' arrows on its map, which shows their kinds."""
+def _draw_with(monkeypatch: pytest.MonkeyPatch, desk: Desk, calls: Calls | None) -> None:
+    """The desk's ruleset drawing its orders with ``calls`` (none with None)."""
     shown = desk.game.ruleset.presentation
-    scene = shown.scene
-    assert scene is not None
-    monkeypatch.setattr(desk.game.ruleset, "presentation", dataclasses.replace(
-        shown, arrows=calls,
-        scene=lambda state, ctx: dataclasses.replace(scene(state, ctx), arrow_kinds=KINDS)))
+    monkeypatch.setattr(desk.game.ruleset, "presentation",
+                        dataclasses.replace(shown, orders=calls))
 
 
 @pytest.fixture
@@ -387,7 +387,9 @@ def desk(tmp_path: Path) -> Desk:
     return Desk.open(game)
 
 
-def test_a_ruleset_without_arrows_shows_no_orders_map(desk: Desk) -> None:
+def test_a_ruleset_that_draws_no_orders_shows_no_orders_map(
+        desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
+    _draw_with(monkeypatch, desk, None)
     assert desk.orders_svg() is None
     view = desk.step()
     assert view.orders_svg is None and view.to_html().count("<svg") == 1
@@ -456,6 +458,7 @@ def test_the_panel_shows_the_orders_map_when_there_are_arrows(
     pytest.importorskip("ipywidgets")
     from gmkit.desk.panel import DeskPanel
 
+    _draw_with(monkeypatch, desk, None)
     panel = DeskPanel(desk)
     assert panel["orders_map"].value == ""
     _draw_with(monkeypatch, desk, Calls())

@@ -24,6 +24,7 @@ from click.testing import CliRunner
 from gmkit.publish import history
 from gmkit.cli import main
 from gmkit.core.dice import Dice
+from gmkit.core.drawing.orders import ref_parts
 from gmkit.core.reports import render_bbcode, render_html
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.tables import State
@@ -62,7 +63,10 @@ def _play(root: Path, name: str) -> tuple[Game, dict[str, set[str]]]:
             secret = (ids.index(pid) + turn) % 2 == 0
             if secret:
                 canary = _canary(ids.index(pid), turn)
-                post += f"\n[b]{canary}[/b]\n"
+                # in the post's own form: a bold line in a post of bold orders, a plain
+                # line in a plain one (a bold line there would make the rest chatter)
+                post += (f"\n[b]{canary}[/b]\n" if "[b]" in post.lower()
+                         else f"\n{canary}\n")
                 planted[pid].add(canary)
             game.receive_post(pid, post, secret=secret, received="2026-01-01T00:00:00+00:00")
         game.commit(game.start())
@@ -118,6 +122,36 @@ def test_turn_reports_show_each_viewer_only_their_canaries(played):
             for svg in (report.map_before_svg, report.map_after_svg):
                 _check(svg or "", viewer, planted, f"turn {turn} map")
         assert seen == _allowed(viewer, planted), viewer
+
+
+ORDERS = re.compile(r'data-orders="([^"]*)"')
+
+
+def _drawn(svg: str | None) -> set[str]:
+    """The orders a map draws (see :func:`gmkit.core.drawing.orders.order_ref`)."""
+    return {ref for refs in ORDERS.findall(svg or "") for ref in refs.split()}
+
+
+def test_each_viewers_map_of_a_turn_draws_the_orders_they_may_see_and_no_other(played):
+    """A turn's orders are drawn on the map before it as each viewer may see them (the viewer
+    canaries of the orders, each order's name on the map): the public's map draws every
+    public order the GM's draws and no secret one; a player's, their own secret ones too and
+    no one else's."""
+    game, _, _ = played
+    secret_seen = 0
+    for turn in range(1, game.latest_turn + 1):
+        secret = {(p, seq) for p, seq, hidden in
+                  game.turn(turn).orders.select("player", "seq", "secret").iter_rows() if hidden}
+        every = _drawn(turn_report(game, turn, viewer="gm").map_before_svg)
+        assert every, f"turn {turn}: the GM's map draws no order"
+        hidden = {r for r in every if ref_parts(r)[:2] in secret}
+        secret_seen += len(hidden)
+        for viewer in _viewers(game)[1:]:
+            seen = _drawn(turn_report(game, turn, viewer=viewer).map_before_svg)
+            own = {r for r in hidden if ref_parts(r)[0] == viewer.player_id}
+            assert seen - (every - hidden) - own == set(), (turn, str(viewer))
+            assert (every - hidden) | own <= seen, (turn, str(viewer))
+    assert secret_seen, "no secret order was drawn on the GM's maps: nothing was checked"
 
 
 def test_gm_only_standings_values_reach_only_their_player(played):

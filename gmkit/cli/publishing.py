@@ -59,18 +59,27 @@ def report(game: Path, turn: int | None, fmt: str, view: str, out: Path | None,
               help="The PNG's width in pixels (forums show 1200 well).")
 @click.option("--coords", is_flag=True,
               help="Print each explored or occupied hex's coordinates on a hex map.")
+@click.option("--orders", "orders", is_flag=True,
+              help="The turn's orders drawn on the map before it (only the orders the view "
+                   "may see: no secret order on the public's map).")
 def map_command(game: Path, turn: int | None, view: str, out: Path | None,
-                width: int, coords: bool) -> None:
+                width: int, coords: bool, orders: bool) -> None:
     """Write a turn's map as a PNG or SVG file to attach to a forum post ('gmkit report
     --format bbcode --map-file NAME' says to attach it), or as GeoJSON in longitude and
-    latitude for GIS tools and web maps."""
+    latitude for GIS tools and web maps; with --orders, the turn's orders drawn on the map
+    before it."""
     from gmkit.game import Game
     from gmkit.publish.mapfile import default_name, write_map
 
     g = Game.open(game)
     viewer = str(viewer_for(g, view))
     t = g.latest_turn if turn is None else turn
-    path = write_map(g, out or Path(default_name(t)), t, viewer, width, coordinates=coords)
+    path = write_map(g, out or Path(default_name(t, orders=orders)), t, viewer, width,
+                     coordinates=coords, orders=orders)
+    if orders:
+        click.echo(f"wrote {path} (the orders of turn {t} on the map before it, {viewer} "
+                   "view)")
+        return
     if path.suffix.lower() == ".geojson":
         click.echo(f"wrote {path} (the map after turn {t}, {viewer} view, in longitude and "
                    "latitude, RFC 7946)")

@@ -26,7 +26,8 @@ from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import State
 
 if TYPE_CHECKING:
-    from gmkit.core.drawing.scene import Arrow, Scene
+    from gmkit.core.drawing.orders import DrawnOrders
+    from gmkit.core.drawing.scene import Scene
     from gmkit.core.envelope import Orders
     from gmkit.core.intake import Imported, Intake
     from gmkit.core.orders import ParseResult
@@ -135,9 +136,13 @@ class Presentation:
     """How the workflow shows a game, without knowing its columns.
 
     ``colours(state, ctx)``: each player's CSS colour, the one palette of maps and charts.
-    ``scene(state, ctx)``: what to draw on the game's board. ``arrows(state, orders, events,
-    ctx)``: a turn's orders as arrows on the map of the state before it (``events`` so far mark
-    each as succeeded or failed). ``describe(order)``: an order in words, read back to its
+    ``scene(state, ctx)``: what to draw on the game's board. ``orders(state, orders, events,
+    ctx)``: how a turn's orders are drawn on the map of the state before it
+    (:class:`~gmkit.core.drawing.orders.DrawnOrders`: arrows for orders from one place to
+    another, marks for orders that stay on their place, each naming its orders); it is given a
+    viewer's state, the orders that viewer may see and the events so far they may see (which
+    mark each order as succeeded or failed), and draws from nothing else, so a public map shows
+    no secret order. ``describe(order)``: an order in words, read back to its
     player. ``headline``: the standings column a summary charts. ``labels``: words for
     standings columns. ``subject``: whom the standings rank ("player", "house", "character",
     "faction"). ``series``: other subjects the history follows (name -> words) and
@@ -152,7 +157,7 @@ class Presentation:
 
     colours: Callable[[State, Context], dict[str, str]] | None = None
     scene: Callable[[State, Context], Scene | None] | None = None
-    arrows: Callable[[State, Orders[Any], Sequence[Event], Context], list[Arrow]] | None = None
+    orders: Callable[[State, Orders[Any], Sequence[Event], Context], DrawnOrders] | None = None
     describe: Callable[[Any], str] = str
     headline: Headline | None = None
     labels: Mapping[str, str] = field(default_factory=dict)

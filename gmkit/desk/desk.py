@@ -37,11 +37,13 @@ import polars as pl
 from gmkit.core.dice import Dice, DiceError, Roll
 from gmkit.core.envelope import Orders
 from gmkit.core.parts import GM_POSTER
+from gmkit.core.drawing.orders import DrawnOrders
 from gmkit.core.drawing.scene import Arrow
 from gmkit.core.steps import Event, StepRecord, condensed
 from gmkit.core.files import StoreError
 from gmkit.core.tables import SchemaError, State
 from gmkit.game import Game, GameError, TurnSession
+from gmkit.game.orders_drawn import draw_orders
 from gmkit.desk.copies import BUNDLED_SAMPLE, DeskError, working_copy
 from gmkit.desk.dicing import DeskDice
 from gmkit.desk.posting import DeskPosts
@@ -176,22 +178,23 @@ class Desk(DeskPosts, DeskDice):
 
     def map_svg(self, state: State | None = None, *, title: str | None = None,
                 highlight: Iterable[str] = (), arrows: Sequence[Arrow] = (),
-                along: Sequence[State] = ()) -> str | None:
+                along: Sequence[State] = (), orders: DrawnOrders | None = None) -> str | None:
         """The map drawn for ``state`` (the latest committed state by default) as SVG: the
-        ruleset's fills, labels, stacks and arrows, then ``arrows``; sharing one extent with
-        the maps of the states ``along`` on an unbounded hex board."""
+        ruleset's fills, labels, stacks and arrows, then ``arrows`` and the ``orders`` drawn
+        (see :meth:`orders_svg`); sharing one extent with the maps of the states ``along`` on
+        an unbounded hex board."""
         state = self.game.state() if state is None else state
         board = self.game.board
         marked = tuple(sorted(n for n in highlight if board is not None and
                               board.contains(n)))
         states = (state, *along)
         key = (tuple(tuple(id(df) for df in s.tables.values()) for s in states), title, marked,
-               tuple(arrows))
+               tuple(arrows), orders)
         cached = self._svg.get(key)
         if cached is not None:
             return cached[1]
         svg = self.game.map_svg(state, title=title, arrows=arrows, highlight=marked, along=along,
-                                hex_px=DESK_HEX_PX)
+                                orders=orders, hex_px=DESK_HEX_PX)
         if svg is None:  # no map, and the ruleset draws no board of its own
             return None
         self._svg[key] = (states, svg)  # the states are kept so that their tables' ids stay unique
@@ -200,11 +203,13 @@ class Desk(DeskPosts, DeskDice):
         return svg
 
     def orders_svg(self, *, title: str | None = None) -> str | None:
-        """The orders of the coming turn drawn as arrows on the map of the state before it: the
-        orders received so far (those of the turn being resolved once it has started), each
-        marked as succeeded or failed once a step run so far has decided it.
+        """The orders of the coming turn drawn on the map of the state before it, as the ruleset
+        draws them (:attr:`~gmkit.core.parts.Presentation.orders`: arrows and marks, every
+        order, secret ones too, for the GM): the orders received so far (those of the turn being
+        resolved once it has started), each marked as succeeded or failed once a step run so
+        far has decided it.
 
-        None when the game has no map or the ruleset draws no arrow for these orders."""
+        None when the game has no map or the ruleset draws none of these orders."""
         session = self._live_session()
         if session is not None:
             driver = session.driver
@@ -219,11 +224,8 @@ class Desk(DeskPosts, DeskDice):
 
     def _orders_svg(self, state: State, orders: Orders[Any], events: Sequence[Event],
                     title: str) -> str | None:
-        if self.game.board is None or self.game.ruleset.presentation.scene is None:
-            return None  # nothing to draw the orders on
-        draw = self.game.ruleset.presentation.arrows
-        arrows = draw(state, orders, events, self.game.context()) if draw else []
-        return self.map_svg(state, title=title, arrows=arrows) if arrows else None
+        drawn = draw_orders(self.game, state, orders, events)
+        return self.map_svg(state, title=title, orders=drawn) if drawn else None
 
     # -- resolving -------------------------------------------------------------------------------
     def _live_session(self) -> TurnSession | None:

@@ -263,7 +263,7 @@ class StepView:
     changes: Mapping[str, pl.DataFrame]  # table -> key, field, before, after
     map_svg: str | None
     next_title: str | None
-    orders_svg: str | None = None  # the state before the turn with its orders as arrows
+    orders_svg: str | None = None  # the state before the turn with its orders drawn
 
     @property
     def done(self) -> bool:

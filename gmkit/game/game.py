@@ -18,7 +18,7 @@ import json
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -45,9 +45,13 @@ from gmkit.game.corrections import apply_corrections
 from gmkit.game.dicing import GuardedDice
 from gmkit.game.intake import config_problems
 from gmkit.game.posts import ComingTurn
+from gmkit.game.orders_drawn import TurnOrders, turn_orders
 from gmkit.game.session import TurnSession, events_frame, rolls_frame
 from gmkit.game.setup import (MAP_FILE, RECORD_KEYS, board_path, given_position, resolved_with,
                               starting_board)
+
+if TYPE_CHECKING:
+    from gmkit.core.drawing.orders import DrawnOrders
 
 
 class Game(ComingTurn, GuardedDice):
@@ -541,11 +545,12 @@ class Game(ComingTurn, GuardedDice):
     def map_svg(self, state: State, *, title: str | None = None,
                 arrows: Sequence[sc.Arrow] = (), highlight: Iterable[str] = (),
                 coordinates: bool = False, along: Sequence[State] = (),
-                hex_px: float | None = None) -> str | None:
+                orders: DrawnOrders | None = None, hex_px: float | None = None) -> str | None:
         """The map drawn for ``state`` as SVG (None for a game whose ruleset draws no map):
         the ruleset's scene (:attr:`~gmkit.core.parts.Presentation.scene`) drawn on the game's
         :attr:`board` by the renderer of the board's kind, with ``arrows`` added (of the kinds
-        the scene declares); ``highlight`` places get a thicker outline on a polygon map;
+        the scene declares) and the ``orders`` drawn on it (see :meth:`turn_orders`, with a
+        legend entry per kind); ``highlight`` places get a thicker outline on a polygon map;
         ``coordinates`` prints each named hex's coordinates on a hex map. On an unbounded hex
         board the picture also takes in (without drawing them) the hexes the maps of the
         states ``along`` show, so pictures shown together (a turn's before and after) share
@@ -569,9 +574,21 @@ class Game(ComingTurn, GuardedDice):
             scene = dataclasses.replace(scene, title=scene.title if title is None else title,
                                         arrows=(*scene.arrows, *arrows),
                                         coordinates=coordinates or scene.coordinates)
+        if orders:
+            from gmkit.core.drawing.orders import on_scene  # drawing only when asked
+
+            scene = on_scene(scene, orders)
         from gmkit.core.drawing.board_svg import scene_svg  # drawing only when asked
 
         return scene_svg(board, scene, highlight=highlight, hex_px=hex_px)
+
+
+    def turn_orders(self, turn: int, viewer: Viewer | str = "gm",
+                    revision: int | None = None) -> TurnOrders:
+        """A committed turn's orders as ``viewer`` may see them, with the state before the
+        turn as they see it and the ruleset's drawing of those orders (see
+        :mod:`gmkit.game.orders_drawn`): what a map of the turn's orders shows them."""
+        return turn_orders(self, turn, viewer, revision)
 
 
 def _stamp(folder: Path) -> tuple[Any, ...]:

@@ -20,16 +20,28 @@ from gmkit.game import Game, GameError
 SUFFIXES = (".svg", ".png", ".geojson")
 
 
-def default_name(turn: int, suffix: str = ".png") -> str:
-    """The name a GM attaches: ``map-turn-0007.png``."""
-    return f"map-turn-{turn:04d}{suffix}"
+def default_name(turn: int, suffix: str = ".png", *, orders: bool = False) -> str:
+    """The name a GM attaches: ``map-turn-0007.png`` (``map-turn-0007-orders.png`` for the
+    map of the turn's orders)."""
+    return f"map-turn-{turn:04d}{'-orders' if orders else ''}{suffix}"
 
 
 def map_svg(game: Game, turn: int | None = None, view: str = "public", *,
-            coordinates: bool = False) -> str:
+            coordinates: bool = False, orders: bool = False) -> str:
     """The map after ``turn`` (default: the latest committed) as ``view`` sees it, as SVG
-    (``coordinates``: each named hex's coordinates printed on a hex map)."""
+    (``coordinates``: each named hex's coordinates printed on a hex map); with ``orders``,
+    the map before ``turn`` with the turn's orders ``view`` may see drawn on it (the public
+    sees no secret order, a player their own too)."""
     t = _committed(game, turn)
+    if orders:
+        if t <= game.first_turn:
+            raise GameError(f"--orders: turn {t} is the set-up, which has no orders")
+        shown = game.turn_orders(t, Viewer.parse(view))
+        svg = game.map_svg(shown.before, title=f"{game.title} \u2014 the orders of turn {t}",
+                           coordinates=coordinates, orders=shown.drawn)
+        if svg is None:
+            raise GameError(f"{game.title}: this game has no map to draw")
+        return svg
     state = game.state(t, viewer=Viewer.parse(view))
     title = "The set-up (turn 0)" if t == 0 else f"After turn {t}"
     svg = game.map_svg(state, title=f"{game.title} \u2014 {title}", coordinates=coordinates)
@@ -39,10 +51,11 @@ def map_svg(game: Game, turn: int | None = None, view: str = "public", *,
 
 
 def map_png(game: Game, turn: int | None = None, view: str = "public",
-            width: int = FORUM_WIDTH) -> bytes:
+            width: int = FORUM_WIDTH, *, orders: bool = False) -> bytes:
     """The map after ``turn`` (default: the latest committed) as ``view`` sees it, as the PNG
-    ``width`` pixels wide a forum shows (what the notebooks' "download the map" gives)."""
-    return svg_png(map_svg(game, turn, view), width)
+    ``width`` pixels wide a forum shows (what the notebooks' "download the map" gives); with
+    ``orders``, the turn's orders on the map before it (see :func:`map_svg`)."""
+    return svg_png(map_svg(game, turn, view, orders=orders), width)
 
 
 def download_link(game: Game, turn: int | None = None, view: str = "public",
@@ -109,18 +122,22 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
 
 
 def write_map(game: Game, out: Path, turn: int | None = None, view: str = "public",
-              width: int = FORUM_WIDTH, *, coordinates: bool = False) -> Path:
+              width: int = FORUM_WIDTH, *, coordinates: bool = False,
+              orders: bool = False) -> Path:
     """Write the map to ``out`` (``.svg``, ``.png`` ``width`` pixels wide, or ``.geojson``, by
     its suffix) and return the path; ``coordinates`` prints each named hex's coordinates on a
-    hex map."""
+    hex map; ``orders`` draws the turn's orders on the map before it (SVG and PNG)."""
     suffix = out.suffix.lower()
     if suffix not in SUFFIXES:
         raise GameError(f"{out}: write the map as .svg, .png or .geojson")
+    if suffix == ".geojson" and orders:
+        raise GameError("--orders: the orders are drawn on a picture (.png or .svg), not "
+                        "written to GeoJSON")
     if suffix == ".geojson":
         data = map_geojson(game, turn, view)
         atomic_write(out, (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8"))
         return out
-    svg = map_svg(game, turn, view, coordinates=coordinates)
+    svg = map_svg(game, turn, view, coordinates=coordinates, orders=orders)
     if suffix == ".svg":
         atomic_write(out, svg.encode("utf-8"))
     else:

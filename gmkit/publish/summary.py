@@ -3,7 +3,9 @@
 Everything here is read from the turn's stored orders, rolls and events (the log is the history);
 nothing is kept by hand beside them. A report is drawn for one viewer (the GM, the public or a
 player, :class:`gmkit.core.views.Viewer`): its maps, standings and chart from the ruleset's view
-of the state (:meth:`Ruleset.view`), its steps, rolls and posts from those that viewer may see.
+of the state (:meth:`Ruleset.view`), its steps, rolls and posts from those that viewer may see;
+the map before the turn shows the turn's orders that viewer may see
+(:mod:`gmkit.game.orders_drawn`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, Tur
                                 view_report)
 from gmkit.core.views import Viewer, visible_events, visible_orders, visible_rolls
 from gmkit.game import Game
+from gmkit.game.orders_drawn import turn_orders
 from gmkit.game.reading import reading
 
 
@@ -118,9 +121,10 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
                            r["player"], tuple(r["shared_with"] or ()))
                   for r in ro.iter_rows(named=True))))
     problems: dict[str, list[str]] = {}
+    accepted = None
     if played and not v.is_public:
         # read against the GM's state and every post, as resolution did; shown to the sender only
-        parsed, found, _ = game.read_orders(before_gm, data.orders)
+        parsed, found, accepted = game.read_orders(before_gm, data.orders)
         for player, result in parsed.items():
             if v.is_gm or player == v.player_id:
                 problems[player] = reading(result, found.get(player, [])).rejections()
@@ -137,11 +141,14 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     if game.store.seed_path(t, revealed=True).exists():
         seed = game.store.read_seed(t)
     links = tuple(ruleset.presentation.links(after)) if ruleset.presentation.links else ()
+    # the turn's orders the viewer may see, drawn on the map before it
+    drawn = turn_orders(game, t, v, data.revision, orders=accepted).drawn if played else None
     report = TurnReport(
         game_title=game.title, ruleset_title=ruleset.title, turn=t,
         revision=data.revision, view="gm",
         # the two pictures share one extent
-        map_before_svg=game.map_svg(before, title=f"Before turn {t}", along=(after,))
+        map_before_svg=game.map_svg(before, title=f"Before turn {t}", along=(after,),
+                                    orders=drawn)
         if played else None,
         map_after_svg=game.map_svg(after, title=f"After turn {t}",
                                    along=(before,) if played else ()),

@@ -2,7 +2,8 @@
 
 Places are drawn as filled circles (or rounded squares) at their positions, routes as one path
 of straight lines beneath them; outlines are soft bands joining the places of a group along
-their routes; then arrows, marks and labels on top. A place without a position is put on a
+their routes; then arrows, marks and labels on top, placed together so that none lies on
+another (:mod:`gmkit.core.drawing.overlay`). A place without a position is put on a
 circle around the others, so a board with no drawing data still draws.
 
     svg = graph_svg(board, Scene(kind_fills={"food": "#9bd770"}, title="The Nile"))
@@ -15,15 +16,9 @@ from collections.abc import Hashable
 from typing import Literal
 
 from gmkit.core.boards.graph import GraphBoard
+from gmkit.core.drawing.overlay import overlay_svg
 from gmkit.core.drawing.scene import Label, Scene
-from gmkit.core.drawing.placement import labels_and_marks_svg
-from gmkit.core.drawing.svg_parts import (
-    framed_svg,
-    Point,
-    arrows_svg,
-    xml_attr,
-    xml_text,
-)
+from gmkit.core.drawing.svg_parts import Point, framed_svg, xml_attr, xml_text
 from gmkit.core.drawing.colours import check_colour
 
 __all__ = ["graph_positions", "graph_svg"]
@@ -131,7 +126,6 @@ def graph_svg(
             out.append(f'<rect x="{x - radius:.1f}" y="{y - radius:.1f}" width="{2 * radius:.1f}" '
                        f'height="{2 * radius:.1f}" rx="{radius * 0.35:.1f}" {attrs}>{tip}</rect>')
     out.append("</g>")
-    out.append(arrows_svg(scene, anchor, font, clear=radius * 1.1))
     labelled = {label.place for label in scene.labels}
     labels = list(scene.labels)
     if names:
@@ -142,9 +136,9 @@ def graph_svg(
     minx, maxx = min(xs) - margin, max(xs) + margin
     miny, maxy = min(ys) - margin, max(ys) + margin + font
     circles = [(x - radius, y - radius, x + radius, y + radius) for x, y in pos.values()]
-    out.append(labels_and_marks_svg(scene, labels, anchor, font, radius * 0.9,
-                                    (minx, miny, maxx, maxy),
-                                    label_dy=lambda p: radius + font * 0.8, fixed=circles))
+    out.append(overlay_svg(scene, labels, anchor, font, radius * 0.9, (minx, miny, maxx, maxy),
+                           clear=radius * 1.1, label_dy=lambda p: radius + font * 0.8,
+                           fixed=circles))
     pixels = 1.0 if width is None else width / max(maxx - minx, 1e-9)
     return framed_svg(out, (minx, miny, maxx, maxy), scene, px=pixels,
                       aria=scene.title or board.name or "board",

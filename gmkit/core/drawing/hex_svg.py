@@ -4,7 +4,8 @@ Hexes are drawn as ONE ``<path>`` per fill colour: the ``d`` of a path holds eve
 colour (a move to the hex's first corner, then the same six relative lines for all), built
 with polars string columns rather than a Python loop, so a hundred thousand hexes draw in a
 fraction of a second. Outlines, arrows, marks and labels follow, in that order, on top; being
-few, they are drawn one element each. The viewBox fits the hexes drawn: all hexes of a bounded
+few, they are drawn one element each, placed together so that none lies on another
+(:mod:`gmkit.core.drawing.overlay`). The viewBox fits the hexes drawn: all hexes of a bounded
 board (with half a hex to spare), or on an unbounded board the hexes the scene names and its
 ``extent`` with one whole ring of their neighbours around them, left blank, so the reader sees
 where the known world ends (:func:`unbounded_bounds`).
@@ -22,13 +23,9 @@ import polars as pl
 
 from gmkit.core.boards.hexframe import neighbours_frame, to_pixel_exprs
 from gmkit.core.boards.hexgrid import DIRECTIONS, Hex, HexBoard, Layout, Point
+from gmkit.core.drawing.overlay import overlay_svg
 from gmkit.core.drawing.scene import Scene
-from gmkit.core.drawing.placement import labels_and_marks_svg
-from gmkit.core.drawing.svg_parts import (
-    arrows_svg,
-    framed_svg,
-    xml_text,
-)
+from gmkit.core.drawing.svg_parts import framed_svg, xml_text
 
 __all__ = ["HEX_PX", "HEX_WIDTH", "hex_svg", "share_extent", "unbounded_bounds"]
 
@@ -323,12 +320,11 @@ def hex_svg(
             out.append(f'<path data-layer="outline" d="{d}" fill="none" stroke="{outline.colour}" '
                        f'stroke-width="{outline.width * size / 10:.2f}" stroke-linecap="round"'
                        f"{dash}>{title}</path>")
-    out.append(arrows_svg(scene, anchor, font, clear=size * 0.45))
     marked = {m.place for m in scene.marks}
     token = size * 0.7
-    out.append(labels_and_marks_svg(
+    out.append(overlay_svg(
         scene, scene.labels, anchor, font * 0.8, token, (minx, miny, maxx, maxy),
-        mark_dy=size * 0.25 if scene.labels else 0.0,
+        clear=size * 0.45, arrow_font=font, mark_dy=size * 0.25 if scene.labels else 0.0,
         label_dy=lambda p: -size * 0.45 if p in marked else 0.0))
     return framed_svg(out, (minx, miny, maxx, maxy), scene, px=pixels,
                       aria=scene.title or "hex map")

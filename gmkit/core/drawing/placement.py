@@ -6,7 +6,9 @@ the order given (pieces and the most important names first): each at its anchor 
 is free, else at the nearest free spot around it, searched on rings of growing radius, the
 directions tried from the one pointing away from the crowd. A box is never placed over one
 already placed, nor across the edge of the picture. A box moved off its anchor gets a leader
-line back to its place (:func:`leader_svg`), so a reader still sees which place it names.
+line back to its place (:func:`leader_svg`), so a reader still sees which place it names. What a
+board shows over its places is placed this way together with its arrows
+(:mod:`gmkit.core.drawing.overlay`), so no label or piece lies on an arrow.
 
 Text widths are estimated from per-character widths a little wider than DejaVu Sans, the font
 the drawings name first, so an estimated box holds the real text.
@@ -15,15 +17,16 @@ the drawings name first, so an estimated box holds the real text.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from gmkit.core.drawing.scene import Label, Scene
-from gmkit.core.drawing.svg_parts import Anchor, Point, labels_svg, marks_svg, text_width
+from gmkit.core.drawing.svg_text import text_width
 
-__all__ = ["Box", "Placed", "labels_and_marks_svg", "leader_svg", "place_boxes"]
+__all__ = ["Box", "Placed", "leader_svg", "place_boxes", "text_width"]
+
+Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class Box:
@@ -69,6 +72,10 @@ def place_boxes(boxes: Sequence[Box], area: tuple[float, float, float, float], *
         cy = min(max(ay, y0 + hh), y1 - hh) if y1 - y0 > 2 * hh else (y0 + y1) / 2
         step = max(min(box.height, box.width) / 2, 2.0, reach / 40)
         radii = np.arange(0.0, reach + step, step)
+        # only the boxes a candidate could touch count (a map's arrows make many small ones)
+        rx, ry = reach + step + hw, reach + step + hh
+        near = taken[(taken[:, 2] > cx - rx) & (taken[:, 0] < cx + rx)
+                     & (taken[:, 3] > cy - ry) & (taken[:, 1] < cy + ry)]
         # candidates: the clamped anchor first, then rings around it, nearest first, tried a
         # few rings at a time so that a box free at its anchor costs one test
         best_x, best_y, least = cx, cy, math.inf
@@ -80,13 +87,13 @@ def place_boxes(boxes: Sequence[Box], area: tuple[float, float, float, float], *
                 ring_x, ring_y = ring_x[len(_ANGLES) - 1:], ring_y[len(_ANGLES) - 1:]
             cand_x = np.clip(cx + ring_x, x0 + hw, max(x0 + hw, x1 - hw))
             cand_y = np.clip(cy + ring_y, y0 + hh, max(y0 + hh, y1 - hh))
-            if not taken.shape[0]:
+            if not near.shape[0]:
                 best_x, best_y, least = float(cand_x[0]), float(cand_y[0]), 0.0
                 break
-            ox = (np.minimum(cand_x[:, None] + hw, taken[None, :, 2])
-                  - np.maximum(cand_x[:, None] - hw, taken[None, :, 0]))
-            oy = (np.minimum(cand_y[:, None] + hh, taken[None, :, 3])
-                  - np.maximum(cand_y[:, None] - hh, taken[None, :, 1]))
+            ox = (np.minimum(cand_x[:, None] + hw, near[None, :, 2])
+                  - np.maximum(cand_x[:, None] - hw, near[None, :, 0]))
+            oy = (np.minimum(cand_y[:, None] + hh, near[None, :, 3])
+                  - np.maximum(cand_y[:, None] - hh, near[None, :, 1]))
             overlap = (np.clip(ox, 0, None) * np.clip(oy, 0, None)).sum(axis=1)
             free = np.flatnonzero(overlap <= 1e-9)
             pick = int(free[0]) if free.size else int(np.argmin(overlap))
@@ -111,46 +118,3 @@ def leader_svg(anchor: Point, placed: Placed, box: Box, colour: str = "#333333",
             f'stroke-width="{width:g}" fill="none" data-leader="1"/>'
             f'<circle cx="{ax:.1f}" cy="{ay:.1f}" r="{max(width * 1.6, 1.2):.1f}" '
             f'fill="{colour}"/>')
-
-
-def labels_and_marks_svg(scene: Scene, labels: Sequence[Label], anchor: Anchor, font: float,
-                         token: float, area: tuple[float, float, float, float], *,
-                         mark_dy: float = 0.0,
-                         label_dy: Callable[[Hashable], float] = lambda place: 0.0,
-                         fixed: Sequence[tuple[float, float, float, float]] = (),
-                         leader: str = "#333333") -> str:
-    """The scene's marks and ``labels`` placed so that none overlaps another or leaves
-    ``area``: each place's marks side by side ``mark_dy`` below its point, each label
-    ``label_dy(place)`` from it, moved to the nearest free spot with a leader line where
-    that spot is taken (marks first, so pieces stay nearest their places). Labels also keep
-    clear of the ``fixed`` boxes (the places' own symbols)."""
-    by_place: dict[Hashable, int] = {}
-    for mark in scene.marks:
-        by_place[mark.place] = by_place.get(mark.place, 0) + 1
-    gap = token * 0.15
-    boxes: list[Box] = []
-    for place, n in by_place.items():
-        x, y = anchor(place)
-        boxes.append(Box((x, y + mark_dy), n * token + (n - 1) * gap + 1, token + 1))
-    shown = [label for label in labels if label.text.strip()]
-    for label in shown:
-        x, y = anchor(label.place)
-        lines = label.text.split("\n")
-        boxes.append(Box((x, y + label_dy(label.place)),
-                         max(text_width(line, font) for line in lines) + 2,
-                         len(lines) * font * 1.2 + 1))
-    spacing = max(1.0, font * 0.1)
-    placed = place_boxes(boxes[:len(by_place)], area, gap=spacing)
-    taken = [*fixed, *(p.bounds(b) for p, b in zip(placed, boxes))]
-    placed += place_boxes(boxes[len(by_place):], area, gap=spacing, fixed=taken)
-    out = ['<g data-layer="leaders">']
-    for box, where in zip(boxes, placed):
-        if where.moved:
-            out.append(leader_svg(box.anchor, where, box, leader, max(0.6, font / 14)))
-    out.append("</g>")
-    centres = {place: where.centre for place, where in zip(by_place, placed)}
-    out.append(marks_svg(scene, lambda place: centres[place], token))
-    spots = {id(label): where.centre for label, where in zip(shown, placed[len(by_place):])}
-    out.append(labels_svg(shown, lambda place: (0.0, 0.0), font,
-                          at=lambda label: spots[id(label)]))
-    return "".join(out)

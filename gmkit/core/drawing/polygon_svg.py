@@ -17,35 +17,26 @@ reuse it.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Mapping
 
 import numpy as np
 import shapely
+import shapely.ops
 from shapely.geometry import MultiPolygon, Polygon
 
 from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.drawing.colours import check_colour
-from gmkit.core.drawing.placement import Box, Placed, leader_svg, place_boxes, text_width
-from gmkit.core.drawing.scene import Label, Mark, Scene
-from gmkit.core.drawing.svg_parts import (
-    FONT_FAMILY,
-    ArrowPen,
-    Point,
-    arrows_svg,
-    legend_height,
-    legend_svg,
-    point_along,
-    polyline_length,
-    trim_polyline,
-    xml_attr,
-    xml_text,
-)
+from gmkit.core.drawing.arrows import Point
+from gmkit.core.drawing.polygon_blocks import PEN, blocks_svg
+from gmkit.core.drawing.scene import Label, Scene
+from gmkit.core.drawing.svg_parts import FONT_FAMILY, legend_height, legend_svg
+from gmkit.core.drawing.svg_text import xml_attr, xml_text
 
 __all__ = [
     "DEFAULT_LAND_FILL",
     "DEFAULT_SEA_FILL",
     "KIND_FILLS",
+    "PEN",
     "SEA_INK",
     "PolygonLayout",
     "polygon_svg",
@@ -64,11 +55,7 @@ SEA_INK = "#1f4e79"
 _STROKE = "#4a4a4a"
 _HIGHLIGHT_STROKE = "#000000"
 _INK = "#1a1a1a"
-_TOKEN_STROKE = "#1a1a1a"
 _MARGIN = 4.0
-#: Arrows on polygon maps: at least a pixel per unit, and the bar of a kind drawn close to the
-#: head and marked with the kind's name.
-PEN = ArrowPen(min_unit=1.0, bar_floor=False, bar_mark=None)
 
 
 def region_labels(board: PolygonBoard, texts: Mapping[str, str] | None = None
@@ -138,198 +125,27 @@ class PolygonLayout:
                 parts.append("M" + " ".join(coords[:1]) + "L" + " ".join(coords[1:]) + "Z")
         return "".join(parts)
 
+    def through(self, name: Hashable, before: Point, after: Point) -> Point:
+        """Where a route from ``before`` to ``after`` (pixels) passes region ``name``: a land
+        region's label point (a move's path from sector to sector); in a sea, the point of the
+        sea nearest the middle of the two, well inside it (a thirtieth of the drawing's width),
+        so a route across a sea is seen to cross it."""
+        if self.board.place_kind(str(name)) != "sea":
+            return self.points[str(name)]
+        minx, _, _, maxy = self.board.bounds
+        scale = self._scale
+        mx, my = (before[0] + after[0]) / 2, (before[1] + after[1]) / 2
+        middle = shapely.Point((mx - _MARGIN) / scale + minx, maxy - (my - _MARGIN) / scale)
+        region = self.board.regions[str(name)].geometry
+        inner = region.buffer(-max(8.0, self.width / 30) / scale)
+        shape = inner if not inner.is_empty else region
+        x, y = shapely.ops.nearest_points(shape, middle)[0].coords[0]
+        return (x - minx) * scale + _MARGIN, (maxy - y) * scale + _MARGIN
+
     def outline_path(self, places: Iterable[Hashable]) -> str:
         """SVG path data of the union of the regions ``places``."""
         regions = self.board.regions
         return self.path(shapely.union_all([regions[str(n)].geometry for n in places]))
-
-
-# -- tokens -----------------------------------------------------------------------------------
-
-
-def _token_size(font: int) -> tuple[float, float]:
-    """The side of one army token and the gap between tokens, in pixels."""
-    size = font * 0.8
-    return size, max(1.0, size * 0.15)
-
-
-def _stack_width(count: int, font: int) -> float:
-    """The width of a stack's tokens: up to three side by side, one wide token for more."""
-    size, gap = _token_size(font)
-    return count * size + (count - 1) * gap if count <= 3 else size * 2
-
-
-def _ink_on(colour: str) -> str:
-    """Black or white, whichever reads on ``colour`` (a ``#rrggbb``; black otherwise)."""
-    if colour.startswith("#") and len(colour) == 7:
-        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-        return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
-    return "#000000"
-
-
-def _stack_svg(mark: Mark, x: float, top: float, font: int) -> str:
-    """One mark as an SVG group of tokens whose top edge is at ``top``, centred on ``x``."""
-    size, gap = _token_size(font)
-    parts = [f"<g data-region={xml_attr(mark.place)} data-count=\"{mark.count}\">"]
-    if mark.title:
-        parts.append(f"<title>{xml_text(mark.title)}</title>")
-    token = (f'height="{size:.1f}" rx="{size * 0.2:.1f}" fill="{mark.colour}" '
-             f'stroke="{_TOKEN_STROKE}" stroke-width="0.8"')
-    total = _stack_width(mark.count, font)
-    if mark.count <= 3:
-        for k in range(mark.count):
-            left = x - total / 2 + k * (size + gap)
-            parts.append(f'<rect x="{left:.1f}" y="{top:.1f}" width="{size:.1f}" {token}/>')
-            if mark.text:
-                parts.append(
-                    f'<text x="{left + size / 2:.1f}" y="{top + size * 0.78:.1f}" '
-                    f'text-anchor="middle" '
-                    f'font-size="{size * (0.8 if len(mark.text) == 1 else 0.55):.1f}" '
-                    f'font-weight="bold" fill="{_ink_on(mark.colour)}">{xml_text(mark.text)}</text>')
-    else:
-        parts.append(f'<rect x="{x - total / 2:.1f}" y="{top:.1f}" width="{total:.1f}" {token}/>')
-        parts.append(
-            f'<text x="{x:.1f}" y="{top + size * 0.84:.1f}" text-anchor="middle" '
-            f'font-size="{size:.1f}" font-weight="bold" fill="#ffffff" '
-            f'stroke="{_TOKEN_STROKE}" stroke-width="{max(1.5, size / 5):.1f}" '
-            f'paint-order="stroke">{xml_text(mark.text)}{mark.count}</text>'
-        )
-    parts.append("</g>")
-    return "".join(parts)
-
-
-def _exit(origin: Point, direction: Point, box: tuple[float, float, float, float]) -> float:
-    """How far a ray from ``origin`` (inside ``box``: x0, y0, x1, y1) goes along the unit
-    ``direction`` before it leaves the box."""
-    reach: list[float] = []
-    for axis, (low, high) in enumerate(((box[0], box[2]), (box[1], box[3]))):
-        step = direction[axis]
-        if step > 1e-9:
-            reach.append((high - origin[axis]) / step)
-        elif step < -1e-9:
-            reach.append((low - origin[axis]) / step)
-    return max(0.0, min(reach, default=0.0))
-
-
-def _drawn(text: str) -> bool:
-    """Whether a label text shows anything."""
-    return bool(text) and any(line.strip() for line in text.split("\n"))
-
-
-@dataclass
-class _Block:
-    """What is drawn for one place: its label's lines and its stacks, as one box placed on the
-    map (:func:`gmkit.core.drawing.placement.place_boxes`)."""
-
-    place: Hashable
-    lines: list[str]
-    label: Label | None
-    marks: list[Mark]
-    box: Box
-    placed: Placed | None = None
-
-    def top(self) -> float:
-        assert self.placed is not None
-        return self.placed.centre[1] - self.box.height / 2
-
-
-def _blocks(scene: Scene, points: Mapping[str, Point], font: int) -> list[_Block]:
-    """The label and stacks of every place, each as a box wanted on the place's label point:
-    places with pieces first, then the others as listed."""
-    size, _ = _token_size(font)
-    line_height = font * 1.15
-    labels: dict[Hashable, Label] = {}
-    for label in scene.labels:
-        if _drawn(label.text):
-            labels.setdefault(label.place, label)
-    marks: dict[Hashable, list[Mark]] = {}
-    for mark in scene.marks:
-        marks.setdefault(mark.place, []).append(mark)
-    out = []
-    for place in [*marks, *(p for p in labels if p not in marks)]:
-        given = labels.get(place)
-        lines = given.text.split("\n") if given is not None else []
-        stacks = marks.get(place, [])
-        width = max([text_width(line, font) for line in lines]
-                    + [_stack_width(m.count, font) for m in stacks])
-        height = len(lines) * line_height + len(stacks) * (size + 2)
-        out.append(_Block(place, lines, given, stacks,
-                          Box(points[str(place)], width + 2, height + 2)))
-    return out
-
-
-def _block_svg(block: _Block, sea: bool, font: int) -> str:
-    """A block's label lines, at the top of its placed box."""
-    if block.label is None:
-        return ""
-    line_height = font * 1.15
-    x = block.placed.centre[0] if block.placed is not None else 0.0
-    y0 = block.top() + 1 + font * 0.9
-    label = block.label
-    style = (' font-style="italic"' if sea else "") + (
-        f' fill="{label.colour}"' if label.colour != _INK else "")
-    tip = f"<title>{xml_text(label.title)}</title>" if label.title else ""
-    if len(block.lines) == 1:
-        return f'<text x="{x:.1f}" y="{y0:.1f}"{style}>{tip}{xml_text(block.lines[0])}</text>'
-    spans = "".join(
-        f'<tspan x="{x:.1f}" y="{y0 + k * line_height:.1f}">{xml_text(line)}</tspan>'
-        for k, line in enumerate(block.lines)
-    )
-    return f"<text{style}>{tip}{spans}</text>"
-
-
-def _marks_svg(scene: Scene, points: Mapping[str, Point], blocks: Sequence[_Block],
-               font: int, top: int) -> str:
-    """The arrows, then the marks, as SVG groups in pixel coordinates.
-
-    Marks sit below their place's label, in the block placed for the place.  Arrows join the
-    places' first marks (or their blocks, or label points where a place has neither), starting
-    and ending where they leave the block of the place's label and tokens, so that the labels
-    stay readable and the tokens and arrowheads stay visible.
-    """
-    size, _ = _token_size(font)
-    line_height = font * 1.15
-    bounds: dict[Hashable, tuple[float, float, float, float]] = {}
-    anchors: dict[Hashable, Point] = {}
-    placed: list[tuple[Mark, float, float]] = []  # mark, centre x, top y
-    for block in blocks:
-        assert block.placed is not None
-        bounds[block.place] = block.placed.bounds(block.box)
-        x = block.placed.centre[0]
-        y_top = block.top() + 1 + len(block.lines) * line_height
-        anchors[block.place] = (x, y_top + size / 2) if block.marks else block.placed.centre
-        for row, mark in enumerate(block.marks):
-            placed.append((mark, x, y_top + row * (size + 2)))
-
-    def anchor(name: Hashable) -> Point:
-        return anchors.get(name) or points[str(name)]
-
-    def gap(name: Hashable, direction: Point, end: bool) -> float:
-        box = bounds.get(name)
-        if box is None:
-            return font * (0.9 if end else 0.6)
-        if end:
-            direction = (-direction[0], -direction[1])
-        return _exit(anchor(name), direction, box)
-
-    def trimmed(path: Sequence[Point], src: Hashable, dst: Hashable | None) -> list[Point]:
-        length = polyline_length(path)
-        if length <= 1e-9:
-            return list(path[:1])
-        _, first = point_along(path, 0.0)
-        _, last = point_along(path, length)
-        end = gap(dst, last, True) if dst is not None else font * 0.15
-        return trim_polyline(path, gap(src, first, False), end)
-
-    out: list[str] = []
-    if scene.arrows:
-        out.append(arrows_svg(scene, anchor, font, 0.0, trim=trimmed, pen=PEN,
-                              attrs=f' transform="translate(0 {top})"'))
-    if placed:
-        out.append(f'<g transform="translate(0 {top})" data-layer="stacks">')
-        out.extend(_stack_svg(mark, x, y_top, font) for mark, x, y_top in placed)
-        out.append("</g>")
-    return "".join(out)
 
 
 # -- the drawing ------------------------------------------------------------------------------
@@ -441,28 +257,13 @@ def polygon_svg(
                    f'pointer-events="none"{end}')
     out.append("</g>")
 
-    out.append(
-        f'<g transform="translate(0 {top})" font-size="{font}" text-anchor="middle" '
-        f'fill="{_INK}" stroke="#ffffff" stroke-width="{max(1.5, font / 5):.1f}" '
-        f'stroke-opacity="0.8" paint-order="stroke" pointer-events="none">'
-    )
-    # the smallest regions choose first: a large region has room for its label elsewhere in it
     area = {name: region.geometry.area for name, region in board.regions.items()}
-    blocks = sorted(_blocks(scene, layout.points, font), key=lambda b: area[str(b.place)])
-    for block, where in zip(blocks, place_boxes([b.box for b in blocks],
-                                                (0.0, 0.0, float(width), layout.height))):
-        block.placed = where
-    for block in blocks:
-        if block.placed is not None and block.placed.moved:
-            out.append(leader_svg(block.box.anchor, block.placed, block.box))
-    for block in blocks:
-        sea = board.place_kind(str(block.place)) == "sea"
-        out.append(_block_svg(block, sea, font))
-    out.append("</g>")
-    if scene.arrows or scene.marks:
-        out.append(_marks_svg(scene, layout.points, blocks, font, top))
+    sea = {name: region.kind == "sea" for name, region in board.regions.items()}
+    out.append(blocks_svg(scene, layout.points, area, sea, font,
+                          (0.0, 0.0, float(width), layout.height), top, layout.through))
 
     if legend:
-        out.append(legend_svg(legend, 8, top + layout.height + font * 0.5, font, width - 16))
+        out.append(legend_svg(legend, 8, top + layout.height + font * 0.5, font, width - 16,
+                              scene.arrow_kinds))
     out.append("</svg>")
     return "".join(out)

@@ -11,7 +11,11 @@ The core ships no game's vocabulary: a ruleset declares the kinds of its arrows
 (:class:`ArrowKind`: how an attack or a support looks) and of its pieces (:class:`MarkKind`)
 and puts them in the scene. An :class:`Arrow` is an order: from ``src`` to ``dst`` through
 ``via``, or onto the middle of another order's arrow (``onto``), coloured by its player, faded
-and crossed out when it failed (``ok=False``).
+and crossed out when it failed (``ok=False``), with a short text on it (its player's initial, an
+amount) so that colour is never the only cue. An order that stays on its place (a defence, an
+action there) is a :class:`Mark` of a kind the ruleset declares, with a note beside it (the
+amount). Both name the orders they draw (``orders``), so a reader can tell which order is which
+and a test can tell which orders a map shows (:mod:`gmkit.core.drawing.orders`).
 
 Every value here is a frozen dataclass; colours are checked when the value is made
 (:func:`gmkit.core.drawing.colours.check_colour`: ``#hex`` or a plain colour name), so no
@@ -46,8 +50,17 @@ _K = TypeVar("_K", bound=Hashable)
 
 #: How an arrow ends.
 ArrowHead = Literal["arrow", "none", "dot"]
-#: The shapes a renderer knows for marks.
-MarkShape = Literal["circle", "square", "triangle", "diamond"]
+#: The shapes a renderer knows for marks (a ``ring`` is a hollow circle in the mark's colour).
+MarkShape = Literal["circle", "square", "triangle", "diamond", "star", "hexagon", "ring"]
+_SHAPES = ("circle", "square", "triangle", "diamond", "star", "hexagon", "ring")
+#: The longest text written on an arrow or beside a mark (an initial, an amount).
+SHORT_TEXT = 8
+
+
+def _check_short(what: str, text: str) -> None:
+    if len(text) > SHORT_TEXT or "\n" in text:
+        raise ValueError(f"{what}: text {text!r} is longer than {SHORT_TEXT} characters "
+                         "or has a line break")
 
 
 @dataclass(frozen=True)
@@ -61,6 +74,7 @@ class ArrowKind:
         dash: the shaft's dash pattern in the same unit (``()`` for a solid line).
         head: ``"arrow"`` (a filled head), ``"dot"`` or ``"none"``.
         bar: a bar across the shaft just before the head (a cut support, a blocked move).
+        label: what the kind means, in the legend ("conquest (grain)"); the name when empty.
     """
 
     name: str
@@ -68,6 +82,7 @@ class ArrowKind:
     dash: tuple[float, ...] = ()
     head: ArrowHead = "arrow"
     bar: bool = False
+    label: str = ""
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -81,13 +96,15 @@ class ArrowKind:
 @dataclass(frozen=True)
 class MarkKind:
     """How the marks of one piece kind look, declared by a ruleset (``MarkKind("pyramid",
-    "triangle")``). A piece kind no scene declares is drawn as a circle."""
+    "triangle")``). A piece kind no scene declares is drawn as a circle. ``label``: what the
+    kind means, in the legend of a map of orders (the name when empty)."""
 
     name: str
     shape: MarkShape = "circle"
+    label: str = ""
 
     def __post_init__(self) -> None:
-        if self.shape not in ("circle", "square", "triangle", "diamond"):
+        if self.shape not in _SHAPES:
             raise ValueError(f"mark kind {self.name!r}: unknown shape {self.shape!r}")
 
 
@@ -108,7 +125,12 @@ class Label:
 class Mark:
     """A piece on a place: ``count`` pieces of kind ``piece`` (``"army"``, ``"noble"``...) in
     ``colour``; ``title`` is the tooltip; ``text`` (one to three characters: the owner's
-    initial, see :func:`initials`) is written on the token, so colour is never the only cue."""
+    initial, see :func:`initials`) is written on the token, so colour is never the only cue.
+
+    A mark can also draw an order that stays on its place (a defence, an action there):
+    ``note`` is written beside the token (the amount, up to eight characters), ``orders`` names
+    the orders it draws, ``ok`` is the outcome as for an :class:`Arrow` (failed: faded and
+    crossed out)."""
 
     place: Hashable
     piece: str
@@ -116,6 +138,9 @@ class Mark:
     count: int = 1
     title: str = ""
     text: str = ""
+    note: str = ""
+    orders: tuple[str, ...] = ()
+    ok: bool | None = None
 
     def __post_init__(self) -> None:
         check_colour(self.colour)
@@ -126,6 +151,10 @@ class Mark:
             raise ValueError(f"mark on {self.place!r}: count must be 1 or more, got {self.count}")
         if len(self.text) > 3:
             raise ValueError(f"mark on {self.place!r}: text {self.text!r} is longer than 3")
+        _check_short(f"mark on {self.place!r}", self.note)
+        if self.ok not in (None, True, False):
+            raise ValueError(f"mark on {self.place!r}: ok must be None, True or False")
+        object.__setattr__(self, "orders", tuple(self.orders))
 
 
 @dataclass(frozen=True)
@@ -144,6 +173,9 @@ class Arrow:
         ok: the outcome: ``None`` while unknown, ``True`` for success, ``False`` for failure
             (drawn faded, crossed out).
         title: the tooltip.
+        text: a short text written on the arrow (its player's initial, an amount: up to
+            eight characters), so that colour is never the only cue.
+        orders: the orders it draws (see :func:`gmkit.core.drawing.orders.order_ref`).
     """
 
     src: Hashable
@@ -154,9 +186,14 @@ class Arrow:
     onto: tuple[Hashable, Hashable] | None = None
     ok: bool | None = None
     title: str = ""
+    text: str = ""
+    orders: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_colour(self.colour)
+        _check_short(f"arrow {self.src!r}->{self.dst!r}", self.text)
+        object.__setattr__(self, "via", tuple(self.via))
+        object.__setattr__(self, "orders", tuple(self.orders))
         if self.ok not in (None, True, False):
             raise ValueError(f"arrow {self.src!r}->{self.dst!r}: ok must be None, True or False")
         if self.onto is not None and len(self.onto) != 2:
@@ -186,14 +223,19 @@ class Outline:
 @dataclass(frozen=True)
 class LegendEntry:
     """One line of the legend: a swatch of ``colour`` and its ``label``; with ``shape``, that
-    piece's shape in ``colour`` instead of a swatch (what the board's symbols mean)."""
+    piece's shape in ``colour`` instead of a swatch (what the board's symbols mean); with
+    ``arrow``, a short arrow of that kind (one of the scene's :class:`ArrowKind`) in
+    ``colour``."""
 
     label: str
     colour: str
     shape: MarkShape | None = None
+    arrow: str | None = None
 
     def __post_init__(self) -> None:
         check_colour(self.colour)
+        if self.shape is not None and self.shape not in _SHAPES:
+            raise ValueError(f"legend entry {self.label!r}: unknown shape {self.shape!r}")
 
 
 def initials(names: Sequence[str]) -> dict[str, str]:
@@ -283,7 +325,9 @@ class Scene:
         names = [k.name for k in self.arrow_kinds]
         if len(set(names)) != len(names):
             raise ValueError("arrow_kinds: a kind is declared twice")
-        undeclared = sorted({a.kind for a in self.arrows} - set(names))
+        undeclared = sorted(({a.kind for a in self.arrows}
+                             | {e.arrow for e in self.legend if e.arrow is not None})
+                            - set(names))
         if undeclared:
             raise ValueError(
                 f"arrows of undeclared kind(s) {', '.join(map(repr, undeclared))}; "
@@ -299,10 +343,14 @@ class Scene:
 
     def mark_shape(self, piece: str) -> MarkShape:
         """The shape of a piece kind (a circle when undeclared)."""
+        return self.declared_shape(piece) or "circle"
+
+    def declared_shape(self, piece: str) -> MarkShape | None:
+        """The shape the scene declares for a piece kind, None when it declares none."""
         for kind in self.mark_kinds:
             if kind.name == piece:
                 return kind.shape
-        return "circle"
+        return None
 
     def places(self, *, extent: bool = True) -> set[Hashable]:
         """Every place the scene names outside ``fill_frame`` (without the hexes of ``extent``

@@ -1,90 +1,42 @@
-"""SVG pieces shared by the board renderers: escaping, arrows, marks, labels, title and legend.
+"""SVG pieces shared by the board renderers: marks, labels, title, legend and the frame.
 
 A renderer places the board's places in pixels and hands this module an ``anchor`` function
 (place -> centre point) with the scene; everything drawn on top of the board is the same
-whatever the board's kind. All text and attribute values go through :func:`xml_text` and
-:func:`xml_attr`; colours were checked when the scene was made.
+whatever the board's kind (arrows: :mod:`gmkit.core.drawing.arrows`). All text and attribute
+values go through :func:`~gmkit.core.drawing.svg_text.xml_text` and
+:func:`~gmkit.core.drawing.svg_text.xml_attr`; colours were checked when the scene was made.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-import re
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 
+from gmkit.core.drawing.arrows import (Anchor, ArrowPen, Point, arrow_svg, cross_svg)
 from gmkit.core.drawing.scene import Arrow, ArrowKind, Label, LegendEntry, Mark, MarkShape, Scene
+from gmkit.core.drawing.svg_text import FONT_FAMILY, text_width, xml_attr, xml_text
 
 __all__ = [
     "Anchor",
-    "ArrowPen",
+    "FONT_FAMILY",
     "Point",
-    "Trim",
-    "arrow_svg",
-    "arrows_svg",
-    "labels_svg",
     "framed_svg",
+    "labels_svg",
+    "legend_height",
     "legend_svg",
-    "text_width",
+    "mark_row_width",
+    "mark_svg",
     "marks_svg",
-    "point_along",
-    "polyline_length",
+    "shape_svg",
+    "text_width",
     "title_svg",
-    "trim_polyline",
     "xml_attr",
     "xml_text",
 ]
 
-Point = tuple[float, float]
-Anchor = Callable[[Hashable], Point]
-#: Where a shaft starts and ends: ``(path, src, dst)`` -> the trimmed path (``dst`` is ``None``
-#: for an arrow ending on another order's arrow).
-Trim = Callable[[Sequence[Point], Hashable, "Hashable | None"], list[Point]]
-
-
-@dataclass(frozen=True)
-class ArrowPen:
-    """How a renderer sizes its arrows against its font.
-
-    Attributes:
-        min_unit: the smallest unit of widths and dashes (the unit is a tenth of the font).
-        bar_floor: keep a kind's bar at least half a font back from the tip and 0.3 font long
-            each side, even on short arrows.
-        bar_mark: the bar's ``data-mark``; ``None`` for the arrow kind's name.
-    """
-
-    min_unit: float = 0.5
-    bar_floor: bool = True
-    bar_mark: str | None = "bar"
-
-# Characters that XML 1.0 does not allow at all, even escaped.
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _INK = "#1a1a1a"
 _HALO = "#ffffff"
 _FAILED_OPACITY = "0.55"
-
-
-# Written here as xml.sax.saxutils writes them: importing that module loads urllib.request and
-# http.client, a tenth of a second, for every command that draws or merely loads a ruleset.
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
-
-
-def xml_text(value: object) -> str:
-    """``value`` escaped as XML character data."""
-    return _escape(_XML_INVALID.sub("", str(value)))
-
-
-def xml_attr(value: object) -> str:
-    """``value`` quoted and escaped as an XML attribute value (quotes included)."""
-    text = _escape(_XML_INVALID.sub("", str(value)))
-    text = text.replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
-    if '"' not in text:
-        return f'"{text}"'
-    if "'" not in text:
-        return f"'{text}'"
-    return '"' + text.replace('"', "&quot;") + '"'
 
 
 def _f(v: float) -> str:
@@ -95,179 +47,42 @@ def _pt(p: Point) -> str:
     return f"{p[0]:.1f},{p[1]:.1f}"
 
 
-# -- polylines --------------------------------------------------------------------------------
-
-
-def _length(points: Sequence[Point]) -> float:
-    return sum(math.dist(a, b) for a, b in itertools.pairwise(points))
-
-
-def _along(points: Sequence[Point], distance: float) -> tuple[Point, Point]:
-    """The point ``distance`` along a polyline and the unit direction there."""
-    last = (1.0, 0.0)
-    for a, b in itertools.pairwise(points):
-        seg = math.dist(a, b)
-        if seg <= 1e-9:
-            continue
-        last = ((b[0] - a[0]) / seg, (b[1] - a[1]) / seg)
-        if distance <= seg:
-            return (a[0] + last[0] * distance, a[1] + last[1] * distance), last
-        distance -= seg
-    return points[-1], last
-
-
-def _trim(points: Sequence[Point], start: float, end: float) -> list[Point]:
-    """The polyline without its first ``start`` and last ``end`` pixels (both cuts shrink so
-    that at least half of the line is left)."""
-    length = _length(points)
-    if length <= 1e-9:
-        return list(points[:1])
-    if start + end > length / 2:
-        shrink = length / 2 / (start + end)
-        start, end = start * shrink, end * shrink
-    head, _ = _along(points, start)
-    tail, _ = _along(points, length - end)
-    kept = [head]
-    walked = 0.0
-    for a, b in itertools.pairwise(points):
-        walked += math.dist(a, b)
-        if start < walked < length - end:
-            kept.append(b)
-    kept.append(tail)
-    return kept
-
-
-#: The polyline helpers under their public names, for renderers that place arrows themselves.
-polyline_length = _length
-point_along = _along
-trim_polyline = _trim
-
-
-# -- arrows -----------------------------------------------------------------------------------
-
-
-def arrow_svg(arrow: Arrow, kind: ArrowKind, points: Sequence[Point], font: float,
-              pen: ArrowPen = ArrowPen()) -> str:
-    """One arrow along the pixel polyline ``points`` as an SVG group: a white casing, the shaft
-    in the kind's width and dashes, its head, its bar, and a cross when it failed."""
-    unit = max(pen.min_unit, font / 10)
-    width = kind.width * unit
-    dash = (f' stroke-dasharray="{" ".join(_f(d * unit) for d in kind.dash)}"'
-            if kind.dash else "")
-    ok = "none" if arrow.ok is None else str(arrow.ok).lower()
-    faded = f' opacity="{_FAILED_OPACITY}"' if arrow.ok is False else ""
-    parts = [f"<g data-kind={xml_attr(kind.name)} data-src={xml_attr(arrow.src)} "
-             f'data-dst={xml_attr(arrow.dst)} data-ok="{ok}">']
-    if arrow.title:
-        parts.append(f"<title>{xml_text(arrow.title)}</title>")
-    colour = arrow.colour
-    length = _length(points)
-    if length < 1.0:  # nothing to point along: a ring on the spot
-        x, y = points[0]
-        parts.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(font * 0.4)}" fill="none" '
-                     f'stroke="{colour}" stroke-width="{_f(width)}"{faded}/></g>')
-        return "".join(parts)
-    head_len = min(2.2 * width + font * 0.5, length * 0.6) if kind.head == "arrow" else 0.0
-    half = head_len * 0.5
-    tip, (dx, dy) = _along(points, length)
-    shaft = _trim(points, 0.0, head_len * 0.8) if head_len else list(points)
-    line = " ".join(_pt(p) for p in shaft)
-    parts.append(f"<g{faded}>")
-    parts.append(f'<polyline points="{line}" fill="none" stroke="{_HALO}" stroke-opacity="0.6" '
-                 f'stroke-width="{_f(width + 2 * unit)}" stroke-linejoin="round"/>')
-    parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" '
-                 f'stroke-width="{_f(width)}" stroke-linejoin="round"{dash}/>')
-    if kind.head == "arrow":
-        base = (tip[0] - dx * head_len, tip[1] - dy * head_len)
-        head = (tip, (base[0] - dy * half, base[1] + dx * half),
-                (base[0] + dy * half, base[1] - dx * half))
-        parts.append(f'<polygon points="{" ".join(_pt(p) for p in head)}" fill="{colour}" '
-                     f'stroke="{_HALO}" stroke-opacity="0.6" stroke-width="{_f(unit)}" '
-                     f'paint-order="stroke"/>')
-    elif kind.head == "dot":
-        parts.append(f'<circle cx="{_f(tip[0])}" cy="{_f(tip[1])}" r="{_f(width * 1.5)}" '
-                     f'fill="{colour}"/>')
-    if kind.bar:
-        floor = 1.0 if pen.bar_floor else 0.0
-        reach = max(half, font * 0.3 * floor) * 1.3
-        bar, (bx, by) = _along(points,
-                               max(0.0, length - max(head_len, font * 0.5 * floor) * 1.6))
-        mark = kind.name if pen.bar_mark is None else pen.bar_mark
-        parts.append(f'<line x1="{_f(bar[0] - by * reach)}" y1="{_f(bar[1] + bx * reach)}" '
-                     f'x2="{_f(bar[0] + by * reach)}" y2="{_f(bar[1] - bx * reach)}" '
-                     f'stroke="{colour}" stroke-width="{_f(2 * width)}" '
-                     f"data-mark={xml_attr(mark)}/>")
-    parts.append("</g>")
-    if arrow.ok is False:
-        (mx, my), _ = _along(points, length / 2)
-        r = font * 0.4
-        cross = (f"M{_f(mx - r)} {_f(my - r)}L{_f(mx + r)} {_f(my + r)}"
-                 f"M{_f(mx - r)} {_f(my + r)}L{_f(mx + r)} {_f(my - r)}")
-        parts.append(f'<path d="{cross}" fill="none" stroke="{_HALO}" '
-                     f'stroke-width="{_f(3.5 * unit)}" stroke-linecap="round" '
-                     f'data-mark="failed"/><path d="{cross}" fill="none" stroke="{_INK}" '
-                     f'stroke-width="{_f(1.6 * unit)}" stroke-linecap="round"/>')
-    parts.append("</g>")
-    return "".join(parts)
-
-
-def arrows_svg(scene: Scene, anchor: Anchor, font: float, clear: float, *,
-               trim: Trim | None = None, pen: ArrowPen = ArrowPen(), attrs: str = "") -> str:
-    """The scene's arrows as one SVG group; each shaft leaves ``clear`` pixels free around the
-    centres it joins. Two arrows between the same places in opposite directions are drawn side
-    by side; an arrow ``onto`` another order ends on the middle of that order's arrow.
-
-    A renderer that knows better where a shaft should start and end (around a place's label
-    and tokens) passes ``trim``, which then replaces ``clear``; ``pen`` sizes the arrows;
-    ``attrs`` are extra attributes of the group (written before its ``data-layer``)."""
-    if not scene.arrows:
-        return ""
-    if trim is None:
-        def trim(path: Sequence[Point], src: Hashable, dst: Hashable | None) -> list[Point]:
-            return _trim(path, clear, clear if dst is not None else font * 0.15)
-
-    arrows = scene.arrows
-    pairs = {(a.src, a.dst) for a in arrows if a.onto is None and not a.via}
-    shift = font * 0.45
-    drawn: dict[tuple[Hashable, Hashable], list[Point]] = {}
-    shafts: list[list[Point]] = []
-    for arrow in arrows:
-        if arrow.onto is not None:
-            shafts.append([])
-            continue
-        path = [anchor(p) for p in (arrow.src, *arrow.via, arrow.dst)]
-        if not arrow.via and (arrow.dst, arrow.src) in pairs and arrow.src != arrow.dst:
-            (x0, y0), (x1, y1) = path
-            norm = math.dist(path[0], path[1]) or 1.0
-            ox, oy = -(y1 - y0) / norm * shift, (x1 - x0) / norm * shift
-            path = [(x0 + ox, y0 + oy), (x1 + ox, y1 + oy)]
-        shaft = trim(path, arrow.src, arrow.dst)
-        shafts.append(shaft)
-        drawn.setdefault((arrow.src, arrow.dst), shaft)
-    for k, arrow in enumerate(arrows):
-        if arrow.onto is not None:
-            target = drawn.get(arrow.onto) or [anchor(p) for p in arrow.onto]
-            middle, _ = _along(target, _length(target) / 2)
-            shafts[k] = trim([anchor(arrow.src), middle], arrow.src, None)
-    body = "".join(arrow_svg(a, scene.arrow_kind(a.kind), s, font, pen)
-                   for a, s in zip(arrows, shafts))
-    return f'<g{attrs} data-layer="arrows">{body}</g>'
-
-
 # -- marks ------------------------------------------------------------------------------------
 
 
-def _shape_svg(shape: MarkShape, x: float, y: float, size: float, colour: str) -> str:
+def _star(x: float, y: float, h: float) -> tuple[Point, ...]:
+    out = []
+    for k in range(10):
+        r = h if k % 2 == 0 else h * 0.45
+        angle = math.pi * k / 5 - math.pi / 2
+        out.append((x + r * math.cos(angle), y + r * math.sin(angle)))
+    return tuple(out)
+
+
+def shape_svg(shape: MarkShape, x: float, y: float, size: float, colour: str) -> str:
+    """A piece's shape ``size`` pixels across, centred on ``(x, y)``, in ``colour`` with a
+    dark edge (a ring: a thick circle of ``colour`` on white)."""
     h = size / 2
     style = f'fill="{colour}" stroke="{_INK}" stroke-width="{_f(max(0.5, size / 12))}"'
     if shape == "square":
         return f'<rect x="{_f(x - h)}" y="{_f(y - h)}" width="{_f(size)}" height="{_f(size)}" {style}/>'
+    if shape == "ring":
+        return (f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(h * 0.84)}" fill="{_HALO}" '
+                f'stroke="{colour}" stroke-width="{_f(size * 0.16)}"/>'
+                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(h)}" fill="none" stroke="{_INK}" '
+                f'stroke-width="{_f(max(0.4, size / 16))}"/>')
+    points: tuple[Point, ...] = ()
     if shape == "triangle":
-        tri: tuple[Point, ...] = ((x, y - h), (x + h, y + h * 0.8), (x - h, y + h * 0.8))
-        return f'<polygon points="{" ".join(_pt(p) for p in tri)}" {style}/>'
-    if shape == "diamond":
-        pts = ((x, y - h), (x + h, y), (x, y + h), (x - h, y))
-        return f'<polygon points="{" ".join(_pt(p) for p in pts)}" {style}/>'
+        points = ((x, y - h), (x + h, y + h * 0.8), (x - h, y + h * 0.8))
+    elif shape == "diamond":
+        points = ((x, y - h), (x + h, y), (x, y + h), (x - h, y))
+    elif shape == "star":
+        points = _star(x, y, h * 1.1)
+    elif shape == "hexagon":
+        points = tuple((x + h * math.cos(math.pi / 3 * k), y + h * math.sin(math.pi / 3 * k))
+                       for k in range(6))
+    if points:
+        return f'<polygon points="{" ".join(_pt(p) for p in points)}" {style}/>'
     return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(h)}" {style}/>'
 
 
@@ -282,9 +97,69 @@ def _readable_ink(colour: str) -> str:
     return _HALO
 
 
+def _note_font(size: float) -> float:
+    return size * 0.85
+
+
+def _mark_width(mark: Mark, size: float) -> float:
+    """A mark's width in a row: its token, and its note beside it."""
+    if not mark.note:
+        return size
+    return size + size * 0.2 + text_width(mark.note, _note_font(size))
+
+
+def mark_row_width(marks: Sequence[Mark], size: float) -> float:
+    """The width of marks drawn side by side (tokens ``size`` across, notes beside them)."""
+    if not marks:
+        return 0.0
+    return sum(_mark_width(m, size) for m in marks) + size * 0.15 * (len(marks) - 1)
+
+
+def _orders_attr(orders: Sequence[str]) -> str:
+    return f" data-orders={xml_attr(' '.join(orders))}" if orders else ""
+
+
+def mark_svg(mark: Mark, shape: MarkShape, x: float, y: float, size: float,
+             attrs: str = "") -> str:
+    """One mark as an SVG group: its token centred on ``(x, y)`` with its text (and its count
+    above 1) on it, its note beside it, faded and crossed out when its order failed."""
+    ok = "" if mark.ok is None else f' data-ok="{str(mark.ok).lower()}"'
+    out = [f"<g data-piece={xml_attr(mark.piece)} data-place={xml_attr(mark.place)} "
+           f'data-count="{mark.count}"{ok}{_orders_attr(mark.orders)}{attrs}>']
+    if mark.title:
+        out.append(f"<title>{xml_text(mark.title)}</title>")
+    if mark.ok is False:
+        out.append(f'<g opacity="{_FAILED_OPACITY}">')
+    out.append(shape_svg(shape, x, y, size, mark.colour))
+    text = mark.text + (str(mark.count) if mark.count > 1 else "")
+    if text:
+        font = size * (0.7 if len(text) == 1 else 0.55 if len(text) == 2 else 1.3 / len(text))
+        ink = _INK if shape == "ring" else _readable_ink(mark.colour)
+        out.append(f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(font)}" '
+                   f'text-anchor="middle" dominant-baseline="central" font-weight="bold" '
+                   f'fill="{ink}">{xml_text(text)}</text>')
+    if mark.note:
+        font = _note_font(size)
+        left = x + size / 2 + size * 0.2
+        width = text_width(mark.note, font)
+        # the note's box, drawn empty, is part of the piece a label must keep clear of
+        out.append(f'<rect x="{_f(left)}" y="{_f(y - font * 0.6)}" width="{_f(width)}" '
+                   f'height="{_f(font * 1.2)}" fill="none" stroke="none" data-note="1"/>'
+                   f'<text x="{_f(left)}" y="{_f(y)}" font-size="{_f(font)}" '
+                   f'dominant-baseline="central" font-weight="bold" fill="{_INK}" '
+                   f'stroke="{_HALO}" stroke-width="{_f(font / 5)}" paint-order="stroke" '
+                   f'font-family="{FONT_FAMILY}">{xml_text(mark.note)}</text>')
+    if mark.ok is False:
+        out.append("</g>")
+        out.append(cross_svg(x, y, size * 0.45, max(0.3, size / 14)))
+    out.append("</g>")
+    return "".join(out)
+
+
 def marks_svg(scene: Scene, anchor: Anchor, size: float, dy: float = 0.0) -> str:
     """The scene's marks as one SVG group: the marks of a place side by side, centred
-    ``dy`` pixels below its centre; a count above 1 is written on the token."""
+    ``dy`` pixels below its centre; a count above 1 is written on the token, a note beside
+    it."""
     if not scene.marks:
         return ""
     by_place: dict[Hashable, list[Mark]] = {}
@@ -295,23 +170,10 @@ def marks_svg(scene: Scene, anchor: Anchor, size: float, dy: float = 0.0) -> str
     for place, marks in by_place.items():
         cx, cy = anchor(place)
         cy += dy
-        x = cx - (len(marks) * size + (len(marks) - 1) * gap) / 2 + size / 2
+        left = cx - mark_row_width(marks, size) / 2
         for mark in marks:
-            out.append(f"<g data-piece={xml_attr(mark.piece)} data-place={xml_attr(place)} "
-                       f'data-count="{mark.count}">')
-            if mark.title:
-                out.append(f"<title>{xml_text(mark.title)}</title>")
-            out.append(_shape_svg(scene.mark_shape(mark.piece), x, cy, size, mark.colour))
-            text = mark.text + (str(mark.count) if mark.count > 1 else "")
-            if text:
-                font = size * (0.7 if len(text) == 1 else 0.55 if len(text) == 2
-                               else 1.3 / len(text))
-                out.append(f'<text x="{_f(x)}" y="{_f(cy)}" font-size="{_f(font)}" '
-                           f'text-anchor="middle" dominant-baseline="central" '
-                           f'font-weight="bold" '
-                           f'fill="{_readable_ink(mark.colour)}">{xml_text(text)}</text>')
-            out.append("</g>")
-            x += size + gap
+            out.append(mark_svg(mark, scene.mark_shape(mark.piece), left + size / 2, cy, size))
+            left += _mark_width(mark, size) + gap
     out.append("</g>")
     return "".join(out)
 
@@ -347,28 +209,6 @@ def labels_svg(labels: Sequence[Label], anchor: Anchor, font: float,
     return "".join(out)
 
 
-#: The font the drawings ask for, first the one :func:`text_width` is made for.
-FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
-
-_NARROW = set("iljtfrI.,:;'|!()[] ")
-_WIDE = set("mwMWOQDGHNUC@%&")
-
-
-def text_width(text: str, font: float) -> float:
-    """A width in pixels that ``text`` set in ``font`` pixels does not exceed (one line)."""
-    units = 0.0
-    for ch in text:
-        if ch in _NARROW:
-            units += 0.40
-        elif ch in _WIDE:
-            units += 1.0
-        elif ch.isupper() or ch.isdigit():
-            units += 0.78
-        else:
-            units += 0.66
-    return units * font
-
-
 def title_svg(title: str, x: float, y: float, font: float) -> str:
     """The drawing's title, centred on ``x`` with its baseline at ``y``."""
     if not title:
@@ -378,6 +218,15 @@ def title_svg(title: str, x: float, y: float, font: float) -> str:
             f'data-layer="title">{xml_text(title)}</text>')
 
 
+def _swatch(entry: LegendEntry, font: float) -> float:
+    """The width of an entry's swatch and the space after it (an arrow's swatch is longer)."""
+    return font * (2.8 if entry.arrow is not None else 1.4)
+
+
+def _entry_width(entry: LegendEntry, font: float) -> float:
+    return _swatch(entry, font) + text_width(entry.label, font) + font * 1.2
+
+
 def _legend_cells(entries: Sequence[LegendEntry], font: float,
                   width: float | None) -> list[tuple[float, float]]:
     """Where each legend entry starts, relative to the legend's corner: side by side, a new
@@ -385,7 +234,7 @@ def _legend_cells(entries: Sequence[LegendEntry], font: float,
     cells: list[tuple[float, float]] = []
     x = y = 0.0
     for entry in entries:
-        w = font * 1.4 + text_width(entry.label, font) + font * 1.2
+        w = _entry_width(entry, font)
         if width is None or (x > 0 and x + w > width):
             if cells:
                 x, y = 0.0, y + font * 1.4
@@ -394,22 +243,36 @@ def _legend_cells(entries: Sequence[LegendEntry], font: float,
     return cells
 
 
+def _legend_arrow(entry: LegendEntry, kinds: Sequence[ArrowKind], left: float, top: float,
+                  font: float) -> str:
+    """A short arrow of the entry's kind, as the legend's swatch."""
+    kind = next((k for k in kinds if k.name == entry.arrow), ArrowKind(str(entry.arrow)))
+    arrow = Arrow("legend", "legend", entry.colour, kind.name)
+    y = top + font / 2
+    line = [(left, y), (left + font * 2.2, y)]
+    return arrow_svg(arrow, kind, line, font, ArrowPen(min_unit=font / 12), swatch=True)
+
+
 def legend_svg(entries: Sequence[LegendEntry], x: float, y: float, font: float,
-               width: float | None = None) -> str:
+               width: float | None = None, kinds: Sequence[ArrowKind] = ()) -> str:
     """The legend from ``(x, y)``: a swatch and label per entry, side by side in rows no wider
-    than ``width`` (one a line without it)."""
+    than ``width`` (one a line without it); an entry of an arrow kind shows a short arrow of
+    that kind (looked up in ``kinds``)."""
     if not entries:
         return ""
     out = [f'<g data-layer="legend" font-size="{_f(font)}" font-family="{FONT_FAMILY}">']
     for entry, (dx, dy) in zip(entries, _legend_cells(entries, font, width)):
         left, top = x + dx, y + dy
-        swatch = (_shape_svg(entry.shape, left + font / 2, top + font / 2, font, entry.colour)
-                  if entry.shape else
-                  f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(font)}" '
-                  f'height="{_f(font)}" fill="{entry.colour}" stroke="{_INK}" '
-                  f'stroke-width="{_f(font / 16)}"/>')
+        if entry.arrow is not None:
+            swatch = _legend_arrow(entry, kinds, left, top, font)
+        elif entry.shape:
+            swatch = shape_svg(entry.shape, left + font / 2, top + font / 2, font, entry.colour)
+        else:
+            swatch = (f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(font)}" '
+                      f'height="{_f(font)}" fill="{entry.colour}" stroke="{_INK}" '
+                      f'stroke-width="{_f(font / 16)}"/>')
         out.append(swatch +
-                   f'<text x="{_f(left + font * 1.4)}" y="{_f(top + font * 0.5)}" '
+                   f'<text x="{_f(left + _swatch(entry, font))}" y="{_f(top + font * 0.5)}" '
                    f'dominant-baseline="central" fill="{_INK}">{xml_text(entry.label)}</text>')
     out.append("</g>")
     return "".join(out)
@@ -426,7 +289,7 @@ def legend_height(entries: Sequence[LegendEntry], font: float,
 def _beside_width(entries: Sequence[LegendEntry], font: float, height: float) -> float:
     """The narrowest legend column (a whole number of entries wide) no taller than
     ``height``; as wide as every entry side by side at most."""
-    widths = [font * 1.4 + text_width(e.label, font) + font * 1.2 for e in entries]
+    widths = [_entry_width(e, font) for e in entries]
     width = max(widths)
     while legend_height(entries, font, width) > height and width < sum(widths):
         width += max(widths)
@@ -456,9 +319,10 @@ def framed_svg(body: Sequence[str], bounds: tuple[float, float, float, float], s
     if beside is None:
         tail = under + legend_font if scene.legend else 0.0
         legend = legend_svg(scene.legend, minx + pad, maxy + legend_font * 0.5, legend_font,
-                            flow)
+                            flow, scene.arrow_kinds)
     else:
-        legend = legend_svg(scene.legend, maxx + pad, miny, legend_font, beside)
+        legend = legend_svg(scene.legend, maxx + pad, miny, legend_font, beside,
+                            scene.arrow_kinds)
         maxx += beside + 2 * pad
         tail = max(0.0, legend_height(scene.legend, legend_font, beside) - (maxy - miny))
     map_w = maxx - minx

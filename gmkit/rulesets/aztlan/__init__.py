@@ -59,7 +59,7 @@ class Aztlan(Ruleset[orders.Order]):
                       frame={"projection": "equirectangular", "west": FRAME[0],
                              "south": FRAME[1], "km_per_degree": 111.32, "true_at": 19.0})
     presentation = Presentation(colours=drawing.palette, scene=drawing.scene,
-                                arrows=drawing.order_arrows, describe=orders.describe,
+                                orders=drawing.drawn_orders, describe=orders.describe,
                                 places=drawing.place_properties, routine=routine)
     lifecycle = LifeCycle(to_move=tables.active_players, example_players=roster.example_players,
                           check_players=roster.check_players)

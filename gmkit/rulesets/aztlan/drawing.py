@@ -1,7 +1,7 @@
 """AZTLAN on the map: cities in their holder's colour, armies as stacks of tokens and orders as
 arrows, in each empire's colour.
 
-:func:`scene`, :func:`palette`, :func:`order_arrows` and :func:`place_properties` are what the
+:func:`scene`, :func:`palette`, :func:`drawn_orders` and :func:`place_properties` are what the
 ruleset's presentation declares; :func:`stacks` turns the armies on the
 board (sector -> owner and count) into :class:`~gmkit.core.drawing.scene.Mark` tokens;
 :func:`arrows` turns the players' typed orders (:mod:`gmkit.rulesets.aztlan.orders`) into
@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from gmkit.core.drawing.orders import DrawnOrders, order_ref
 from gmkit.core.drawing.polygon_svg import KIND_FILLS, SEA_INK
 from gmkit.core.drawing.scene import (Arrow, ArrowKind, Label, LegendEntry, Mark, Outline, Scene,
                                       initials)
@@ -50,6 +51,7 @@ __all__ = [
     "SUPPORT",
     "arrows",
     "colour",
+    "drawn_orders",
     "legend",
     "order_arrows",
     "palette",
@@ -59,13 +61,13 @@ __all__ = [
 ]
 
 #: An Attack: a solid, thick arrow.
-ATTACK = ArrowKind("attack", width=3.0)
+ATTACK = ArrowKind("attack", width=3.0, label="attack")
 #: A Move along its path: a dashed arrow.
-MOVE = ArrowKind("move", width=2.0, dash=(6.0, 4.0))
+MOVE = ArrowKind("move", width=2.0, dash=(6.0, 4.0), label="move")
 #: A Support: a thin, dotted arrow, onto the supported order's arrow.
-SUPPORT = ArrowKind("support", width=1.3, dash=(2.0, 2.5))
+SUPPORT = ArrowKind("support", width=1.3, dash=(2.0, 2.5), label="support")
 #: A Cut Support: a thin arrow with a bar across before its head.
-CUT = ArrowKind("cut", width=1.3, bar=True)
+CUT = ArrowKind("cut", width=1.3, bar=True, label="cut support")
 #: Every kind of arrow AZTLAN draws (holds, stands and the other orders draw none).
 ARROW_KINDS: tuple[ArrowKind, ...] = (ATTACK, MOVE, SUPPORT, CUT)
 
@@ -196,7 +198,7 @@ def _happens(c: Contingency, orders: Mapping[str, list[Order]]) -> bool:
 
 
 def _support_arrow(order: Support, orders: Mapping[str, list[Order]], tint: str,
-                   ok: bool | None, title: str) -> Arrow | None:
+                   ok: bool | None, title: str, refs: tuple[str, ...] = ()) -> Arrow | None:
     """A support's arrow: to the first contingency the posted orders make happen (else the
     first); onto the supported arrow for an attack or a move, to the sector otherwise."""
     if not order.contingencies:
@@ -205,8 +207,9 @@ def _support_arrow(order: Support, orders: Mapping[str, list[Order]], tint: str,
                   order.contingencies[0])
     if chosen.action in ("attack", "move") and chosen.target is not None:
         return Arrow(order.origin, chosen.target, tint, SUPPORT.name,
-                     onto=(chosen.supported, chosen.target), ok=ok, title=title)
-    return Arrow(order.origin, chosen.supported, tint, SUPPORT.name, ok=ok, title=title)
+                     onto=(chosen.supported, chosen.target), ok=ok, title=title, orders=refs)
+    return Arrow(order.origin, chosen.supported, tint, SUPPORT.name, ok=ok, title=title,
+                 orders=refs)
 
 
 def arrows(orders_by_player: Mapping[str, Sequence[Order]],
@@ -245,16 +248,19 @@ def arrows(orders_by_player: Mapping[str, Sequence[Order]],
             ok = None if code is None else code == SUCCEEDS
             title = f"{player}: {describe(o)}" + " (secret)" * sent.secret + (
                 f": {code}" if code else "")
+            refs = (order_ref(sent),)
             if isinstance(o, Attack):
-                out.append(Arrow(o.origin, o.target, tint, ATTACK.name, ok=ok, title=title))
+                out.append(Arrow(o.origin, o.target, tint, ATTACK.name, ok=ok, title=title,
+                                 orders=refs))
             elif isinstance(o, CutSupport):
-                out.append(Arrow(o.origin, o.target, tint, CUT.name, ok=ok, title=title))
+                out.append(Arrow(o.origin, o.target, tint, CUT.name, ok=ok, title=title,
+                                 orders=refs))
             elif isinstance(o, Move):
                 if o.path:
                     out.append(Arrow(o.origin, o.path[-1], tint, MOVE.name, via=o.path[:-1],
-                                     ok=ok, title=title))
+                                     ok=ok, title=title, orders=refs))
             else:
-                arrow = _support_arrow(o, by_origin, tint, ok, title)
+                arrow = _support_arrow(o, by_origin, tint, ok, title, refs)
                 if arrow is not None:
                     out.append(arrow)
     return out
@@ -267,6 +273,15 @@ def order_arrows(state: State, orders: Orders[Order], events: Sequence[Event],
     outcomes = {(e.player, int(e.data["line"])): str(e.data["code"]) for e in events
                 if e.kind == "order" and e.player and e.data.get("line")}
     return arrows(orders, outcomes or None)
+
+
+def drawn_orders(state: State, orders: Orders[Order], events: Sequence[Event],
+                 ctx: Context) -> DrawnOrders:
+    """5. Orders: each Attack, Move, Support and Cut Support as an arrow in its empire's
+    colour from its army's stack (which carries the empire's initial), marked by its outcome
+    once adjudicated (see :func:`order_arrows`)."""
+    return DrawnOrders(arrows=tuple(order_arrows(state, orders, events, ctx)),
+                       arrow_kinds=ARROW_KINDS)
 
 
 def place_properties(state: State) -> dict[str, dict[str, Any]]:

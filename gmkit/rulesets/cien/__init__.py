@@ -11,6 +11,7 @@ read and the named options that choose the other reading. Each module has one jo
 - ``odds.py``: the exact odds of every conquest before the dice are rolled;
 - ``views.py``: what each viewer may see, the standings, the holdings;
 - ``drawing.py``: the map drawn for a state, the players' colours;
+- ``orders_map.py``: a turn's orders drawn on the map (conquests, defences, investments);
 - ``roster.py``: a player list checked before set-up;
 - ``bot.py``: a seeded random player;
 - ``board/``: the map it ships and its builder.
@@ -28,7 +29,7 @@ from gmkit.core.parts import (BoardSpec, Bot, Context, Headline, LifeCycle, Pres
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step
 from gmkit.core.tables import State
-from gmkit.rulesets.cien import drawing, orders, rules, state as tables, views as seen
+from gmkit.rulesets.cien import drawing, orders, orders_map, rules, state as tables, views as seen
 from gmkit.rulesets.cien.bot import random_post
 from gmkit.rulesets.cien.odds import conquest_odds
 from gmkit.rulesets.cien.outcome import game_outcome
@@ -48,7 +49,8 @@ class Cien(Ruleset[orders.Order]):
     board = BoardSpec(kind="polygon", packaged="board/cien.geojson", check=tables.check_board)
     views = Views(gm_only=seen.PRIVATE_FIGURES, player=seen.player_view)
     presentation = Presentation(
-        colours=drawing.palette, scene=drawing.scene, describe=orders.describe,
+        colours=drawing.palette, scene=drawing.scene, orders=orders_map.drawn_orders,
+        describe=orders.describe,
         headline=Headline("provinces", "provinces held", ("income",)), labels=seen.LABELS,
         holdings=seen.holdings, places=drawing.place_properties, links=seen.links)
     lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players,

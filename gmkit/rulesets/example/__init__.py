@@ -47,7 +47,7 @@ class ThreeHills(Ruleset[orders.Order]):
                       check=tables.check_board)
     views = Views(gm_only=("gold",))  # 1. a digger's gold is their own secret
     presentation = Presentation(colours=drawing.palette, scene=drawing.scene,
-                                arrows=drawing.move_arrows, describe=orders.describe)
+                                orders=drawing.drawn_orders, describe=orders.describe)
     lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players)
     bot = Bot(random_post)
 

@@ -1,13 +1,15 @@
 """The board of Three Hills drawn for a state: hills by the gold left in them, a mark per digger
-in its colour. :func:`board_scene` is what the ruleset's ``scene`` returns (so a game's map is
-this drawing); :func:`board_svg` draws it as SVG."""
+in its colour, and a turn's moves as arrows. :func:`board_scene` is what the ruleset's ``scene``
+returns (so a game's map is this drawing); :func:`board_svg` draws it as SVG; :func:`drawn_orders`
+is how the ruleset's orders are drawn."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from gmkit.core.drawing.graph_svg import graph_svg
-from gmkit.core.drawing.scene import Arrow, ArrowKind, Label, LegendEntry, Mark, Scene
+from gmkit.core.drawing.orders import DrawnOrders, order_ref
+from gmkit.core.drawing.scene import Arrow, ArrowKind, Label, LegendEntry, Mark, Scene, initials
 from gmkit.core.envelope import Orders
 from gmkit.core.parts import Context
 from gmkit.core.steps import Event
@@ -18,6 +20,8 @@ from gmkit.rulesets.example.state import board_of
 KIND_FILLS = {"camp": "#d9c8a0", "ford": "#a9c9e6", "hill": "#9bd770"}
 DUG_OUT = "#c8c2b4"
 PALETTE = ("#cc3333", "#00ccff", "#9900cc", "#ff9900")  # told apart by colour-blind readers
+#: A digger's move: a solid arrow to the place it walks to.
+MOVE = ArrowKind("move", label="move (the digger's initial)")
 
 
 def colours(state: State) -> dict[str, str]:
@@ -29,15 +33,17 @@ def colours(state: State) -> dict[str, str]:
 def board_scene(state: State, title: str = "") -> Scene:
     """What the board shows for ``state``: what the public may see (no digger's gold)."""
     colour = colours(state)
+    mark = initials(list(colour))
     hills = state["hills"].to_dicts()
     return Scene(
         kind_fills=KIND_FILLS,
         fills={h["place"]: DUG_OUT for h in hills if h["gold_left"] == 0},
         labels=tuple(Label(h["place"], f"{h['place']}\n{h['gold_left']} gold") for h in hills),
-        marks=tuple(Mark(d["place"], "digger", colour[d["id"]], title=d["id"])
+        marks=tuple(Mark(d["place"], "digger", colour[d["id"]], title=d["id"],
+                         text=mark[d["id"]])
                     for d in state["diggers"].iter_rows(named=True)),
-        legend=tuple(LegendEntry(pid, c) for pid, c in colour.items()),
-        arrow_kinds=(ArrowKind("move"),),
+        legend=tuple(LegendEntry(f"{mark[pid]} {pid}", c) for pid, c in colour.items()),
+        arrow_kinds=(MOVE,),
         title=title or f"Three Hills after turn {state.turn}")
 
 
@@ -56,12 +62,18 @@ def palette(state: State, ctx: Context) -> dict[str, str]:
     return colours(state)
 
 
-def move_arrows(state: State, orders: Orders[Order], events: Sequence[Event],
-                ctx: Context) -> list[Arrow]:
-    """Each move as an arrow from where the digger stands to where it walks."""
+def drawn_orders(state: State, orders: Orders[Order], events: Sequence[Event],
+                 ctx: Context) -> DrawnOrders:
+    """2. Moving: each move as an arrow from where the digger stands to where it walks, in
+    its colour with its initial."""
     colour = colours(state)
+    mark = initials(list(colour))
     here = dict(state["diggers"].select("id", "place").iter_rows())
-    moves = [(e.player, e.order) for e in orders.of_kind(Move) if e.player in here]
-    return [Arrow(here[who], order.place, colour[who], "move",
-                  title=f"{who}: move to {order.place}")
-            for who, order in moves if isinstance(order, Move)]
+    arrows = []
+    for e in orders.of_kind(Move):
+        order = e.order
+        if isinstance(order, Move) and e.player in here:
+            arrows.append(Arrow(here[e.player], order.place, colour[e.player], MOVE.name,
+                                title=f"{e.player}: move to {order.place}",
+                                text=mark[e.player], orders=(order_ref(e),)))
+    return DrawnOrders(arrows=tuple(arrows), arrow_kinds=(MOVE,))

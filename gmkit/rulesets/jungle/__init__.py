@@ -13,7 +13,8 @@ and the houses joining it), ``orders`` (a house's post for both rounds, read lin
 ``attack``, ``fight`` and ``odds`` (what each action does), ``forecast`` (the odds of the
 attacks posted, and what would be void now), ``food``, ``cities``, ``units``, ``titles`` and
 ``gameturns`` (what happens at the session's opening and evening), ``views`` (who sees what,
-standings by house), ``drawing`` (the hex map) and ``bot`` (seeded posts).
+standings by house), ``drawing`` (the hex map), ``orders_map`` (a session's actions drawn on
+it) and ``bot`` (seeded posts).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from gmkit.core.tables import State
 import gmkit.rulesets.jungle.forecast as forecast
 import gmkit.rulesets.jungle.views as viewing
 import gmkit.rulesets.jungle.world as world
-from gmkit.rulesets.jungle import drawing, orders
+from gmkit.rulesets.jungle import drawing, orders, orders_map
 from gmkit.rulesets.jungle.bot import random_post
 from gmkit.rulesets.jungle.orders import JungleOrder
 from gmkit.rulesets.jungle.rules import PARAMS
@@ -58,7 +59,8 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     views = Views(gm_only=viewing.GM_ONLY, shown=("hexes",), public=viewing.public_state,
                   player=viewing.player_state)
     presentation = Presentation(
-        colours=drawing.colours, scene=drawing.scene, describe=orders.describe,
+        colours=drawing.colours, scene=drawing.scene, orders=orders_map.drawn_orders,
+        describe=orders.describe,
         headline=viewing.HEADLINE, labels=viewing.LABELS, subject="house", series=viewing.SERIES,
         subject_table=viewing.subject_table, holdings=viewing.holdings)
     # the GM posts the civilization game's figures each session; JOINING THE GAME mid-game

@@ -57,7 +57,7 @@ class PyramidPowerWars(Ruleset[orders.Order]):
     views = Views(gm_only=viewers.PRIVATE_FIGURES, public=viewers.public,
                   player=viewers.player)
     presentation = Presentation(
-        colours=drawing.palette, scene=drawing.scene, arrows=drawing.arrows,
+        colours=drawing.palette, scene=drawing.scene, orders=drawing.drawn_orders,
         describe=orders.describe, headline=results.HEADLINE, labels=results.LABELS,
         holdings=results.holdings, places=drawing.places)
     # the rules roll no dice: draws only break rare ties

@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from gmkit.core.drawing.orders import DrawnOrders, order_ref
 from gmkit.core.drawing.scene import (Arrow, ArrowKind, Label, LegendEntry, Mark, MarkKind,
                                       Outline, Scene, initials)
 from gmkit.core.envelope import Orders
@@ -32,7 +33,8 @@ PALETTE = ("#c0392b", "#2e86c1", "#d4ac0d", "#27ae60", "#8e44ad", "#117a65", "#e
 MARK_KINDS = (MarkKind("noble", "diamond"), MarkKind("troops", "square"),
               *(MarkKind(f"{size} pyramid", "triangle") for size in SIZES))
 #: The orders as arrows: a noble leading forces, forces moved through own land.
-ARROW_KINDS = (ArrowKind("lead", width=2.4), ArrowKind("move", width=1.6, dash=(3, 2)))
+ARROW_KINDS = (ArrowKind("lead", width=2.4, label="a noble leads forces"),
+               ArrowKind("move", width=1.6, dash=(3, 2), label="forces move without a noble"))
 
 
 def colours(state: State) -> dict[str, str]:
@@ -132,11 +134,13 @@ def places(state: State) -> dict[str, dict[str, Any]]:
             .iter_rows()}
 
 
-def arrows(state: State, orders: Orders[Order], events: Sequence[Event],
-           ctx: Context) -> list[Arrow]:
-    """Nobles leading forces and forces moved without a noble, failed once the movement
-    step shows they did not move (see :func:`order_arrows`)."""
-    return order_arrows(state, orders, events)
+def drawn_orders(state: State, orders: Orders[Order], events: Sequence[Event],
+                 ctx: Context) -> DrawnOrders:
+    """WAR: nobles leading forces and forces moved without a noble, as arrows from where they
+    stand (a noble's diamond and the troops' square carry the player's initial), failed once
+    the movement step shows they did not move (see :func:`order_arrows`)."""
+    return DrawnOrders(arrows=tuple(order_arrows(state, orders, events)),
+                       arrow_kinds=ARROW_KINDS)
 
 
 def order_arrows(state: State, orders: Mapping[str, Sequence[Order]],
@@ -151,8 +155,10 @@ def order_arrows(state: State, orders: Mapping[str, Sequence[Order]],
     skipped = [e for e in events if e.kind in ("skipped", "void") and e.rule.startswith("WAR")]
     decided = bool(moved or skipped)
     out = []
+    sent = Orders.plain(orders)
     for pid in sorted(orders):
-        for o in orders[pid]:
+        for envelope in sent.of(pid):
+            o = envelope.order
             if isinstance(o, Lead):
                 n = (nobles.get((pid, o.noble.number)) if o.noble.number is not None
                      else by_name.get((pid, o.noble.name)))
@@ -168,8 +174,9 @@ def order_arrows(state: State, orders: Mapping[str, Sequence[Order]],
                 ok = any(e.player == pid and e.data.get("from") == src
                          and list(e.data.get("path", [])) == list(o.path) for e in moved)
             out.append(Arrow(src, o.path[-1], colour.get(pid, "#444444"), kind,
-                                via=tuple(o.path[:-1]), ok=ok,
-                                title=f"{pid}: {who}, {src} to {' then '.join(o.path)}"))
+                             via=tuple(o.path[:-1]), ok=ok,
+                             title=f"{pid}: {who}, {src} to {' then '.join(o.path)}",
+                             orders=(order_ref(envelope),)))
     return out
 
 
@@ -177,8 +184,7 @@ def orders_scene(state: State, orders: Mapping[str, Sequence[Order]],
                  events: Sequence[Event] = (), title: str = "") -> Scene:
     """The board for ``state`` with the round's movement orders drawn on it."""
     base = board_scene(state, title or f"Orders of round {state.turn + 1}")
-    arrows = tuple(Arrow(a.src, a.dst, a.colour, a.kind, a.via, None, a.ok, a.title)
-                   for a in order_arrows(state, orders, events))
+    arrows = tuple(order_arrows(state, orders, events))
     return Scene(kind_fills=base.kind_fills, fills=base.fills, labels=base.labels,
                  marks=base.marks, arrows=arrows, arrow_kinds=base.arrow_kinds,
                  mark_kinds=base.mark_kinds, outlines=base.outlines, legend=base.legend,
