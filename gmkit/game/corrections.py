@@ -23,6 +23,8 @@ from typing import Any
 import polars as pl
 
 from gmkit.game.changes import GameError
+from gmkit.core.parts import Context
+from gmkit.core.playable import StateProblem
 from gmkit.core.ruleset import Ruleset
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
@@ -141,10 +143,13 @@ def apply_corrections(ruleset: Ruleset[Any], state: State,
 
 
 def make_correction(ruleset: Ruleset[Any], state: State, table: str, setting: str, why: str,
-                    turn: int) -> dict[str, Any]:
+                    turn: int, ctx: Context | None = None) -> dict[str, Any]:
     """The record of a correction of ``state`` (the coming turn's start, earlier corrections
     applied) for turn ``turn``: checked against the table's rows and columns, its value read
-    as the column's type, with the old value and whether the public sees the cell."""
+    as the column's type, the corrected state checked against what the rules can play with
+    ``ctx`` (the game's rules, board and players: a problem the correction brings is refused,
+    one per line naming table, row and column), with the old value and whether the public
+    sees the cell."""
     if not why.strip():
         raise GameError("say why the state is corrected (--why): it is shown in the report")
     if table not in ruleset.schemas:
@@ -161,18 +166,36 @@ def make_correction(ruleset: Ruleset[Any], state: State, table: str, setting: st
     row = _row(frame, key, table)
     old = frame[column].to_list()[row]
     after = _set(state, table, row, column, value)
+    context = ctx if ctx is not None else Context(ruleset.rules(), turn=turn)
+    brought = _brought(ruleset.state_problems(state, context),
+                       ruleset.state_problems(after, context))
+    if brought:
+        raise GameError("\n".join([f"the correction of {table} '{setting.strip()}' would leave "
+                                    "a state the rules cannot play; nothing is recorded:",
+                                    *(f"  {p.line()}" for p in brought)]))
     return {"kind": "correction", "table": table, "key": key, "column": column,
             "value": value, "old": old, "from_turn": turn, "why": why.strip(),
             "public": _public(ruleset, after, table, key, column, value),
             "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
+def _brought(before: Sequence[StateProblem], after: Sequence[StateProblem]
+             ) -> list[StateProblem]:
+    """The problems of ``after`` that ``before`` did not have (a correction is refused for what
+    it breaks, never for what was already wrong, which it may be meant to mend)."""
+    had = {(p.table, p.row, p.column, p.text) for p in before}
+    return [p for p in after if (p.table, p.row, p.column, p.text) not in had]
+
+
 def _public(ruleset: Ruleset[Any], state: State, table: str, key: Mapping[str, Any],
             column: str, value: Any) -> bool:
-    """Whether the ruleset's public view of ``state`` shows the corrected cell with its value."""
+    """Whether the ruleset's public view of ``state`` (the corrected state) shows the corrected
+    cell with its value; a row whose key the correction changed is found by its new key."""
     seen = ruleset.view(state, Viewer.public()).tables.get(table)
     if seen is None or column not in seen.columns or any(c not in seen.columns for c in key):
         return False
+    if column in key:
+        key = {**key, column: value}
     try:
         row = _row(seen, key, table)
     except GameError:

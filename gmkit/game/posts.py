@@ -77,7 +77,7 @@ class ComingTurn(RecordedChanges):
                 raise GameError(f"turn {self.next_turn} is sealed for its beacon: its starting "
                                 "state is corrected before the seal, never after")
             change = make_correction(self.ruleset, self.coming_state(), table, setting, why,
-                                     self.next_turn)
+                                     self.next_turn, self.context())
             changes = [c for c in self.recorded_changes()
                        if c.get("from_turn", 0) > self.latest_turn]
             atomic_write(self.root / "pending" / CHANGES_FILE,

@@ -42,6 +42,7 @@ class ThreeHills(Ruleset[orders.Order]):
     aliases = ("three-hills",)
     params = PARAMS
     schemas = tables.SCHEMAS
+    playable = tables.PLAYABLE  # 1. what a state the rules can play holds
     # a new game keeps a copy of the shipped board, recorded by every turn
     board = BoardSpec(kind="graph", packaged="board.toml", default=board,
                       check=tables.check_board)
