@@ -28,11 +28,11 @@ from gmkit.core.tables import Schema, State
 #: At most this many rows are named per column; the rest are counted.
 ROWS_NAMED = 10
 
-#: The largest file of a position gmkit reads (an Aeternus world of 100,000 hexes is about
-#: 2 MB as Parquet; ``bench/position_limits.py`` measures it).
-MAX_POSITION_BYTES = 64 * 1024 * 1024
+#: The largest file of a position gmkit reads: 32 MiB (an Aeternus world of 100,000 hexes is
+#: about 1 MB as Parquet; ``bench/position_limits.py`` measures it).
+MAX_POSITION_BYTES = 32 * 1024 * 1024
 
-#: The most rows a table of a position may hold (ten times a 100,000-hex world).
+#: The most rows a table of a position may hold: a million (ten 100,000-hex worlds).
 MAX_POSITION_ROWS = 1_000_000
 
 #: What the rules say of a state: every reason they cannot play it (``Ruleset.state_problems``
