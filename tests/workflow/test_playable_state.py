@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from gmkit.cli import main
+from gmkit.core.playable import PLAYERS
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.tables import State
 from gmkit.game import Game, GameError, board_path
@@ -123,6 +124,16 @@ POSITIONS: list[tuple[str, str, Callable[[State], State], str, int | None, str |
      "is not from -1000000 to 1000000"),
     ("aeternus", "a player twice", _duplicate("players", "id"), "players", 2, "id",
      "is on row 1 too"),
+    ("jungle", "a character twice", _duplicate("characters", "name"), "characters", 2, "name",
+     "is on row 1 too"),
+    ("jungle", "a character of no house", _set("characters", "house", "Mauve"), "characters",
+     1, "house", "'Mauve' names no house"),
+    ("jungle", "an emperor", _set("characters", "class", "emperor"), "characters", 1, "class",
+     "'emperor' is not one of peasant, soldier, citizen, specialist, tlatoani"),
+    ("jungle", "two festivals", _set("gods", "festival", True), "gods", None, "festival",
+     "a festival of"),
+    ("jungle", "XP below nothing", _set("characters", "xp", -1), "characters", 1, "xp",
+     "-1 is not from 0"),
     ("example", "a digger twice", _duplicate("diggers", "id"), "diggers", 2, "id",
      "is on row 1 too"),
     ("example", "a digger on no place", _set("diggers", "place", "Atlantis"), "diggers", 1,
@@ -206,6 +217,11 @@ CORRECTIONS: list[tuple[str, str, str, str]] = [
     ("aeternus", "world", "q=0,r=0: biome=unicorn", "column 'biome': 'unicorn' is not one of"),
     ("aeternus", "players", "Amber: q=1000000000000000",
      "column 'q': 1000000000000000 is not from -1000000 to 1000000"),
+    ("jungle", "characters", "Gualpa: house=Mauve", "column 'house': 'Mauve' names no house"),
+    ("jungle", "gods", "Huitzilopochtli: festival=true",
+     "table 'gods': row 4 (Tlaloc), column 'festival': a festival of Huitzilopochtli is held "
+     "already"),
+    ("jungle", "session", "5: part=midnight", "'midnight' is not one of morning"),
     ("example", "diggers", "Birch: id=Amber", "column 'id': 'Amber' is on row 1 too"),
     ("example", "hills", "North Hill: gold_left=-3", "column 'gold_left': -3 is not from 0"),
 ]
@@ -253,6 +269,23 @@ def test_a_correction_that_mends_one_problem_is_taken_beside_others_already_ther
     change = make_correction(game.ruleset, bad, "hills", "North Hill: gold_left=5", "again",
                              game.next_turn, game.context())
     assert change["value"] == 5
+
+
+@pytest.mark.parametrize("name", registered())
+def test_every_declaration_names_columns_of_the_schemas(name: str) -> None:
+    """A declaration naming a table or column the state does not have, or a reference between
+    columns of different types, is a mistake of the ruleset, caught here for every game."""
+    rs = find_ruleset(name)
+    for table, column in rs.playable.declared():
+        assert table in rs.schemas, (table, column)
+        assert not column or column in rs.schemas[table], (table, column)
+    for ref in rs.playable.refers:
+        if ref.target == PLAYERS:
+            continue
+        (st, sc), (tt, tc) = (r.split(".") for r in (ref.source, ref.target))
+        for a, b in zip(sc.split(","), tc.split(",")):
+            have, want = rs.schemas[st][a], rs.schemas[tt][b]
+            assert getattr(have, "inner", have) == want, (ref, have, want)
 
 
 @pytest.mark.parametrize("name", registered())

@@ -33,7 +33,7 @@ from gmkit.core.tables import Schema, State, frame as core_frame
 from gmkit.rulesets.pyramid.board import LandBoard
 from gmkit.rulesets.pyramid.rules import (COLOURS, CONSTRUCTION, FOOD, FOOD_LAND, LAND,
                                           LAND_KINDS, MOVEMENT, NOBLE_NAMES, NOBLES, POPULATION,
-                                          SERFS, SIZES, STAFFING, size_stone)
+                                          SERFS, SIZES, size_stone)
 
 SCHEMAS: dict[str, Schema] = {
     "players": {"id": pl.String, "name": pl.String, "home": pl.String, "status": pl.String,
@@ -232,11 +232,9 @@ def _births_problem(text: str) -> str | None:
 
 def playable(state: State, ctx: Context) -> list[StateProblem]:
     """What the data cannot say of a playable state of Pyramid Power Wars: borders both ways,
-    never from a space to itself (WAR); serfs only on land their player holds, and no more
-    than the player has (RESOURCES: allocation is limited by available land); priests
-    staffing pyramids no more than their player has (PYRAMIDS: staffing); a name for each
-    noble and DEAD used once (RESOURCES: nobles); births written as kinds of population
-    with counts (RESOURCES: food)."""
+    never from a space to itself (WAR); serfs only on land their player holds (RESOURCES:
+    serfs are assigned to a land); a name for each noble and DEAD used once (RESOURCES:
+    nobles); births written as kinds of population with counts (RESOURCES: food)."""
     out: list[StateProblem] = []
     borders = state["borders"]
     pairs = borders.rows()
@@ -248,30 +246,12 @@ def playable(state: State, ctx: Context) -> list[StateProblem]:
                         "b", lambda i: f"{pairs[i][0]} borders {pairs[i][1]} but not the other "
                         f"way round: a border is both ways ({MOVEMENT})")
     players = state["players"]
-    serfs = dict(zip(players["id"].to_list(), players["serfs"].to_list()))
-    priests = dict(zip(players["id"].to_list(), players["priests"].to_list()))
     spaces = state["spaces"]
     held, on = spaces["holder"].to_list(), spaces["serfs"].to_list()
     out += row_problems("spaces", spaces, [i for i, (h, n) in enumerate(zip(held, on))
                                            if h is None and n], "serfs",
-                        lambda i: f"{on[i]} serfs on land nobody holds ({SERFS})")
-    working: dict[str, int] = {}
-    for h, n in zip(held, on):
-        if h is not None:
-            working[h] = working.get(h, 0) + n
-    ids = players["id"].to_list()
-    out += row_problems("players", players, [i for i, p in enumerate(ids)
-                                             if working.get(p, 0) > serfs[p]], "serfs",
-                        lambda i: f"{serfs[ids[i]]} serfs, but {working[ids[i]]} work the land "
-                        f"({LAND}: allocation is limited)")
-    staff: dict[str, int] = {}
-    for p, n in zip(state["pyramids"]["player"].to_list(),
-                    state["pyramids"]["priests"].to_list()):
-        staff[p] = staff.get(p, 0) + n
-    out += row_problems("players", players, [i for i, p in enumerate(ids)
-                                             if staff.get(p, 0) > priests[p]], "priests",
-                        lambda i: f"{priests[ids[i]]} priests, but {staff[ids[i]]} staff "
-                        f"pyramids ({STAFFING})")
+                        lambda i: f"{on[i]} serfs on land nobody holds ({SERFS}: serfs work "
+                        "their player's land)")
     nobles, dead = state["nobles"]["name"].to_list(), set(state["dead"]["name"].to_list())
     out += row_problems("nobles", state["nobles"], [i for i, n in enumerate(nobles)
                                                     if n in dead], "name",
@@ -351,6 +331,6 @@ def to_move(state: State) -> list[str]:
     return state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list()
 
 
-__all__ = ["ACTIVE", "ELIMINATED", "PLAYABLE", "POPULATION", "SCHEMAS", "SetupError", "adjacency",
-           "check_players", "example_players", "frame", "functioning", "holders", "lands_of",
-           "noble_name", "population", "rows", "setup", "setup_tables", "to_move"]
+__all__ = ["ACTIVE", "ELIMINATED", "PLAYABLE", "POPULATION", "SCHEMAS", "SetupError",
+           "adjacency", "check_players", "example_players", "frame", "functioning", "holders",
+           "lands_of", "noble_name", "population", "rows", "setup", "setup_tables", "to_move"]
