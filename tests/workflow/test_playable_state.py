@@ -24,7 +24,7 @@ from gmkit.cli import main
 from gmkit.core.playable import PLAYERS
 from gmkit.core.ruleset import find_ruleset, registered
 from gmkit.core.tables import State
-from gmkit.game import Game, GameError, board_path
+from gmkit.game import Game, GameError, board_path, starting_board
 from gmkit.game.position import PositionError, write_position
 from gmkit.sweeps.playout import play
 
@@ -290,9 +290,12 @@ def test_every_declaration_names_columns_of_the_schemas(name: str) -> None:
 
 @pytest.mark.parametrize("name", registered())
 def test_every_state_a_game_reaches_by_play_is_playable(tmp_path: Path, name: str) -> None:
-    """The declarations refuse nothing the rules allow: every turn of the sample game and of
-    the game an earlier gmkit wrote passes the check."""
-    games = [_game(name, tmp_path)]
+    """The declarations refuse nothing the rules allow: every turn of the sample game, of a
+    fresh seeded playout and of the game an earlier gmkit wrote passes the check."""
+    rs = find_ruleset(name)
+    games = [_game(name, tmp_path),
+             play(Game.new(tmp_path / "fresh", name, rs.example_players(starting_board(rs)[0])),
+                  8, master="playable")]
     if (OLD_GAMES / name).is_dir():
         games.append(Game.open(OLD_GAMES / name))
     for game in games:

@@ -28,12 +28,13 @@ from gmkit.core.params import LIMIT, Params
 from gmkit.core.parts import Context
 from gmkit.core.playable import (PLAYERS, OneOf, Playable, Range, Refers, Required,
                                  StateProblem, Unique, row_problems)
+from gmkit.core.playable import Rows as RowCount
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State, frame as core_frame
 from gmkit.rulesets.pyramid.board import LandBoard
 from gmkit.rulesets.pyramid.rules import (COLOURS, CONSTRUCTION, FOOD, FOOD_LAND, LAND,
                                           LAND_KINDS, MOVEMENT, NOBLE_NAMES, NOBLES, POPULATION,
-                                          SERFS, SIZES, size_stone)
+                                          SERFS, SIZES, START, size_stone)
 
 SCHEMAS: dict[str, Schema] = {
     "players": {"id": pl.String, "name": pl.String, "home": pl.String, "status": pl.String,
@@ -302,6 +303,7 @@ PLAYABLE = Playable(
             Range("dead.glory", 0, rule=NOBLES), Range("dead.died_round", 0)),
     one_of=(OneOf("players.status", (ACTIVE, ELIMINATED)),
             OneOf("spaces.kind", LAND_KINDS, LAND), OneOf("pyramids.size", SIZES, CONSTRUCTION)),
+    rows=(RowCount("players", 2, "max_players", START),),
     check=playable,
 )
 
