@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 #: At most this many rows are named per declaration; the rest are counted.
 ROWS_NAMED = 10
 
-#: The target of a :class:`Refers` naming a player of the game (``game.toml``'s players).
+#: The target of a :class:`Refers` naming a player of the game (``game.toml``'s players, as the
+#: context lists them; a context listing none, such as a test's, resolves nothing).
 PLAYERS = "<players>"
 
 Bound = int | float | str | None
@@ -119,6 +120,8 @@ class Refers:
     also: tuple[str, ...] = ()
     #: What a row of the target is, in words ("player", "province"): for the message.
     what: str = ""
+    #: Every target is named by some cell too (each player of the game has a digger).
+    every: bool = False
 
 
 @dataclass(frozen=True)
@@ -331,6 +334,8 @@ def _problems_refers(state: State, ctx: Context, declared: Playable, found: _Fou
     for ref in declared.refers:
         table, cols = _split(ref.source)
         frame = state[table]
+        if ref.target == PLAYERS and not players:
+            continue  # a context that names no players (a scenario's): nothing to resolve
         if ref.target == PLAYERS:
             targets: set[tuple[Any, ...]] = {(p,) for p in players}
             what = ref.what or "player of the game"
@@ -348,8 +353,8 @@ def _problems_refers(state: State, ctx: Context, declared: Playable, found: _Fou
             src = src.explode(lists)
         src = src.drop_nulls(list(cols))
         if src.height == 0:
-            continue
-        if len(targets) > 64 or len(cols) > 1:
+            bad = src
+        elif len(targets) > 64 or len(cols) > 1:
             tframe = pl.DataFrame([list(t) for t in targets], schema=[
                 (c, src.schema[c]) for c in cols], orient="row") if targets else \
                 pl.DataFrame(schema={c: src.schema[c] for c in cols})
@@ -366,6 +371,13 @@ def _problems_refers(state: State, ctx: Context, declared: Playable, found: _Fou
         found.rows(table, cols[0] if len(cols) == 1 else None, rows,
                    lambda i: f"{_show(values[i])} names no {what}{hint}",
                    f"name no {what}")
+        if ref.every:
+            have = set(src.select(cols).unique().rows())
+            for missing in sorted(targets - have - {(a,) for a in ref.also}, key=str):
+                value = missing[0] if len(missing) == 1 else missing
+                found.out.append(StateProblem(table, None, cols[0] if len(cols) == 1 else None,
+                                              f"no row names {_show(value)}, a {what}; each "
+                                              "has its row"))
 
 
 def _problems_ranges(state: State, ctx: Context, declared: Playable, found: _Found) -> None:

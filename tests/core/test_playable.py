@@ -86,6 +86,15 @@ def test_refers_to_the_game_s_players_and_to_words_besides() -> None:
     assert _lines(Playable(refers=(Refers("players.id", PLAYERS, also=("Zed",)),)), state) == []
 
 
+def test_refers_every_target_names_a_target_no_row_names() -> None:
+    """``every``: each player of the game has a row (a player listed and never placed is
+    named)."""
+    state = _state(players=(("Red", 5, "duchy"),))
+    lines = _lines(Playable(refers=(Refers("players.id", PLAYERS, every=True),)), state)
+    assert lines == ["table 'players': column 'id': no row names 'Blue', a player of the game; "
+                     "each has its row"]
+
+
 def test_refers_over_several_columns_and_a_list_column() -> None:
     state = _state(lands=(("Ford", "Red", 1.0, ["Hill", "Moor"]), ("Hill", None, 2.0, [])))
     found = state_problems(Playable(refers=(Refers("units.q,r", "hexes.q,r", what="hex"),)),

@@ -138,6 +138,8 @@ POSITIONS: list[tuple[str, str, Callable[[State], State], str, int | None, str |
      "is on row 1 too"),
     ("example", "a digger on no place", _set("diggers", "place", "Atlantis"), "diggers", 1,
      "place", "'Atlantis' names no row of 'places'"),
+    ("example", "a player without a digger", lambda s: s.replace(diggers=s["diggers"].slice(1)),
+     "diggers", None, "id", "no row names 'Amber', a player of the game"),
     ("example", "no diggers", _empty("diggers"), "diggers", None, None,
      "0 row(s); the rules need at least 2"),
 ]

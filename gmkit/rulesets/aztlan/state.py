@@ -127,7 +127,7 @@ PLAYABLE = Playable(
               Required("game", "year", "season")),
     refers=(Refers("borders.a", "sectors.name", what="sector"),
             Refers("borders.b", "sectors.name", what="sector"),
-            Refers("players.id", PLAYERS),
+            Refers("players.id", PLAYERS, every=True),
             Refers("cities.owner", "players.id", also=(CHICHIMECS,), what="empire in the game"),
             Refers("armies.sector", "sectors.name", what="sector"),
             Refers("armies.owner", "players.id", also=(NEUTRAL, CHICHIMECS),

@@ -64,7 +64,7 @@ PLAYABLE = Playable(
             Unique("routes", "a", "b")),
     required=(Required("diggers", "place", "arrived", "gold"), Required("hills", "gold_left"),
               Required("places", "kind"), Required("routes", "a", "b")),
-    refers=(Refers("diggers.id", PLAYERS), Refers("diggers.place", "places.place"),
+    refers=(Refers("diggers.id", PLAYERS, every=True), Refers("diggers.place", "places.place"),
             Refers("hills.place", "places.place"), Refers("routes.a", "places.place"),
             Refers("routes.b", "places.place")),
     ranges=(Range("diggers.gold", 0), Range("diggers.arrived", 0),

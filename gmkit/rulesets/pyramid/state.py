@@ -279,7 +279,7 @@ PLAYABLE = Playable(
               Required("troops", "count"),
               Required("pyramids", "size", "stone", "glory", "built", "priests"),
               Required("dead", "glory", "held_by")),
-    refers=(Refers("players.id", PLAYERS),
+    refers=(Refers("players.id", PLAYERS, every=True),
             Refers("players.home", "spaces.name", what="space"),
             Refers("spaces.holder", "players.id", what="player"),
             Refers("borders.a", "spaces.name", what="space"),
