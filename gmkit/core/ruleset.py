@@ -50,9 +50,10 @@ class Ruleset(ABC, Generic[O]):
     :meth:`outcome`, :meth:`standings`; two more where the rules set up contests
     (:meth:`odds`) or let an accepted order turn void (:meth:`void_now`). The data: the rules
     table (:attr:`params`, with its :attr:`version`), the state's :attr:`schemas` and what a
-    playable state is (:attr:`playable`), the :attr:`board` it plays on, what each viewer may see (:attr:`views`), how it is shown
-    (:attr:`presentation`), how players come and go (:attr:`lifecycle`), the chat exports it
-    reads (:attr:`importer`) and its seeded :attr:`bot`. See ``docs/adding-a-ruleset.md``.
+    playable state is (:attr:`playable`), the :attr:`board` it plays on, what each viewer may
+    see (:attr:`views`), how it is shown (:attr:`presentation`), how players come and go
+    (:attr:`lifecycle`), the chat exports it reads (:attr:`importer`) and its seeded
+    :attr:`bot`. See ``docs/adding-a-ruleset.md``.
     """
 
     name: ClassVar[str]
