@@ -256,6 +256,19 @@ def test_gmkit_correct_prints_the_problem_and_exits_2(tmp_path: Path) -> None:
         "city-state, duchy, republic, kingdom" in out.output
 
 
+def test_several_corrections_are_recorded_together_or_not_at_all(tmp_path: Path) -> None:
+    """``gmkit correct --set A --set B``: each is checked against the state with the ones
+    before it; when one is refused, none is recorded."""
+    game = _game("example", tmp_path)
+    args = ["correct", str(game.root), "--table", "diggers", "--why", "a recount"]
+    out = CliRunner().invoke(main, [*args, "--set", "Amber: gold=4", "--set", "Birch: gold=-1"])
+    assert out.exit_code == 2 and "row 2 (Birch), column 'gold': -1 is not from 0" in out.output
+    assert game.corrections_for(game.next_turn) == []
+    out = CliRunner().invoke(main, [*args, "--set", "Amber: gold=4", "--set", "Birch: gold=5"])
+    assert out.exit_code == 0, out.output
+    assert [c["value"] for c in game.corrections_for(game.next_turn)] == [4, 5]
+
+
 def test_a_correction_that_mends_one_problem_is_taken_beside_others_already_there(
         tmp_path: Path) -> None:
     """A correction is refused for what it breaks, never for what was wrong before it (a state
