@@ -19,6 +19,8 @@ from typing import Any
 
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gmkit.core.reports import render
 from gmkit.core.ruleset import find_ruleset, registered
@@ -136,6 +138,48 @@ def test_every_later_turn_plays_after_every_accepted_kind_of_correction(
     assert len(game.store.manifest(start + 1)["changes"]) == len(taken)
     found = verify_game(Game.open(game.root))
     assert found.problems == [], found.problems[:5]
+
+
+#: Cells of any kind: the words and numbers a correction may name, hostile and ordinary.
+ODD = [None, 0, -1, 1, 3, 2**63 - 1, -(2**63), 10**15, math.nan, math.inf, -1e300, True, False,
+       "", "unicorn", "Red", "Amber", "Cien", "Tenochtitlan", "Meadow", "neutral", "active",
+       "duchy", [], ["unicorn"], ["Flag"]]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A game of each ruleset, some turns in, copied afresh for each example."""
+    base = tmp_path_factory.mktemp("played")
+    return {name: _game(name, base / name).root for name in registered()}
+
+
+@pytest.mark.parametrize("name", registered())
+@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_correction_is_refused_in_words_or_the_next_turn_plays(
+        played: dict[str, Path], tmp_path_factory: pytest.TempPathFactory, name: str,
+        data: st.DataObject) -> None:
+    """Generated corrections of any cell to another row's value or a hostile one (NaN,
+    2^63-1, an unknown word, null, a list): each is refused with a GameError in words, or
+    taken, and then the next turn resolves."""
+    game = Game.open(shutil.copytree(played[name], tmp_path_factory.mktemp(name) / "g"))
+    state = game.coming_state()
+    tables = [t for t in game.ruleset.schemas if state[t].height]
+    table = data.draw(st.sampled_from(tables))
+    frame = state[table]
+    row = data.draw(st.integers(0, frame.height - 1))
+    key = _key(frame, row)
+    if key is None:
+        return
+    column = data.draw(st.sampled_from(frame.columns))
+    value = data.draw(st.one_of(st.sampled_from(ODD),
+                                st.sampled_from(frame[column].to_list())))
+    try:
+        game.correct(table, f"{key}: {column}={_text(value)}", "generated")
+    except GameError:
+        return
+    play(game, 1)
 
 
 #: (ruleset, table, a correction of a row's key the public sees)
