@@ -92,11 +92,7 @@ def _key(ruleset: Ruleset[Any], table: str, key: str) -> dict[str, Any]:
 
 def _row(frame: pl.DataFrame, key: Mapping[str, Any], table: str) -> int:
     """The index of the one row of ``frame`` that ``key`` names."""
-    mask = pl.Series([True] * frame.height, dtype=pl.Boolean)
-    for column, value in key.items():
-        mask = mask & (frame[column].is_null() if value is None else
-                       (frame[column] == value).fill_null(False))
-    rows = mask.arg_true().to_list()
+    rows = _matching(frame, key).arg_true().to_list()
     named = ", ".join(f"{c}={v}" for c, v in key.items()) or "(no key)"
     if not rows:
         first = frame.columns[0] if frame.columns else ""
@@ -175,7 +171,7 @@ def make_correction(ruleset: Ruleset[Any], state: State, table: str, setting: st
                                     *(f"  {p.line()}" for p in brought)]))
     return {"kind": "correction", "table": table, "key": key, "column": column,
             "value": value, "old": old, "from_turn": turn, "why": why.strip(),
-            "public": _public(ruleset, after, table, key, column, value),
+            "public": _public(ruleset, after, table, key, column, value, row),
             "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
@@ -188,20 +184,39 @@ def _brought(before: Sequence[StateProblem], after: Sequence[StateProblem]
 
 
 def _public(ruleset: Ruleset[Any], state: State, table: str, key: Mapping[str, Any],
-            column: str, value: Any) -> bool:
+            column: str, value: Any, row: int) -> bool:
     """Whether the ruleset's public view of ``state`` (the corrected state) shows the corrected
-    cell with its value; a row whose key the correction changed is found by its new key."""
+    cell, ``row`` of ``table``, with its value. The row is found in the view by its key, the
+    new one when the correction changed it; where that names several rows (a coast named by
+    its province alone), by the row's other cells the view shows too."""
     seen = ruleset.view(state, Viewer.public()).tables.get(table)
     if seen is None or column not in seen.columns or any(c not in seen.columns for c in key):
         return False
-    if column in key:
-        key = {**key, column: value}
-    try:
-        row = _row(seen, key, table)
-    except GameError:
+    key = {**key, column: value} if column in key else dict(key)
+    mask = _matching(seen, key)
+    mine = state[table].row(row, named=True)
+    for other in seen.columns:
+        if mask.sum() <= 1:
+            break
+        if nested(seen.schema[other]):
+            continue
+        narrower = mask & _matching(seen, {other: mine[other]})
+        if narrower.any():
+            mask = narrower
+    found = mask.arg_true().to_list()
+    if len(found) != 1:
         return False
-    shown = seen[column].to_list()[row]
+    shown = seen[column].to_list()[found[0]]
     return bool(shown == value and (value is not None or state[table].height == seen.height))
+
+
+def _matching(frame: pl.DataFrame, key: Mapping[str, Any]) -> pl.Series:
+    """Which rows of ``frame`` hold ``key``'s values (null matching null)."""
+    mask = pl.Series([True] * frame.height, dtype=pl.Boolean)
+    for column, value in key.items():
+        mask = mask & (frame[column].is_null() if value is None else
+                       (frame[column] == value).fill_null(False))
+    return mask
 
 
 def correction_words(c: Mapping[str, Any]) -> str:

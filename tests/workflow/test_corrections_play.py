@@ -186,6 +186,7 @@ def test_any_correction_is_refused_in_words_or_the_next_turn_plays(
 KEY_CORRECTIONS = [
     ("example", "routes", "a=Ford,b=East Hill: b=West Hill"),
     ("cien", "coasts", "province=Aigremont,sea=Great Sea 3: sea=Great Sea 4"),
+    ("cien", "coasts", "Aigremont: province=Ardennoy"),
     ("aztlan", "game", "1453: year=1454"),
     ("pyramid", "troops", "player=Gold,space=Crocodile Pool: space=Emmer Levee"),
     ("jungle", "titles", "character=Ome's heir,title=tenant_of: title=experienced"),
@@ -194,7 +195,7 @@ KEY_CORRECTIONS = [
 
 
 @pytest.mark.parametrize("name, table, setting", KEY_CORRECTIONS,
-                         ids=[k[0] for k in KEY_CORRECTIONS])
+                         ids=[f"{k[0]}: {k[2]}" for k in KEY_CORRECTIONS])
 def test_a_correction_of_a_public_key_is_public(tmp_path: Path, name: str, table: str,
                                                 setting: str) -> None:
     """A changed border or coast, a moved stack, a renamed key shows on the public map: the
