@@ -7,7 +7,8 @@ gold; the first to hold 12 gold wins. It shows the whole contract of
 and every ruleset names its modules alike:
 
 - ``rules.py``: the rules table (every rule with its default and range) and the rule sections;
-- ``state.py``: the state's schemas, the set-up of turn 0 and the board it keeps;
+- ``state.py``: the state's schemas, what a playable state is, the set-up of turn 0 and the
+  board it keeps;
 - ``orders.py``: orders parsed and validated line by line;
 - ``steps.py``: the turn's resolution, plain and per-actor steps with dice;
 - ``drawing.py``: the board drawn for a state, the players' colours, orders as arrows;
