@@ -64,13 +64,13 @@ class StateProblem:
     def line(self, source: str | None = None) -> str:
         """The problem on one line, naming ``source`` (a file; the table by default), the row
         and the column."""
-        where = [source or f"table '{self.table}'"]
         at = []
         if self.row is not None:
             at.append(f"row {self.row}" + (f" ({self.label})" if self.label else ""))
         if self.column is not None:
             at.append(f"column '{self.column}'")
-        return f"{where[0]}: {', '.join(at) + ': ' if at else ''}{self.text}"
+        return ": ".join([source or f"table '{self.table}'", *([", ".join(at)] if at else []),
+                          self.text])
 
 
 def _split(where: str) -> tuple[str, tuple[str, ...]]:
