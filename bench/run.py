@@ -40,6 +40,7 @@ from bench.hex_draw import bench_hex_draw  # noqa: E402
 from bench.map_labels import bench_map_labels  # noqa: E402
 from bench.notebook_clicks import bench_notebook_clicks  # noqa: E402
 from bench.parse_limits import bench_parse_limits  # noqa: E402
+from bench.position_limits import bench_position_limits  # noqa: E402
 from bench.history_settle import bench_history_settle  # noqa: E402
 from bench.aeternus_world import bench_world as bench_aeternus_world  # noqa: E402
 from bench.jungle_scale import bench_big_session as bench_jungle_big_session  # noqa: E402
@@ -297,8 +298,8 @@ def main() -> int:
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
                    bench_jungle_big_session, bench_jungle_verify, bench_aeternus_world,
                    bench_aeternus_batch, bench_aeternus_import, bench_sweep, bench_whatif,
-                   bench_parse_limits, bench_cli_startup, bench_site_incremental,
-                   bench_gm_first_page):
+                   bench_parse_limits, bench_position_limits, bench_cli_startup,
+                   bench_site_incremental, bench_gm_first_page):
             if args.only and args.only not in fn.__name__:
                 continue
             # each benchmark's folders apart from the others'

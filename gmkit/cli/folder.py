@@ -218,14 +218,16 @@ def players(game: Path, action: str, player: str | None, fields: tuple[str, ...]
 @click.option("--set", "settings", multiple=True, metavar="'KEY: COLUMN=VALUE'",
               help="The cell to set: the row by its first column's value (or by COLUMN=VALUE "
                    "pairs, comma-separated; nothing for a table of one row), the column, the "
-                   "new value (read as the column's type; empty or null for null).")
+                   "new value (read as the column's type; empty or null for null). Repeat it "
+                   "for several cells: all are recorded, or none.")
 @click.option("--why", default="", help="Why (an erratum, a ruling): shown in the report.")
 @click.option("--undo", is_flag=True,
               help="Withdraw the last correction recorded for the coming turn instead.")
 def correct(game: Path, table: str | None, settings: tuple[str, ...], why: str,
             undo: bool) -> None:
     """Correct the state the coming turn starts from, recorded for that turn (applied before it
-    resolves, shown in its reports, replayed by verify); nothing committed is rewritten."""
+    resolves, shown in its reports, replayed by verify); nothing committed is rewritten. A
+    correction leaving a state the rules cannot play is refused, each problem named."""
     from gmkit.game import Game, GameError
     from gmkit.game.corrections import correction_words
 
@@ -237,8 +239,7 @@ def correct(game: Path, table: str | None, settings: tuple[str, ...], why: str,
         return
     if not table or not settings:
         raise GameError("name the table (--table) and the cell (--set 'KEY: COLUMN=VALUE')")
-    for setting in settings:
-        change = g.correct(table, setting, why)
+    for change in g.correct_all(table, settings, why):  # all recorded, or none
         click.echo(f"turn {change['from_turn']} {correction_words(change)}"
                    + ("" if change["public"] else " (not public: in the GM's report only)"))
 

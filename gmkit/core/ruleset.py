@@ -20,6 +20,7 @@ from gmkit.core.orders import OrderError, ParseResult
 from gmkit.core.params import Param, Params, apply_rule_changes
 from gmkit.core.parts import (BoardSpec, Bot, Context, Importer, LifeCycle, Presentation,
                               Views)
+from gmkit.core.playable import Playable, StateProblem, state_problems
 from gmkit.core.steps import Outcome, Step
 from gmkit.core.tables import Schema, State
 from gmkit.core.views import Viewer, blank_columns
@@ -48,10 +49,11 @@ class Ruleset(ABC, Generic[O]):
     The hooks: :meth:`setup`, :meth:`parse_post`, :meth:`validate`, :meth:`steps`,
     :meth:`outcome`, :meth:`standings`; two more where the rules set up contests
     (:meth:`odds`) or let an accepted order turn void (:meth:`void_now`). The data: the rules
-    table (:attr:`params`, with its :attr:`version`), the state's :attr:`schemas`, the
-    :attr:`board` it plays on, what each viewer may see (:attr:`views`), how it is shown
-    (:attr:`presentation`), how players come and go (:attr:`lifecycle`), the chat exports it
-    reads (:attr:`importer`) and its seeded :attr:`bot`. See ``docs/adding-a-ruleset.md``.
+    table (:attr:`params`, with its :attr:`version`), the state's :attr:`schemas` and what a
+    playable state is (:attr:`playable`), the :attr:`board` it plays on, what each viewer may
+    see (:attr:`views`), how it is shown (:attr:`presentation`), how players come and go
+    (:attr:`lifecycle`), the chat exports it reads (:attr:`importer`) and its seeded
+    :attr:`bot`. See ``docs/adding-a-ruleset.md``.
     """
 
     name: ClassVar[str]
@@ -61,6 +63,10 @@ class Ruleset(ABC, Generic[O]):
     params: ClassVar[tuple[Param, ...]] = ()
     #: The state's tables.
     schemas: ClassVar[Mapping[str, Schema]] = {}
+    #: What a state the rules can play is, beyond its columns and types (keys, references,
+    #: ranges, words, and one cross-row check): see :mod:`gmkit.core.playable`. Checked by
+    #: :meth:`state_problems` before a given position or a correction is taken.
+    playable: ClassVar[Playable] = Playable()
     #: State tables (``None``) and columns (a tuple of names, by table) added to the schemas
     #: after games were written: an older turn reads them as an empty table or a null column,
     #: so a game begun with an earlier gmkit still opens, resolves and verifies.
@@ -145,6 +151,12 @@ class Ruleset(ABC, Generic[O]):
         if version not in self.legacy:
             return None
         return self.rules({**self.legacy[version], **dict(overrides or {})}, lenient=lenient)
+
+    def state_problems(self, state: State, ctx: Context) -> list[StateProblem]:
+        """Every reason the rules cannot play ``state`` (a state of :attr:`schemas`), each
+        naming its table, row and column: :attr:`playable` as declared, with the core's limits
+        on every number (:func:`gmkit.core.playable.state_problems`)."""
+        return state_problems(self.playable, state, ctx, self.schemas)
 
     def view(self, state: State, viewer: Viewer | str, ctx: Context | None = None) -> State:
         """The state as ``viewer`` may see it: the one door for hidden state data.

@@ -23,6 +23,8 @@ from typing import Any
 import polars as pl
 
 from gmkit.game.changes import GameError
+from gmkit.core.parts import Context
+from gmkit.core.playable import StateProblem
 from gmkit.core.ruleset import Ruleset
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer
@@ -90,11 +92,7 @@ def _key(ruleset: Ruleset[Any], table: str, key: str) -> dict[str, Any]:
 
 def _row(frame: pl.DataFrame, key: Mapping[str, Any], table: str) -> int:
     """The index of the one row of ``frame`` that ``key`` names."""
-    mask = pl.Series([True] * frame.height, dtype=pl.Boolean)
-    for column, value in key.items():
-        mask = mask & (frame[column].is_null() if value is None else
-                       (frame[column] == value).fill_null(False))
-    rows = mask.arg_true().to_list()
+    rows = _matching(frame, key).arg_true().to_list()
     named = ", ".join(f"{c}={v}" for c, v in key.items()) or "(no key)"
     if not rows:
         first = frame.columns[0] if frame.columns else ""
@@ -141,10 +139,13 @@ def apply_corrections(ruleset: Ruleset[Any], state: State,
 
 
 def make_correction(ruleset: Ruleset[Any], state: State, table: str, setting: str, why: str,
-                    turn: int) -> dict[str, Any]:
+                    turn: int, ctx: Context | None = None) -> dict[str, Any]:
     """The record of a correction of ``state`` (the coming turn's start, earlier corrections
     applied) for turn ``turn``: checked against the table's rows and columns, its value read
-    as the column's type, with the old value and whether the public sees the cell."""
+    as the column's type, the corrected state checked against what the rules can play with
+    ``ctx`` (the game's rules, board and players: a problem the correction brings is refused,
+    one per line naming table, row and column), with the old value and whether the public
+    sees the cell."""
     if not why.strip():
         raise GameError("say why the state is corrected (--why): it is shown in the report")
     if table not in ruleset.schemas:
@@ -161,24 +162,61 @@ def make_correction(ruleset: Ruleset[Any], state: State, table: str, setting: st
     row = _row(frame, key, table)
     old = frame[column].to_list()[row]
     after = _set(state, table, row, column, value)
+    context = ctx if ctx is not None else Context(ruleset.rules(), turn=turn)
+    brought = _brought(ruleset.state_problems(state, context),
+                       ruleset.state_problems(after, context))
+    if brought:
+        raise GameError("\n".join([f"the correction of {table} '{setting.strip()}' would leave "
+                                    "a state the rules cannot play; nothing is recorded:",
+                                    *(f"  {p.line()}" for p in brought)]))
     return {"kind": "correction", "table": table, "key": key, "column": column,
             "value": value, "old": old, "from_turn": turn, "why": why.strip(),
-            "public": _public(ruleset, after, table, key, column, value),
+            "public": _public(ruleset, after, table, key, column, value, row),
             "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
+def _brought(before: Sequence[StateProblem], after: Sequence[StateProblem]
+             ) -> list[StateProblem]:
+    """The problems of ``after`` that ``before`` did not have (a correction is refused for what
+    it breaks, never for what was already wrong, which it may be meant to mend)."""
+    had = {(p.table, p.row, p.column, p.text) for p in before}
+    return [p for p in after if (p.table, p.row, p.column, p.text) not in had]
+
+
 def _public(ruleset: Ruleset[Any], state: State, table: str, key: Mapping[str, Any],
-            column: str, value: Any) -> bool:
-    """Whether the ruleset's public view of ``state`` shows the corrected cell with its value."""
+            column: str, value: Any, row: int) -> bool:
+    """Whether the ruleset's public view of ``state`` (the corrected state) shows the corrected
+    cell, ``row`` of ``table``, with its value. The row is found in the view by its key, the
+    new one when the correction changed it; where that names several rows (a coast named by
+    its province alone), by the row's other cells the view shows too."""
     seen = ruleset.view(state, Viewer.public()).tables.get(table)
     if seen is None or column not in seen.columns or any(c not in seen.columns for c in key):
         return False
-    try:
-        row = _row(seen, key, table)
-    except GameError:
+    key = {**key, column: value} if column in key else dict(key)
+    mask = _matching(seen, key)
+    mine = state[table].row(row, named=True)
+    for other in seen.columns:
+        if mask.sum() <= 1:
+            break
+        if nested(seen.schema[other]):
+            continue
+        narrower = mask & _matching(seen, {other: mine[other]})
+        if narrower.any():
+            mask = narrower
+    found = mask.arg_true().to_list()
+    if len(found) != 1:
         return False
-    shown = seen[column].to_list()[row]
+    shown = seen[column].to_list()[found[0]]
     return bool(shown == value and (value is not None or state[table].height == seen.height))
+
+
+def _matching(frame: pl.DataFrame, key: Mapping[str, Any]) -> pl.Series:
+    """Which rows of ``frame`` hold ``key``'s values (null matching null)."""
+    mask = pl.Series([True] * frame.height, dtype=pl.Boolean)
+    for column, value in key.items():
+        mask = mask & (frame[column].is_null() if value is None else
+                       (frame[column] == value).fill_null(False))
+    return mask
 
 
 def correction_words(c: Mapping[str, Any]) -> str:

@@ -191,7 +191,8 @@ class Game(ComingTurn, GuardedDice):
                 raise GameError("a starting turn other than 0 needs a given position (state)")
             start = rs.setup(Context(params, board, 0, tuple(infos)))
         else:
-            start = given_position(rs, state, turn)
+            start = given_position(rs, state, turn,
+                                   Context(params, board, turn + 1, tuple(infos)))
             record["given"] = True
         turn0 = TurnData(start.turn, start, pl.DataFrame(schema=dict(ORDERS_SCHEMA)),
                          rolls_frame([]), events_frame([]))

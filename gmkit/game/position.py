@@ -2,25 +2,42 @@
 
 A position is a folder with one file per state table of the ruleset, named after the table:
 ``<table>.parquet``, or ``<table>.csv`` for a table without list columns (a header line, then
-one line per row; an empty field is null). :func:`read_position` reads such a folder and checks
-every table against the ruleset's schemas, reporting every problem at once, each naming its file,
-row and column; :func:`write_position` writes a state out as one (to start a scenario from a
-game's position, say).
+one line per row; an empty field is null), each a regular file of at most
+:data:`MAX_POSITION_BYTES` and :data:`MAX_POSITION_ROWS` rows. :func:`read_position` reads such a
+folder and checks every table against the ruleset's schemas, then the state against what the
+rules can play (``Ruleset.state_problems``, given as ``check``), reporting every problem at once,
+each naming its file, row and column; :func:`write_position` writes a state out as one (to start
+a scenario from a game's position, say).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import io
+import os
+import stat
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import polars as pl
 
 from gmkit.game.changes import GameError
 from gmkit.core.files import atomic_write, parquet_bytes
+from gmkit.core.playable import StateProblem
 from gmkit.core.tables import Schema, State
 
 #: At most this many rows are named per column; the rest are counted.
 ROWS_NAMED = 10
+
+#: The largest file of a position gmkit reads: 32 MiB (an Aeternus world of 100,000 hexes is
+#: about 1 MB as Parquet; ``bench/position_limits.py`` measures it).
+MAX_POSITION_BYTES = 32 * 1024 * 1024
+
+#: The most rows a table of a position may hold: a million (ten 100,000-hex worlds).
+MAX_POSITION_ROWS = 1_000_000
+
+#: What the rules say of a state: every reason they cannot play it (``Ruleset.state_problems``
+#: with the game's context).
+StateCheck = Callable[[State], list[StateProblem]]
 
 _TRUE = {"true", "1", "yes", "t", "y"}
 _FALSE = {"false", "0", "no", "f", "n"}
@@ -41,13 +58,15 @@ def nested(dtype: pl.DataType | type[pl.DataType]) -> bool:
                                                                           pl.Struct)
 
 
-def read_position(folder: str | Path, schemas: Mapping[str, Schema], turn: int = 0) -> State:
+def read_position(folder: str | Path, schemas: Mapping[str, Schema], turn: int = 0,
+                  check: StateCheck | None = None) -> State:
     """The state given by the tables in ``folder``, as of ``turn``, checked against
-    ``schemas``.
+    ``schemas`` and then by ``check`` (what the rules can play).
 
     Raises:
-        PositionError: naming every problem: a table missing, given twice or unknown, a column
-            missing or unexpected, a cell that is not of its column's type (file, row, column).
+        PositionError: naming every problem: a table missing, given twice or unknown, a file
+            too large or not a regular file, a column missing or unexpected, a cell that is
+            not of its column's type, a state the rules cannot play (file, row, column).
     """
     root = Path(folder)
     if not root.is_dir():
@@ -55,13 +74,14 @@ def read_position(folder: str | Path, schemas: Mapping[str, Schema], turn: int =
                              "<table>.parquet or <table>.csv each)"])
     problems: list[str] = []
     frames: dict[str, pl.DataFrame] = {}
+    files: dict[str, str] = {}
     names = sorted(schemas)
     for path in sorted(root.iterdir()):
         if path.suffix.lower() in (".parquet", ".csv") and path.stem not in schemas:
             problems.append(f"{path}: no table '{path.stem}' in this ruleset's state (tables: "
                             f"{', '.join(names)})")
     for name in names:
-        found = [p for p in (root / f"{name}.parquet", root / f"{name}.csv") if p.is_file()]
+        found = [p for p in (root / f"{name}.parquet", root / f"{name}.csv") if p.exists()]
         if not found:
             problems.append(f"{root / name}.parquet: table '{name}' is missing (give it as "
                             f"{name}.parquet, or {name}.csv with its header line: "
@@ -73,15 +93,26 @@ def read_position(folder: str | Path, schemas: Mapping[str, Schema], turn: int =
         frame = _read(found[0], schemas[name], problems)
         if frame is not None:
             frames[name] = frame
+            files[name] = str(found[0])
     if problems:
         raise PositionError(problems)
-    return State(turn, frames)
+    return _checked(State(turn, frames), files, check)
+
+
+def _checked(state: State, sources: Mapping[str, str], check: StateCheck | None) -> State:
+    """``state`` when ``check`` finds nothing wrong with it; else :class:`PositionError` with
+    a line per problem, naming the file (``sources``) of its table."""
+    found = check(state) if check is not None else []
+    if found:
+        raise PositionError([p.line(sources.get(p.table)) for p in found])
+    return state
 
 
 def check_tables(tables: Mapping[str, pl.DataFrame], schemas: Mapping[str, Schema],
-                 turn: int = 0, source: str = "state") -> State:
+                 turn: int = 0, source: str = "state", check: StateCheck | None = None
+                 ) -> State:
     """``tables`` (frames given from Python) checked against ``schemas`` like a position
-    folder's files, as the state of ``turn``.
+    folder's files, as the state of ``turn``, then by ``check`` (what the rules can play).
 
     Raises:
         PositionError: naming every problem (``source/<table>``, row and column).
@@ -96,12 +127,16 @@ def check_tables(tables: Mapping[str, pl.DataFrame], schemas: Mapping[str, Schem
         if name not in tables:
             problems.append(f"{source}/{name}: table '{name}' is missing")
             continue
+        if tables[name].height > MAX_POSITION_ROWS:
+            problems.append(f"{source}/{name}: {tables[name].height:,} rows, more than "
+                            f"{MAX_POSITION_ROWS:,}, the most a table of a position may hold")
+            continue
         frame = _fit(tables[name], schema, f"{source}/{name}", problems, csv=False)
         if frame is not None:
             frames[name] = frame
     if problems:
         raise PositionError(problems)
-    return State(turn, frames)
+    return _checked(State(turn, frames), {n: f"{source}/{n}" for n in frames}, check)
 
 
 def write_position(state: State, folder: str | Path) -> list[Path]:
@@ -124,16 +159,51 @@ def write_position(state: State, folder: str | Path) -> list[Path]:
 def _read(path: Path, schema: Schema, problems: list[str]) -> pl.DataFrame | None:
     """One table file, fitted to ``schema``; its problems added to ``problems``."""
     csv = path.suffix.lower() == ".csv"
+    data = _file_bytes(path, problems)
+    if data is None:
+        return None
     try:
         if csv:
-            frame = pl.read_csv(path, infer_schema=False, raise_if_empty=False)
+            rows = data.count(b"\n") + (0 if data.endswith(b"\n") else 1) - 1
         else:
-            frame = pl.read_parquet(path)
+            rows = pl.scan_parquet(io.BytesIO(data)).select(pl.len()).collect().item()
+        if rows > MAX_POSITION_ROWS:
+            problems.append(f"{path}: {rows:,} rows, more than {MAX_POSITION_ROWS:,}, the most "
+                            "a table of a position may hold")
+            return None
+        if csv:
+            frame = pl.read_csv(io.BytesIO(data), infer_schema=False, raise_if_empty=False)
+        else:
+            frame = pl.read_parquet(io.BytesIO(data))
     except Exception as e:  # noqa: BLE001  (polars raises several kinds for an unreadable file)
         problems.append(f"{path}: cannot be read as {'CSV' if csv else 'Parquet'}: "
                         f"{str(e).splitlines()[0] if str(e) else type(e).__name__}")
         return None
     return _fit(frame, schema, str(path), problems, csv=csv)
+
+
+def _file_bytes(path: Path, problems: list[str]) -> bytes | None:
+    """The bytes of a position file: a regular file (never a pipe or a device) of at most
+    :data:`MAX_POSITION_BYTES`; else None with the problem added to ``problems``."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            problems.append(f"{path}: not a regular file")
+            return None
+        if st.st_size > MAX_POSITION_BYTES:
+            problems.append(f"{path}: {st.st_size:,} bytes, more than {MAX_POSITION_BYTES:,}, "
+                            "the most a file of a position may be")
+            return None
+        with open(path, "rb") as f:
+            data = f.read(MAX_POSITION_BYTES + 1)
+    except OSError as e:
+        problems.append(f"{path}: cannot be read: {e.strerror or e}")
+        return None
+    if len(data) > MAX_POSITION_BYTES:
+        problems.append(f"{path}: more than {MAX_POSITION_BYTES:,} bytes, the most a file of a "
+                        "position may be")
+        return None
+    return data
 
 
 def _fit(frame: pl.DataFrame, schema: Schema, source: str, problems: list[str], *,

@@ -71,19 +71,31 @@ class ComingTurn(RecordedChanges):
         """Correct one cell of the state the coming turn starts from (an erratum, a ruling):
         ``setting`` is ``KEY: COLUMN=VALUE``, the value read as the column's type. Recorded
         for the coming turn with ``why``, applied before it resolves, kept in its manifest (so
-        ``verify`` replays it) and shown in its reports; nothing committed is rewritten."""
+        ``verify`` replays it) and shown in its reports; nothing committed is rewritten. A
+        correction that would leave a state the rules cannot play is refused
+        (``Ruleset.state_problems``) and nothing is recorded."""
+        return self.correct_all(table, [setting], why)[0]
+
+    def correct_all(self, table: str, settings: Sequence[str], why: str
+                    ) -> list[dict[str, Any]]:
+        """Several corrections of ``table`` (see :meth:`correct`), each checked against the
+        state with the ones before it, recorded together or, when one is refused, none."""
         with self.store.lock():
             if fairdice.current(fairdice.read_record(self.root, self.next_turn), "seals"):
                 raise GameError(f"turn {self.next_turn} is sealed for its beacon: its starting "
                                 "state is corrected before the seal, never after")
-            change = make_correction(self.ruleset, self.coming_state(), table, setting, why,
-                                     self.next_turn)
+            state, ctx, made = self.coming_state(), self.context(), []
+            for setting in settings:
+                change = make_correction(self.ruleset, state, table, setting, why,
+                                         self.next_turn, ctx)
+                state = apply_corrections(self.ruleset, state, [change])
+                made.append(change)
             changes = [c for c in self.recorded_changes()
                        if c.get("from_turn", 0) > self.latest_turn]
             atomic_write(self.root / "pending" / CHANGES_FILE,
-                         json.dumps([*changes, change], indent=1, ensure_ascii=False,
+                         json.dumps([*changes, *made], indent=1, ensure_ascii=False,
                                     default=str).encode())
-        return change
+        return made
 
     def _joined(self, state: State, roster: tuple[Any, Any] | None, rules: Params) -> State:
         """``state`` brought in line by the ruleset's ``joined`` when ``roster`` (the players

@@ -12,6 +12,8 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.boards import Board
+from gmkit.core.parts import Context
+from gmkit.core.playable import StateProblem
 from gmkit.core.ruleset import Ruleset
 from gmkit.core.tables import State
 from gmkit.game.changes import GameError
@@ -95,15 +97,21 @@ def resolved_with(config: Mapping[str, Any], board: bytes | None,
 
 
 def given_position(ruleset: Ruleset[Any], state: State | Mapping[str, pl.DataFrame] | str | Path,
-                   turn: int = 0) -> State:
+                   turn: int = 0, ctx: Context | None = None) -> State:
     """A given starting position (a folder of tables, a state, or its tables) as the state
-    after ``turn``, checked against ``ruleset``'s schemas (raises
+    after ``turn``, checked against ``ruleset``'s schemas and then against what its rules can
+    play with ``ctx`` (the game's rules, board and players; raises
     :class:`gmkit.game.position.PositionError` naming every problem)."""
     from gmkit.game.position import check_tables, read_position
 
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
         raise GameError(f"the starting turn must be a whole number from 0, not {turn!r}")
+    context = ctx if ctx is not None else Context(ruleset.rules(), turn=turn + 1)
+
+    def check(given: State) -> list[StateProblem]:
+        return ruleset.state_problems(given, context)
+
     if isinstance(state, (str, Path)):
-        return read_position(state, ruleset.schemas, turn)
+        return read_position(state, ruleset.schemas, turn, check)
     tables = state.tables if isinstance(state, State) else state
-    return check_tables(tables, ruleset.schemas, turn)
+    return check_tables(tables, ruleset.schemas, turn, check=check)

@@ -23,6 +23,7 @@ from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
 from gmkit.rulesets.aeternus import (discord, drawing, factions, ledger, orders, orders_map,
                                      state as tables)
+from gmkit.rulesets.aeternus.playable import PLAYABLE
 from gmkit.rulesets.aeternus.bot import random_post
 from gmkit.rulesets.aeternus.rules import PARAMS
 from gmkit.rulesets.aeternus.steps import STEPS
@@ -38,6 +39,7 @@ class Aeternus(Ruleset[orders.Order]):
     legacy = {"1": {"leaving": "keep_items"}}
     params = PARAMS
     schemas = tables.SCHEMAS
+    playable = PLAYABLE
     # a candidacy's Discord message, whose reactions are its votes
     added = {"candidacies": ("discord_message",)}
     # every action is posted in a public channel and the rules hide nothing (no fog of war):

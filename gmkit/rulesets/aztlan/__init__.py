@@ -53,6 +53,7 @@ class Aztlan(Ruleset[orders.Order]):
     legacy = {"1": {"void_report": "legacy_silent"}}
     params = PARAMS
     schemas = tables.SCHEMAS
+    playable = tables.PLAYABLE
     # the board is central Mexico in kilometres east and north of 103.8° W, 14.3° N: its
     # GeoJSON export lies where the real places are
     board = BoardSpec(packaged="board/aztlan.geojson", check=tables.check_board,

@@ -35,9 +35,13 @@ from shapely.geometry import box
 from gmkit.core.boards import Board
 from gmkit.core.boards.polygon import PolygonBoard, Region
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
+from gmkit.core.playable import (PLAYERS, OneOf, Playable, Range, Refers, Required, Rows,
+                                 StateProblem, Unique, row_problems)
 from gmkit.core.players import PlayerInfo
 from gmkit.core import tables
 from gmkit.core.tables import Schema, State
+from gmkit.rulesets.aztlan.forces import MAX_STACK
 from gmkit.rulesets.aztlan.order_types import NEUTRAL
 from gmkit.rulesets.aztlan.position import Position
 from gmkit.rulesets.aztlan.board.geography import DESERT, EMPIRES, check_map, home_centres
@@ -68,6 +72,88 @@ ORDER_OF_IMPORTANCE = tuple(EMPIRES)
 
 class SetupError(ValueError):
     """A player list or board that cannot start a game of AZTLAN."""
+
+
+def playable(state: State, ctx: Context) -> list[StateProblem]:
+    """What the data cannot say of a playable AZTLAN state: borders both ways, never from a
+    sector to itself; a city for each city sector and for nothing else (1.4); at most three
+    armies in a sector but the Chichimec Desert (4.1, 5.9, 7.2); a winner named by the
+    empires in play once the game is won (1.4)."""
+    out: list[StateProblem] = []
+    borders = state["borders"]
+    pairs = borders.rows()
+    both = set(pairs)
+    out += row_problems("borders", borders, [i for i, (a, b) in enumerate(pairs) if a == b], "b",
+                        lambda i: f"{pairs[i][0]} borders itself")
+    out += row_problems("borders", borders,
+                        [i for i, (a, b) in enumerate(pairs) if a != b and (b, a) not in both],
+                        "b", lambda i: f"{pairs[i][0]} borders {pairs[i][1]} but not the other "
+                        "way round: a border is both ways")
+    sectors = state["sectors"]
+    city_sectors = set(sectors.filter(pl.col("city"))["name"].to_list())
+    cities = state["cities"]
+    named = cities["name"].to_list()
+    out += row_problems("cities", cities, [i for i, c in enumerate(named)
+                                           if c not in city_sectors], "name",
+                        lambda i: f"{named[i]} is no city sector (1.4: the cities are the "
+                        "supply centres of the board)")
+    out += [StateProblem("cities", None, "name", f"city sector {c} has no row (its owner and "
+                         "peace, 1.4)") for c in sorted(city_sectors - set(named))]
+    armies = state["armies"]
+    at, counts = armies["sector"].to_list(), armies["count"].to_list()
+    out += row_problems("armies", armies, [i for i, (s, n) in enumerate(zip(at, counts))
+                                           if s != DESERT and n > MAX_STACK], "count",
+                        lambda i: f"{counts[i]} armies in {at[i]}: at most {MAX_STACK} in a "
+                        "sector (4.1, 5.9)")
+    game = state["game"].row(0, named=True)
+    ids = set(state["players"]["id"].to_list())
+    if game["ended"] == "victory":
+        won = (game["winner"] or "").split(",")
+        if not game["winner"] or any(w not in ids for w in won):
+            out.append(StateProblem("game", 1, "winner", f"{game['winner']!r}: a victory names "
+                                    "its winners, empires in the game, comma-separated (1.4)"))
+    return out
+
+
+#: A state of AZTLAN the rules can play: every sector, border, empire, city and stack once,
+#: every name resolving, no stack empty, the year between 1450 and the Spaniards' landing.
+PLAYABLE = Playable(
+    unique=(Unique("sectors", "name"), Unique("sectors", "abbr"), Unique("borders", "a", "b"),
+            Unique("players", "id"), Unique("cities", "name"), Unique("armies", "sector")),
+    required=(Required("sectors", "city", "x", "y"), Required("players", "status", "magic"),
+              Required("cities", "peace"), Required("armies", "owner", "count"),
+              Required("captives", "holder", "owner", "count", "taken_turn"),
+              Required("retreats", "player", "origin", "to", "count"),
+              Required("game", "year", "season")),
+    refers=(Refers("borders.a", "sectors.name", what="sector"),
+            Refers("borders.b", "sectors.name", what="sector"),
+            Refers("players.id", PLAYERS, every=True),
+            Refers("cities.owner", "players.id", also=(CHICHIMECS,), what="empire in the game"),
+            Refers("armies.sector", "sectors.name", what="sector"),
+            Refers("armies.owner", "players.id", also=(NEUTRAL, CHICHIMECS),
+                   what="empire in the game"),
+            Refers("captives.holder", "players.id", also=(CHICHIMECS,),
+                   what="empire in the game"),
+            Refers("captives.owner", "players.id", also=(NEUTRAL, CHICHIMECS),
+                   what="empire in the game"),
+            Refers("retreats.player", "players.id", also=(CHICHIMECS,),
+                   what="empire in the game"),
+            Refers("retreats.origin", "sectors.name", what="sector"),
+            Refers("retreats.to", "sectors.name", what="sector"),
+            Refers("retreats.given_to", "players.id", what="empire in the game")),
+    ranges=(Range("players.magic", 0, rule="3.5.3"), Range("players.eliminated_turn", 0),
+            Range("cities.peace", 0, rule="3.2"), Range("cities.attacked_turn", 0),
+            Range("cities.taken_turn", 0), Range("armies.count", 1, rule="4.1"),
+            Range("captives.count", 1, rule="3.5.2"), Range("captives.taken_turn", 0),
+            Range("retreats.count", 1, MAX_STACK, rule="5.7"),
+            Range("game.year", FIRST_YEAR, "spanish_year", rule="1.3")),
+    one_of=(OneOf("players.id", tuple(EMPIRES), "2.1"),
+            OneOf("players.status", (ACTIVE, ELIMINATED)),
+            OneOf("sectors.home_of", tuple(EMPIRES), "2.5"), OneOf("game.season", SEASONS, "1.3"),
+            OneOf("game.ended", ("victory", "spanish"), "1.3, 1.4")),
+    rows=(Rows("players", "min_players", len(EMPIRES), "2.1"), Rows("game", 1, 1)),
+    check=playable,
+)
 
 
 def frame(rows: list[dict[str, Any]], name: str) -> pl.DataFrame:

@@ -46,6 +46,7 @@ class Cien(Ruleset[orders.Order]):
     aliases = ("crown-of-cien", "the-crown-of-cien")
     params = rules.PARAMS
     schemas = tables.SCHEMAS
+    playable = tables.PLAYABLE
     board = BoardSpec(kind="polygon", packaged="board/cien.geojson", check=tables.check_board)
     views = Views(gm_only=seen.PRIVATE_FIGURES, player=seen.player_view)
     presentation = Presentation(

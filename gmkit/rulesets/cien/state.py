@@ -11,9 +11,13 @@ import polars as pl
 from gmkit.core.boards import Board
 from gmkit.core.boards.polygon import PolygonBoard, polygon_board
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
+from gmkit.core.playable import (OneOf, Playable, Range, Refers, Required, Rows, StateProblem,
+                                 Unique, row_problems)
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State, frame
-from gmkit.rulesets.cien.rules import CAPITAL, COLOURS
+from gmkit.rulesets.cien.rules import (CAPITAL, COLOURS, DIVISIONS, GRAIN, INTRO, MISSIONS,
+                                       WAR)
 
 SCHEMAS: dict[str, Schema] = {
     "provinces": {"name": pl.String, "owner": pl.String, "output": pl.Int64,
@@ -35,6 +39,109 @@ SCHEMAS: dict[str, Schema] = {
 }
 
 ACTIVE, ELIMINATED, FREE = "active", "eliminated", "free"
+#: The forms of government (LES DIVISIONS ADMINISTRATIVES DE L'EMPIRE).
+GOVERNMENTS = ("city-state", "duchy", "republic", "kingdom")
+#: The Emperor's missions and how one ends (SON ALTESSE IMPÉRIALE: Imperial Missions).
+MISSION_KINDS = ("provision", "punishment", "subjugation")
+MISSION_STATUSES = ("active", "fulfilled", "failed", "voided")
+
+
+def playable(state: State, ctx: Context) -> list[StateProblem]:
+    """What the data cannot say of a playable state of Cien: one Imperial City, the province
+    named Cien (DIVISIONS); borders both ways and never from a province to itself (WAR: a
+    state is attacked from a neighbour); every held state held by a player in the game
+    (INTRO); an Imperial Mission's target as its kind needs (a province to punish, a Rebel
+    to subjugate) and at most one mission at a time for each player (MISSIONS)."""
+    out: list[StateProblem] = []
+    provinces = state["provinces"]
+    names = provinces["name"].to_list()
+    capital = provinces["capital"].to_list()
+    out += row_problems("provinces", provinces,
+                        [i for i, (n, c) in enumerate(zip(names, capital)) if c != (n == CAPITAL)],
+                        "capital", lambda i: f"only {CAPITAL}, the Imperial City, is the capital "
+                        f"({DIVISIONS})")
+    if CAPITAL not in names:
+        out.append(StateProblem("provinces", None, "name", f"no province {CAPITAL!r}, the "
+                                f"Imperial City ({DIVISIONS})"))
+    borders = state["borders"]
+    pairs = borders.rows()
+    both = set(pairs)
+    out += row_problems("borders", borders, [i for i, (a, b) in enumerate(pairs) if a == b], "b",
+                        lambda i: f"{pairs[i][0]} borders itself ({WAR})")
+    out += row_problems("borders", borders,
+                        [i for i, (a, b) in enumerate(pairs) if a != b and (b, a) not in both],
+                        "b", lambda i: f"{pairs[i][0]} borders {pairs[i][1]} but not the other "
+                        f"way round: a border is both ways ({WAR})")
+    players = state["players"]
+    status = dict(zip(players["id"].to_list(), players["status"].to_list()))
+    owners = provinces["owner"].to_list()
+    out += row_problems("provinces", provinces,
+                        [i for i, o in enumerate(owners) if o is not None and status[o] != ACTIVE],
+                        "owner", lambda i: f"{owners[i]} is {status[owners[i]]}; only a player "
+                        f"in the game holds a state ({INTRO})")
+    missions = state["missions"]
+    kinds, targets = missions["kind"].to_list(), missions["target"].to_list()
+    who, live = missions["player"].to_list(), missions["status"].to_list()
+    places = set(names)
+
+    def wrong_target(i: int) -> bool:
+        if kinds[i] == "punishment":
+            return targets[i] not in places
+        if kinds[i] == "subjugation":
+            return targets[i] not in status or targets[i] == who[i]
+        return False
+
+    out += row_problems("missions", missions, [i for i in range(missions.height)
+                                               if wrong_target(i)], "target",
+                        lambda i: f"{targets[i]!r} is no "
+                        f"{'province' if kinds[i] == 'punishment' else 'other colour'} for a "
+                        f"{kinds[i]} ({MISSIONS})")
+    busy = [i for i in range(missions.height) if live[i] == "active"]
+    out += row_problems("missions", missions,
+                        [i for n, i in enumerate(busy) if who[i] in {who[j] for j in busy[:n]}],
+                        "status", lambda i: f"{who[i]} has an active mission already; the Emperor "
+                        f"gives one at a time ({MISSIONS})")
+    return out
+
+
+_NUMBERS = {"players": ("treasury", "income", "joined_turn", "spent_defense", "spent_invest",
+                        "spent_conquest", "gifts"),
+            "missions": ("amount", "progress", "given_turn", "deadline_turn")}
+
+#: A state of Cien the rules can play: each province, border, coast, colour and mission once,
+#: every name resolving, grain never below nothing, the rules' words.
+PLAYABLE = Playable(
+    unique=(Unique("provinces", "name"), Unique("borders", "a", "b"),
+            Unique("coasts", "province", "sea"), Unique("players", "id"),
+            Unique("missions", "id")),
+    required=(Required("provinces", "output", "capital"), Required("borders", "a", "b"),
+              Required("coasts", "province", "sea"),
+              Required("players", "government", "status", "rebel", *_NUMBERS["players"]),
+              Required("missions", "player", "kind", "status", *_NUMBERS["missions"]),
+              Required("empire", "emperor_alive")),
+    refers=(Refers("provinces.owner", "players.id", what="colour"),
+            Refers("provinces.conquered_from", "players.id", what="colour"),
+            Refers("borders.a", "provinces.name", what="province"),
+            Refers("borders.b", "provinces.name", what="province"),
+            Refers("coasts.province", "provinces.name", what="province"),
+            Refers("players.home", "provinces.name", what="province"),
+            Refers("missions.player", "players.id", what="colour"),
+            Refers("empire.killer", "players.id", what="colour")),
+    ranges=(Range("provinces.output", 0, rule=GRAIN),
+            Range("provinces.conquered_turn", 0),
+            *(Range(f"players.{c}", 0) for c in _NUMBERS["players"]),
+            Range("players.eliminated_turn", 0),
+            *(Range(f"missions.{c}", 0) for c in _NUMBERS["missions"]),
+            Range("missions.ended_turn", 0), Range("empire.died_turn", 0)),
+    one_of=(OneOf("players.id", COLOURS, INTRO), OneOf("players.government", GOVERNMENTS,
+                                                        DIVISIONS),
+            OneOf("players.status", (ACTIVE, ELIMINATED, FREE)),
+            OneOf("missions.kind", MISSION_KINDS, MISSIONS),
+            OneOf("missions.status", MISSION_STATUSES, MISSIONS)),
+    rows=(Rows("players", len(COLOURS), len(COLOURS), f"{INTRO}: one row per colour"),
+          Rows("empire", 1, 1), Rows("provinces", 1)),
+    check=playable,
+)
 
 
 class SetupError(ValueError):

@@ -7,7 +7,8 @@ gold; the first to hold 12 gold wins. It shows the whole contract of
 and every ruleset names its modules alike:
 
 - ``rules.py``: the rules table (every rule with its default and range) and the rule sections;
-- ``state.py``: the state's schemas, the set-up of turn 0 and the board it keeps;
+- ``state.py``: the state's schemas, what a playable state is, the set-up of turn 0 and the
+  board it keeps;
 - ``orders.py``: orders parsed and validated line by line;
 - ``steps.py``: the turn's resolution, plain and per-actor steps with dice;
 - ``drawing.py``: the board drawn for a state, the players' colours, orders as arrows;
@@ -42,6 +43,7 @@ class ThreeHills(Ruleset[orders.Order]):
     aliases = ("three-hills",)
     params = PARAMS
     schemas = tables.SCHEMAS
+    playable = tables.PLAYABLE  # 1. what a state the rules can play holds
     # a new game keeps a copy of the shipped board, recorded by every turn
     board = BoardSpec(kind="graph", packaged="board.toml", default=board,
                       check=tables.check_board)

@@ -7,12 +7,15 @@ from typing import Any
 
 import polars as pl
 
-from gmkit.core.boards import Board
+from gmkit.core.boards import Board, BoardError
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.params import Params
+from gmkit.core.parts import Context
+from gmkit.core.playable import (PLAYERS, Playable, Range, Refers, Required, Rows,
+                                 StateProblem, Unique, row_problems)
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State
-from gmkit.rulesets.example.rules import CAMP_KIND, HILL, board
+from gmkit.rulesets.example.rules import CAMP_KIND, CROWDING, DIGGERS, HILL, board
 
 SCHEMAS: dict[str, Schema] = {
     # arrived: the turn the digger reached its place (the order of digging); gold is secret.
@@ -25,6 +28,50 @@ SCHEMAS: dict[str, Schema] = {
 }
 
 _BOARDS: dict[tuple[Any, ...], GraphBoard] = {}
+
+
+def playable_board(state: State, ctx: Context) -> list[StateProblem]:
+    """What the data cannot say of a playable Three Hills state: its places and routes make a
+    board the rules can be played on (1. one camp, a hill to dig, every place reachable, no
+    route from a place to itself), the hills table holds each hill of it, and no hill holds
+    two diggers (3. Crowding: a hill holds one digger)."""
+    try:
+        game_board = GraphBoard.from_frames(state["places"], state["routes"],
+                                            source="the game's board")
+    except BoardError as e:
+        return [StateProblem("routes", None, None, p) for p in e.problems]
+    out = [StateProblem("places", None, "kind", p) for p in check_board(game_board)]
+    hills = set(game_board.of_kind(HILL))
+    listed = state["hills"]["place"].to_list()
+    out += row_problems("hills", state["hills"], [i for i, h in enumerate(listed)
+                                                  if h not in hills], "place",
+                        lambda i: f"{listed[i]!r} is no place of kind {HILL!r}")
+    out += [StateProblem("hills", None, "place", f"hill {h!r} has no row (its gold left)")
+            for h in sorted(hills - set(listed))]
+    diggers = state["diggers"]
+    at = diggers["place"].to_list()
+    crowded = [i for i, p in enumerate(at) if p in hills and at.index(p) != i]
+    out += row_problems("diggers", diggers, crowded, "place",
+                        lambda i: f"{at[i]} holds a digger already ({CROWDING}: a hill holds "
+                        "one digger)")
+    return out
+
+
+#: 1. The diggers: who they are, where, and the gold of each and of each hill; the board kept
+#: in the state (places, routes) is a board the game can be played on.
+PLAYABLE = Playable(
+    unique=(Unique("diggers", "id"), Unique("hills", "place"), Unique("places", "place"),
+            Unique("routes", "a", "b")),
+    required=(Required("diggers", "place", "arrived", "gold"), Required("hills", "gold_left"),
+              Required("places", "kind"), Required("routes", "a", "b")),
+    refers=(Refers("diggers.id", PLAYERS, every=True), Refers("diggers.place", "places.place"),
+            Refers("hills.place", "places.place"), Refers("routes.a", "places.place"),
+            Refers("routes.b", "places.place")),
+    ranges=(Range("diggers.gold", 0), Range("diggers.arrived", 0),
+            Range("hills.gold_left", 0)),
+    rows=(Rows("diggers", 2, "max_players", DIGGERS),),
+    check=playable_board,
+)
 
 
 class SetupError(ValueError):

@@ -35,6 +35,7 @@ import gmkit.rulesets.jungle.world as world
 from gmkit.rulesets.jungle import drawing, orders, orders_map
 from gmkit.rulesets.jungle.bot import random_post
 from gmkit.rulesets.jungle.orders import JungleOrder
+from gmkit.rulesets.jungle.playable import PLAYABLE
 from gmkit.rulesets.jungle.rules import PARAMS
 from gmkit.rulesets.jungle.session import steps
 from gmkit.rulesets.jungle.state import SCHEMAS, to_move
@@ -52,6 +53,7 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
                     "void_report": "legacy_text", "store_report": "public"}}
     params = PARAMS
     schemas = SCHEMAS
+    playable = PLAYABLE
     # captured settlers and workers, kept aside until rescued
     added = {"captive_units": None, "captives": None, "captive_rows": None}
     board = BoardSpec(kind="hex", default=world.board, check=world.check_board)

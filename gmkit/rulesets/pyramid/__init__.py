@@ -52,6 +52,7 @@ class PyramidPowerWars(Ruleset[orders.Order]):
               "2": {"line_numbers": "each_post"}}
     params = PARAMS
     schemas = tables.SCHEMAS
+    playable = tables.PLAYABLE
     board = BoardSpec(kind="graph", packaged=f"board/{land.DEFAULT_BOARD}",
                       default=land.default_board, check=land.check_board)
     views = Views(gm_only=viewers.PRIVATE_FIGURES, public=viewers.public,

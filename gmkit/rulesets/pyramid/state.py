@@ -24,12 +24,17 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.boards import Board
-from gmkit.core.params import Params
+from gmkit.core.params import LIMIT, Params
+from gmkit.core.parts import Context
+from gmkit.core.playable import (PLAYERS, OneOf, Playable, Range, Refers, Required,
+                                 StateProblem, Unique, row_problems)
+from gmkit.core.playable import Rows as RowCount
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import Schema, State, frame as core_frame
 from gmkit.rulesets.pyramid.board import LandBoard
-from gmkit.rulesets.pyramid.rules import (COLOURS, FOOD_LAND, LAND_KINDS, NOBLE_NAMES,
-                                          POPULATION, size_stone)
+from gmkit.rulesets.pyramid.rules import (COLOURS, CONSTRUCTION, FOOD, FOOD_LAND, LAND,
+                                          LAND_KINDS, MOVEMENT, NOBLE_NAMES, NOBLES, POPULATION,
+                                          SERFS, SIZES, START, size_stone)
 
 SCHEMAS: dict[str, Schema] = {
     "players": {"id": pl.String, "name": pl.String, "home": pl.String, "status": pl.String,
@@ -215,6 +220,94 @@ def setup(player_ids: Sequence[tuple[str, str]], land: LandBoard, rules: Params)
                         rules)
 
 
+def _births_problem(text: str) -> str | None:
+    """What is wrong with a stored births pattern (None: nothing)."""
+    for part in (p for p in text.split(",") if p.strip()):
+        kind, _, n = part.partition(":")
+        if kind.strip() not in POPULATION:
+            return f"{kind.strip()!r} is no kind of population ({', '.join(POPULATION)})"
+        if n and not (n.strip().isdigit() and int(n) <= LIMIT):
+            return f"{n.strip()!r} is not a whole number of births"
+    return None
+
+
+def playable(state: State, ctx: Context) -> list[StateProblem]:
+    """What the data cannot say of a playable state of Pyramid Power Wars: borders both ways,
+    never from a space to itself (WAR); serfs only on land their player holds (RESOURCES:
+    serfs are assigned to a land); a name for each noble and DEAD used once (RESOURCES:
+    nobles); births written as kinds of population with counts (RESOURCES: food)."""
+    out: list[StateProblem] = []
+    borders = state["borders"]
+    pairs = borders.rows()
+    both = set(pairs)
+    out += row_problems("borders", borders, [i for i, (a, b) in enumerate(pairs) if a == b], "b",
+                        lambda i: f"{pairs[i][0]} borders itself ({MOVEMENT})")
+    out += row_problems("borders", borders,
+                        [i for i, (a, b) in enumerate(pairs) if a != b and (b, a) not in both],
+                        "b", lambda i: f"{pairs[i][0]} borders {pairs[i][1]} but not the other "
+                        f"way round: a border is both ways ({MOVEMENT})")
+    players = state["players"]
+    spaces = state["spaces"]
+    held, on = spaces["holder"].to_list(), spaces["serfs"].to_list()
+    out += row_problems("spaces", spaces, [i for i, (h, n) in enumerate(zip(held, on))
+                                           if h is None and n], "serfs",
+                        lambda i: f"{on[i]} serfs on land nobody holds ({SERFS}: serfs work "
+                        "their player's land)")
+    nobles, dead = state["nobles"]["name"].to_list(), set(state["dead"]["name"].to_list())
+    out += row_problems("nobles", state["nobles"], [i for i, n in enumerate(nobles)
+                                                    if n in dead], "name",
+                        lambda i: f"{nobles[i]!r} is the name of one of the DEAD too ({NOBLES})")
+    births = players["births"].to_list()
+    out += row_problems("players", players, [i for i, b in enumerate(births)
+                                             if _births_problem(b)], "births",
+                        lambda i: f"{_births_problem(births[i])} ({FOOD})")
+    return out
+
+
+_COUNTS = ("food", "stone", "serfs", "priests", "nobles_made", "pyramids_made")
+
+#: A state of Pyramid Power Wars the rules can play: each player, space, border, noble, stack
+#: and pyramid once, a single noble to a space, every name resolving, no count below nothing.
+PLAYABLE = Playable(
+    unique=(Unique("players", "id"), Unique("spaces", "name"), Unique("borders", "a", "b"),
+            Unique("nobles", "player", "number"), Unique("nobles", "name"),
+            Unique("nobles", "space"), Unique("troops", "player", "space"),
+            Unique("pyramids", "player", "number"), Unique("dead", "name")),
+    required=(Required("players", "home", "status", "births", "starve", *_COUNTS),
+              Required("spaces", "kind", "serfs", "x", "y"), Required("borders", "a", "b"),
+              Required("nobles", "player", "glory", "space"),
+              Required("troops", "count"),
+              Required("pyramids", "size", "stone", "glory", "built", "priests"),
+              Required("dead", "glory", "held_by")),
+    refers=(Refers("players.id", PLAYERS, every=True),
+            Refers("players.home", "spaces.name", what="space"),
+            Refers("spaces.holder", "players.id", what="player"),
+            Refers("borders.a", "spaces.name", what="space"),
+            Refers("borders.b", "spaces.name", what="space"),
+            Refers("nobles.player", "players.id", what="player"),
+            Refers("nobles.space", "spaces.name", what="space"),
+            Refers("nobles.moved_from", "spaces.name", what="space"),
+            Refers("troops.player", "players.id", what="player"),
+            Refers("troops.space", "spaces.name", what="space"),
+            Refers("troops.moved_from", "spaces.name", what="space"),
+            Refers("pyramids.player", "players.id", what="player"),
+            Refers("pyramids.space", "spaces.name", what="space"),
+            Refers("pyramids.moved_from", "spaces.name", what="space"),
+            Refers("dead.held_by", "players.id", what="player"),
+            Refers("dead.from_player", "players.id", what="player")),
+    ranges=(*(Range(f"players.{c}", 0) for c in _COUNTS), Range("players.eliminated_round", 0),
+            Range("spaces.serfs", 0, rule=SERFS), Range("nobles.number", 1),
+            Range("nobles.glory", 0, rule=NOBLES), Range("troops.count", 1),
+            Range("pyramids.number", 1), Range("pyramids.stone", 0, rule=CONSTRUCTION),
+            Range("pyramids.glory", 0, rule=CONSTRUCTION), Range("pyramids.priests", 0),
+            Range("dead.glory", 0, rule=NOBLES), Range("dead.died_round", 0)),
+    one_of=(OneOf("players.status", (ACTIVE, ELIMINATED)),
+            OneOf("spaces.kind", LAND_KINDS, LAND), OneOf("pyramids.size", SIZES, CONSTRUCTION)),
+    rows=(RowCount("players", 2, "max_players", START),),
+    check=playable,
+)
+
+
 def check_players(players: Sequence[PlayerInfo], board: Board[Any] | None) -> list[str]:
     """Two to eight players (the board's start areas), each id once."""
     problems = []
@@ -240,6 +333,6 @@ def to_move(state: State) -> list[str]:
     return state["players"].filter(pl.col("status") == ACTIVE)["id"].to_list()
 
 
-__all__ = ["ACTIVE", "ELIMINATED", "POPULATION", "SCHEMAS", "SetupError", "adjacency",
-           "check_players", "example_players", "frame", "functioning", "holders", "lands_of",
-           "noble_name", "population", "rows", "setup", "setup_tables", "to_move"]
+__all__ = ["ACTIVE", "ELIMINATED", "PLAYABLE", "POPULATION", "SCHEMAS", "SetupError",
+           "adjacency", "check_players", "example_players", "frame", "functioning", "holders",
+           "lands_of", "noble_name", "population", "rows", "setup", "setup_tables", "to_move"]
