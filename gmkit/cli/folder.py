@@ -98,6 +98,16 @@ def status(game: Path, gm: bool) -> None:
     waiting = [p for p in g.to_move(g.state()) if p not in sent]
     click.echo(f"orders received from: {', '.join(sorted(sent)) or 'nobody yet'}")
     click.echo(f"waiting for: {', '.join(waiting) or 'nobody'}")
+    if gm and sent:  # what the coming turn will reject, as it reads the posts that count
+        coming = g.coming_reading()
+        rejected = {p: coming.rejections(p) for p in sorted(sent)}
+        if any(rejected.values()):
+            click.echo("rejected lines of the posts that count:")
+            for player, lines in rejected.items():
+                for line in lines:
+                    click.echo(f"  {player}: {line}")
+        else:
+            click.echo("no line of the posts that count is rejected")
     corrections = g.corrections_for(g.next_turn)
     if corrections:
         from gmkit.game.corrections import correction_words

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from gmkit.cli.app import GAME, entered_dice, main, read_text, table_config
+
+if TYPE_CHECKING:
+    from gmkit.game import Game
 
 
 @main.command()
@@ -76,7 +80,6 @@ def import_command(game: Path, files: tuple[Path, ...]) -> None:
     stored. A message received before is not received again; what is read but does not count
     (a stranger's message, an edit the rules ignore) is listed."""
     from gmkit.game import Game, ImportRefused
-    from gmkit.game.reading import reading
 
     g = Game.open(game)
     try:
@@ -85,15 +88,22 @@ def import_command(game: Path, files: tuple[Path, ...]) -> None:
         for problem in e.problems:
             click.echo(f"  {problem}", err=True)
         raise
-    state = g.coming_state()
+    coming = g.coming_reading()  # the rules' problems of every post, against the coming state
+    policy = g.ruleset.counted_posts(g.rules)
     for seq, post in report.stored:
-        read = reading(g.ruleset.parse_post(post.text, post.player, state, g.context()))
+        got = coming.post(seq)
+        read = got.reading
         joining = " (joins the game)" if post.newcomer else ""
         unread = f", {len(read.unread)} line(s) not read as orders" if read.unread else ""
         click.echo(f"  post #{seq} {post.player}{joining}, {post.where or post.source}: "
                    f"{len(read.read)} order(s){unread}")
         for text in read.rejections():
             click.echo(f"    rejected {text}")
+        for err in got.void_now:
+            click.echo(f"    accepted, but void if resolved now: {err}")
+        note = got.note(policy)
+        if note:
+            click.echo(f"    {note}")
     for notice in report.notices:
         click.echo(f"  {notice}")
     click.echo(f"received {len(report.stored)} post(s) for turn {report.turn} from "
@@ -114,39 +124,34 @@ def orders(game: Path, player: str, secret: bool, posted: str | None, allow_empt
     """Store a player's post (a file, or - for standard input) and show how it reads; a post
     in which no line is an order is refused (--allow-empty), and one beyond the size limits
     always."""
-    import polars as pl
-
     from gmkit.core.orders import MAX_POST_CHARS
     from gmkit.game import Game
-    from gmkit.game.reading import reading
 
     g = Game.open(game)
     g.refuse_if_over("no orders are taken after the last turn")
     text = read_text(post, "post", 4 * MAX_POST_CHARS)  # at most 4 bytes a character
     got = g.receive_post(player, text, secret=secret, posted=posted, allow_empty=allow_empty)
-    result = got.parsed
-    state = g.state()  # read once: the post is read against it, and its void orders found
-    _, problems, accepted = g.read_orders(state, g.store.pending_posts(got.turn))
-    read = reading(result, problems.get(got.player, []), post=got.seq)
+    _show_post(g, got.seq, stored=f"stored {'secret ' if secret else ''}post #{got.seq} for "
+                                  f"turn {got.turn}")
+
+
+def _show_post(g: Game, seq: int, stored: str) -> None:
+    """A pending post as the coming turn reads it: its orders in words, every rejected line
+    (the parser's and the rules', against the coming state), the lines not read, those void
+    if resolved now, and whether it counts (a post that does not is checked as if it did)."""
+    got = g.coming_reading().post(seq)
+    read = got.reading
     for text in read.lines(g.ruleset.presentation.describe):
         click.echo(text)
-    void_now = g.ruleset.void_now(state, accepted, g.context()).get(got.player, [])
-    if void_now:
+    if got.void_now:
         click.echo("accepted, but void if resolved now:")
-        for err in void_now:
+        for err in got.void_now:
             click.echo(f"  {err}")
     unread = f", {len(read.unread)} line(s) not read as orders" if read.unread else ""
-    click.echo(f"stored {'secret ' if secret else ''}post #{got.seq} for turn {got.turn}: "
-               f"{len(read.read)} order(s), {len(read.rejected)} problem(s){unread}")
-    pending = g.store.pending_posts(got.turn)
-    counting = g.effective_posts(pending)
-    if got.seq not in counting["seq"].to_list():
-        other = counting.filter(pl.col("player") == got.player)["seq"].to_list()
-        rule = g.ruleset.counted_posts(g.rules)
-        click.echo(f"this post does not count: under the rules only {got.player}'s "
-                   f"{'first' if rule == 'first' else 'latest'} post counts, which is post "
-                   f"#{other[0] if other else '?'} (withdraw it with 'gmkit withdraw' to let "
-                   "another count)")
+    click.echo(f"{stored}: {len(read.read)} order(s), {len(read.rejected)} problem(s){unread}")
+    note = got.note(g.ruleset.counted_posts(g.rules))
+    if note:
+        click.echo(f"{note}; 'gmkit withdraw' sets a post aside")
 
 
 @main.command("commit-seed")
@@ -280,10 +285,18 @@ def odds(game: Path) -> None:
     """Show the exact odds of the contested actions in the orders received so far."""
     from gmkit.game import Game
 
+    from gmkit.game.turnreading import bearing_on
+
     g = Game.open(game)
-    table = g.odds(g.start(preview=True))
+    session = g.start(preview=True)
+    table = g.odds(session)
     with table_config(tbl_rows=200, tbl_cols=20, tbl_hide_dataframe_shape=True):
         click.echo(table if not table.is_empty() else "no contested action")
+    bearing = bearing_on(table, session.reading) if session.reading is not None else []
+    if bearing:
+        click.echo("rejected orders these odds leave out:")
+        for line in bearing:
+            click.echo(f"  {line}")
 
 
 @main.command()
@@ -295,9 +308,22 @@ def withdraw(game: Path, seq: int, why: str) -> None:
     it is kept in pending/withdrawn with the reason."""
     from gmkit.game import Game
 
+    import polars as pl
+
     g = Game.open(game)
+    pending = g.store.pending_posts(g.next_turn).filter(pl.col("seq") == seq)
     g.store.withdraw_post(seq, why)
     click.echo(f"post #{seq} withdrawn: {why}")
+    if pending.is_empty():
+        return
+    player = pending["player"][0]
+    coming = g.coming_reading()
+    now = coming.counting.filter(pl.col("player") == player)["seq"].to_list()
+    if not now:
+        click.echo(f"{player} has no other post for turn {g.next_turn}: no order of theirs "
+                   "counts now")
+    for other in now:  # what counts for the player now, as the turn will read it
+        _show_post(g, other, stored=f"{player}'s post #{other} counts now")
 
 
 @main.command()

@@ -216,8 +216,8 @@ class Desk(DeskPosts, DeskDice):
             state, orders = driver.start, driver.orders
             events = [e for r in driver.records for e in r.events]
         else:
-            state = self.game.state()
-            _, _, orders = self.game.read_orders(state, self._pending())
+            coming = self.game.coming_reading()
+            state, orders = coming.state, coming.orders
             events = []
         return self._orders_svg(state, orders, events,
                                 title or f"Orders of turn {self.turn}")

@@ -14,7 +14,7 @@ from gmkit.core.dice import Dice, DiceError, Roll, check_entered, parse_die_valu
 from gmkit.core.steps import Driver
 from gmkit.core.files import StoreError
 from gmkit.game import GameError
-from gmkit.game.reading import reading
+from gmkit.game.turnreading import bearing_on
 from gmkit.desk.copies import DeskError
 from gmkit.desk.views import _DICE_SCHEMA, StepView, _dice_frame
 
@@ -226,15 +226,21 @@ class DeskDice(DeskPart):
         session = self._live_session()
         if session is not None:
             return self.game.odds(session)
-        state = self.game.coming_state()
-        _, _, orders = self.game.read_orders(state, self._pending())
-        return self.game.ruleset.odds(state, orders, self.game.context())
+        coming = self.game.coming_reading()
+        return self.game.ruleset.odds(coming.state, coming.orders, self.game.context())
+
+    def odds_notes(self) -> list[str]:
+        """The rejected orders the odds leave out, each named with the contest it bears on
+        ("Coyons: Gold's line 2 rejected: over-spending ...")."""
+        session = self._live_session()
+        coming = session.reading if session is not None and session.reading is not None \
+            else self.game.coming_reading()
+        return bearing_on(self.odds(), coming)
 
     def problems(self) -> pl.DataFrame:
         """Every rejected line and validation problem of the posts that count: player, problem."""
-        game = self.game
-        parsed, found, _ = game.read_orders(game.coming_state(), self._pending())
-        rows = [(p, text) for p, result in parsed.items()
-                for text in reading(result, found.get(p, [])).rejections()]
+        coming = self.game.coming_reading()
+        rows = [(p, text) for p in sorted({*coming.parsed, *coming.problems})
+                for text in coming.rejections(p)]
         return pl.DataFrame(rows, schema={"player": pl.String, "problem": pl.String},
                             orient="row")

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import polars as pl
 
 from gmkit.core.dice import DiceError
-from gmkit.core.orders import OrderError, quoted
+from gmkit.core.orders import quoted
 from gmkit.core.tables import ORDERS_SCHEMA
 from gmkit.core.files import StoreError
 from gmkit.game import GameError
@@ -17,7 +17,6 @@ from gmkit.desk.copies import DeskError
 from gmkit.desk.views import PostPreview
 from gmkit.desk.part import DeskPart
 from gmkit.game.intake import refuse_unread
-from gmkit.game.reading import reading
 
 
 class DeskPosts(DeskPart):
@@ -42,7 +41,17 @@ class DeskPosts(DeskPart):
     def _preview(self, player: str, text: str, secret: bool, seq: int | None) -> PostPreview:
         game = self.game
         state = game.coming_state()
-        parsed = game.ruleset.parse_post(text, player, state, game.context(), secret=secret)
+        pending = self._pending()
+        if seq is None:  # the post as if stored now: the coming turn read with it
+            new_seq = 1 + max(pending["seq"].to_list(), default=0)
+            row = pl.DataFrame([{"seq": new_seq, "player": player, "secret": secret,
+                                 "received": "", "text": text}], schema=dict(ORDERS_SCHEMA))
+            turn = game.reading_of(state, pl.concat([pending, row], how="diagonal_relaxed"),
+                                   turn=game.next_turn)
+        else:
+            new_seq, turn = seq, game.coming_reading()
+        got = turn.post(new_seq)
+        parsed = got.parsed
         message = None
         if not text.strip():
             message = "the post is empty: paste the player's post or type the orders"
@@ -55,37 +64,18 @@ class DeskPosts(DeskPart):
                 why = f"every order line was rejected ({first}" + \
                     (f", and {more} more line(s))" if more else ")")
             message = f"no orders could be read from {player}'s post: {why}"
-        pending = self._pending()
-        if seq is None:
-            new_seq = 1 + max(pending["seq"].to_list(), default=0)
-            row = pl.DataFrame([{"seq": new_seq, "player": player, "secret": secret,
-                                 "received": "", "text": text}], schema=dict(ORDERS_SCHEMA))
-            posts = pl.concat([pending, row])
-        else:
-            new_seq, posts = seq, pending
-        counted = set(game.effective_posts(posts)["seq"].to_list())
-        counts, note = new_seq in counted, None
-        if not counts:
+        note = None
+        if not got.counts:
             earlier = [s for s, p in pending.select("seq", "player").iter_rows()
                        if p == player and s != new_seq]
             policy = game.ruleset.counted_posts(game.rules)
             note = (f"this post will not count: under this game's rule only a player's "
                     f"{policy} post counts, and {player} has post(s) "
                     f"{', '.join(f'#{s}' for s in earlier)}; withdraw "
-                    f"{'it' if len(earlier) == 1 else 'them'} to let this one count")
-            # check it as if it replaced the other(s), so the GM sees whether it would be valid
-            posts = posts.filter((pl.col("player") != player) | (pl.col("seq") == new_seq))
-        found: dict[str, list[OrderError]] = {}
-        void_now: list[str] = []
-        if text.strip():
-            try:
-                _, found, accepted = game.read_orders(state, posts)
-                void_now = [str(e) for e in game.ruleset.void_now(state, accepted, game.context())
-                            .get(player, [])]
-            except (OrderError, ValueError) as e:  # pragma: no cover - rulesets report, not raise
-                found = {player: [OrderError(str(e))]}
+                    f"{'it' if len(earlier) == 1 else 'them'} to let this one count (it is "
+                    "checked here as if it counted)")
         # this post's lines: read, rejected (by the parser or the rules), not read as orders
-        read = reading(parsed, found.get(player, []), post=new_seq)
+        read = got.reading
         orders = pl.DataFrame(
             [(line.number, line.text, game.ruleset.presentation.describe(order))
              for line, order in read.read],
@@ -96,9 +86,10 @@ class DeskPosts(DeskPart):
         unread = pl.DataFrame([(line.number, line.text) for line in read.unread],
                               schema={"line": pl.Int64, "text": pl.String}, orient="row")
         problems = tuple(quoted(e) for e in read.elsewhere)
+        void_now = tuple(str(e) for e in got.void_now) if text.strip() else ()
         return PostPreview(player, secret, text, orders, rejected, problems,
-                           "\n".join(read.rejections()), message, note, counts, seq,
-                           tuple(void_now), unread)
+                           "\n".join(read.rejections()), message, note, got.counts, seq,
+                           void_now, unread)
 
     def receive(self, player: str, text: str, secret: bool = False, *,
                 received: str | None = None, allow_empty: bool = False) -> PostPreview:
@@ -111,10 +102,8 @@ class DeskPosts(DeskPart):
             raise DeskError(str(e)) from None
         preview = self._preview(pid, text or "", bool(secret), None)
         try:  # beyond gmkit's limits (a post's size, a line's, an absurd number): never stored
-            refuse_unread(pid, self.game.ruleset.parse_post(
-                text or "", pid, self.game.coming_state(), self.game.context(),
-                secret=bool(secret)),
-                True)
+            refuse_unread(pid, self.game.parse(text or "", pid, self.game.coming_state(),
+                                               secret=bool(secret)), True)
         except GameError as e:
             raise DeskError(" ".join(str(e).split())) from None
         if preview.message and not allow_empty:
@@ -158,9 +147,10 @@ class DeskPosts(DeskPart):
         if session is None:
             return
         posts = self._pending()
-        parsed, problems, orders = self.game.read_orders(session.driver.start, posts)
-        session.posts, session.parsed, session.problems, session.orders = \
-            posts, parsed, problems, orders
+        read = self.game.reading_of(session.driver.start, posts, turn=session.turn)
+        session.posts, session.parsed, session.problems, session.orders, session.reading = \
+            posts, read.parsed, read.problems, read.orders, read
+        orders = read.orders
         steps_run = len(session.driver.records)
         session.driver.restart(orders=orders)
         self._forget()

@@ -347,16 +347,26 @@ class Game(ComingTurn, GuardedDice):
         differ, the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.joined` brings the state in
         line first."""
         rules = self.rules if rules is None else rules
-        state = self._joined(state, roster, rules)
         corrections = self.corrections_for(turn)
-        state = apply_corrections(self.ruleset, state, corrections)
-        parsed, problems, orders = self.read_orders(state, posts, rules)
+        coming = None
+        if turn == self.next_turn and rules is self.rules and state is self.state() and \
+                roster == self.roster(turn):
+            state = self.coming_state()  # as every front end read the coming turn
+            coming = self.coming_reading()
+        else:
+            state = apply_corrections(self.ruleset, self._joined(state, roster, rules),
+                                      corrections)
+        if coming is not None and coming.state is state and coming.rules is rules and \
+                coming.posts.equals(posts):
+            read = coming  # the reading every front end showed, not built again
+        else:
+            read = self.reading_of(state, posts, rules, turn=turn)
         dice_seed = seed if beacon is None else fairdice.derive_seed(seed, beacon)
         dice = Dice(dice_seed, turn, entered=dict(entered or {}))
-        driver = Driver(self.ruleset.steps(self.context(rules)), state, orders, dice, rules,
-                        self._rules_at(rules))
-        return TurnSession(turn, seed, posts, parsed, problems, orders, driver, beacon,
-                           corrections)
+        driver = Driver(self.ruleset.steps(self.context(rules)), state, read.orders, dice,
+                        rules, self._rules_at(rules))
+        return TurnSession(turn, seed, posts, read.parsed, read.problems, read.orders, driver,
+                           beacon, corrections, read)
 
     def _rules_at(self, rules: Params) -> RulesAt | None:
         """What rules each unit of a turn resolves with, for a ruleset that enacts rules (None:

@@ -13,9 +13,9 @@ from typing import Any
 import polars as pl
 
 import gmkit.game.fairdice as fairdice
-from gmkit.core.envelope import Envelope, Orders
+from gmkit.core.envelope import Orders
 from gmkit.core.intake import Intake, player_id_problem
-from gmkit.core.orders import LimitError, OrderError, ParseResult, merge_posts
+from gmkit.core.orders import LimitError, OrderError, ParseResult
 from gmkit.core.parts import GM_POSTER
 from gmkit.core.ruleset import Ruleset
 from gmkit.core.players import PlayerInfo
@@ -25,9 +25,14 @@ from gmkit.core.tables import State
 from gmkit.game.changes import CHANGES_FILE, GameError, RecordedChanges
 from gmkit.game.intake import refuse_unread
 from gmkit.game.session import ImportRefused, ImportReport, Received, TurnSession
+from gmkit.game.turnreading import TurnReading
 from gmkit.core.files import atomic_write
 from gmkit.game.corrections import apply_corrections, make_correction
 
+
+
+#: posts read lately and kept (see :meth:`ComingTurn.parse`)
+_PARSED_KEPT = 512
 
 
 class ComingTurn(RecordedChanges):
@@ -39,9 +44,21 @@ class ComingTurn(RecordedChanges):
     def coming_state(self) -> State:
         """The state the coming turn starts from: the last committed one, brought in line by
         the ruleset's :meth:`~gmkit.core.ruleset.Ruleset.joined` when the players changed since
-        (so a newcomer posts at once, and their posts read against it)."""
-        state = self._joined(self.state(), self.roster(self.next_turn), self.rules)
-        return apply_corrections(self.ruleset, state, self.corrections_for(self.next_turn))
+        (so a newcomer posts at once, and their posts read against it). The same value while
+        the last turn, the players and the corrections are (so what was read against it is
+        read once)."""
+        last = self.state()
+        roster = self.roster(self.next_turn)
+        corrections = self.corrections_for(self.next_turn)
+        key = (id(last), id(self.rules), json.dumps([roster, corrections], sort_keys=True,
+                                                     default=str))
+        kept = getattr(self, "_coming", None)
+        if kept is not None and kept[0] == key and kept[1] is last:
+            return kept[2]
+        state = self._joined(last, roster, self.rules)
+        state = apply_corrections(self.ruleset, state, corrections)
+        self._coming = (key, last, state)
+        return state
 
     def start_of(self, turn: int) -> State:
         """The state a committed turn started from: the turn before's, brought in line with
@@ -50,8 +67,20 @@ class ComingTurn(RecordedChanges):
         manifest = self.store.manifest(turn)
         rules = self.ruleset.rules(manifest["rules"]) if isinstance(manifest.get("rules"), dict) \
             else self.rules
-        state = self._joined(self.state(turn - 1), self.roster(turn), rules)
-        return apply_corrections(self.ruleset, state, self.corrections_for(turn))
+        before = self.state(turn - 1)
+        roster, corrections = self.roster(turn), self.corrections_for(turn)
+        key = (turn, id(before), json.dumps([manifest.get("rules"), roster, corrections],
+                                            sort_keys=True, default=str))
+        kept: dict[tuple[Any, ...], tuple[State, State]] = self.__dict__.setdefault(
+            "_starts", {})
+        found = kept.get(key)
+        if found is not None and found[0] is before:
+            return found[1]  # the same value, so what was read against it is read once
+        state = apply_corrections(self.ruleset, self._joined(before, roster, rules), corrections)
+        kept[key] = (before, state)
+        while len(kept) > 4:
+            del kept[next(iter(kept))]
+        return state
 
     def corrections_for(self, turn: int) -> list[dict[str, Any]]:
         """The corrections of the state turn ``turn`` starts from (see
@@ -142,13 +171,12 @@ class ComingTurn(RecordedChanges):
                                 "2026-11-23T20:15:00+00:00") from None
             if when.tzinfo is None:
                 raise GameError(f"posted time {posted!r} needs its time zone (e.g. +00:00)")
-        refuse_unread(match[0], self.ruleset.parse_post(text, match[0], state, self.context(),
-                                                          secret=secret), allow_empty)
+        parsed = self.parse(text, match[0], state, secret=secret)
+        refuse_unread(match[0], parsed, allow_empty)
         seq, turn = self.store.add_post(None, match[0], text, secret=secret, received=stamp,
                                         posted=posted)
         if turn != state.turn + 1:  # a turn was committed while the post came in
-            state = self.coming_state()
-        parsed = self.ruleset.parse_post(text, match[0], state, self.context(), secret=secret)
+            parsed = self.parse(text, match[0], self.coming_state(), secret=secret)
         return Received(seq, turn, match[0], parsed)
 
     def _newcomer(self, player: str, text: str, state: State, secret: bool) -> str:
@@ -159,7 +187,7 @@ class ComingTurn(RecordedChanges):
         known = {p.casefold(): p for p in joining}
         if player.casefold() in known:
             return known[player.casefold()]
-        parsed = self.ruleset.parse_post(text, player, state, self.context(), secret=secret)
+        parsed = self.parse(text, player, state, secret=secret)
         joins = self.ruleset.lifecycle.joins
         if joins is None or not joins(parsed):
             ids = self.player_ids(state)
@@ -207,7 +235,7 @@ class ComingTurn(RecordedChanges):
             problem = player_id_problem(post.player) if post.newcomer else None
             if problem is not None:
                 errors.append(f"{post.where or post.source}: {problem}")
-            parsed = self.ruleset.parse_post(post.text, post.player, intake.state, self.context())
+            parsed = self.parse(post.text, post.player, intake.state)
             errors += [f"{post.where or post.source}: {e}" for e in parsed.errors
                        if isinstance(e, LimitError)]  # beyond gmkit's limits
         if errors:
@@ -245,33 +273,71 @@ class ComingTurn(RecordedChanges):
             return posts.unique("player", keep="last", maintain_order=True)
         return posts
 
+    def parse(self, text: str, player: str, state: State, *, secret: bool = False,
+              rules: Params | None = None) -> ParseResult[Any]:
+        """A post as the ruleset reads it against ``state``: read once, then kept while the
+        game is open (the same text, poster, state and rules read the same)."""
+        rules = self.rules if rules is None else rules
+        key = (id(state), id(rules), player, secret, text)
+        kept: dict[tuple[Any, ...], tuple[State, Params, ParseResult[Any]]] = \
+            self.__dict__.setdefault("_parsed", {})
+        found = kept.get(key)
+        if found is not None and found[0] is state and found[1] is rules:
+            return found[2]
+        result = self.ruleset.parse_post(text, player, state, self.context(rules),
+                                         secret=secret)
+        kept[key] = (state, rules, result)  # the state kept, so its id names it meanwhile
+        while len(kept) > _PARSED_KEPT:
+            del kept[next(iter(kept))]
+        return result
+
+    def reading_of(self, state: State, posts: pl.DataFrame, rules: Params | None = None,
+                   turn: int | None = None) -> TurnReading:
+        """``posts`` read for the turn starting from ``state`` (see
+        :class:`~gmkit.game.turnreading.TurnReading`): which count, each line read, rejected
+        or unread, the rules' problems and the orders that will be carried out."""
+        rules = self.rules if rules is None else rules
+        turn = state.turn + 1 if turn is None else turn
+        key = (id(state), id(rules), turn, tuple(posts.sort("seq").select(
+            "seq", "player", "secret", "text").iter_rows()))
+        kept: dict[tuple[Any, ...], tuple[State, TurnReading]] = self.__dict__.setdefault(
+            "_readings", {})
+        found = kept.get(key)
+        if found is not None and found[0] is state and found[1].posts.equals(posts):
+            return found[1]
+        ruleset = self.ruleset
+
+        def parse(text: str, player: str, at: State, secret: bool, with_rules: Params
+                  ) -> ParseResult[Any]:
+            return self.parse(text, player, at, secret=secret, rules=with_rules)
+
+        def validate(at: State, orders: Orders[Any], with_rules: Params
+                     ) -> dict[str, list[OrderError]]:
+            return dict(ruleset.validate(at, orders, self.context(with_rules)))
+
+        def void_now(at: State, orders: Orders[Any], with_rules: Params
+                     ) -> dict[str, list[OrderError]]:
+            return dict(ruleset.void_now(at, orders, self.context(with_rules)))
+
+        got = TurnReading.read(turn, state, posts, self.effective_posts(posts, rules), rules,
+                               parse, validate, void_now)
+        kept[key] = (state, got)  # the state kept, so its id names it while the entry stays
+        while len(kept) > 8:
+            del kept[next(iter(kept))]
+        return got
+
+    def coming_reading(self) -> TurnReading:
+        """The coming turn's reading: its pending posts against the state it starts from
+        (corrections and newcomers included). Built once while the posts, the state and the
+        rules stay as they are (see :meth:`reading_of`); every front end shows this one."""
+        return self.reading_of(self.coming_state(), self.store.pending_posts(self.next_turn),
+                               turn=self.next_turn)
+
     def read_orders(self, state: State, posts: pl.DataFrame, rules: Params | None = None
                     ) -> tuple[dict[str, ParseResult[Any]], dict[str, list[OrderError]],
                                Orders[Any]]:
-        """Parse the posts that count, validate them, and keep the accepted orders, each in
-        its envelope (who, which post and line, when, secret or not)."""
-        rules = self.rules if rules is None else rules
-        ctx = self.context(rules)
-        by_player: dict[str, list[tuple[int, ParseResult[Any]]]] = {}
-        rows: dict[int, dict[str, Any]] = {}
-        for row in self.effective_posts(posts, rules).iter_rows(named=True):
-            result = self.ruleset.parse_post(row["text"], row["player"], state, ctx,
-                                             secret=row["secret"])
-            by_player.setdefault(row["player"], []).append((row["seq"], result))
-            rows[row["seq"]] = row
-        # a player's several posts read as one, each line numbered once across them
-        parsed = {player: merge_posts(results) for player, results in by_player.items()}
-        envelopes: list[Envelope[Any]] = []
-        for player, results in by_player.items():
-            merged = parsed[player]
-            for line, order in merged.orders:
-                seq, own = merged.source(line.number)
-                row = rows[results[0][0] if seq is None else seq]
-                envelopes.append(Envelope(order, player, row["seq"], own, row["secret"],
-                                          row.get("posted"), row["received"], line.number,
-                                          line.text))
-        orders = Orders(sorted(envelopes, key=lambda e: (e.post, e.line)))
-        found = self.ruleset.validate(state, orders, ctx)
-        problems = {player: [parsed[player].placed(e) if player in parsed else e for e in errs]
-                    for player, errs in found.items()}
-        return parsed, problems, orders.accepted(found)
+        """The posts that count read and validated, as :meth:`reading_of` reads them: each
+        player's posts read as one, the rules' problems by player, and the accepted orders,
+        each in its envelope (who, which post and line, when, secret or not)."""
+        got = self.reading_of(state, posts, rules)
+        return got.parsed, got.problems, got.orders

@@ -20,6 +20,7 @@ from gmkit.core.steps import Driver, Event
 from gmkit.core.tables import EVENTS_SCHEMA, ROLLS_SCHEMA
 from gmkit.core.tables import State
 from gmkit.game.changes import GameError
+from gmkit.game.turnreading import TurnReading
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,8 @@ class TurnSession:
     beacon: Beacon | None = None
     #: The corrections applied to the state the turn starts from (see :mod:`gmkit.game.corrections`).
     corrections: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    #: The turn's reading (see :mod:`gmkit.game.turnreading`) its orders come from.
+    reading: TurnReading | None = None
 
     @property
     def seqs(self) -> list[int]:

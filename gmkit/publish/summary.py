@@ -24,7 +24,6 @@ from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, Tur
 from gmkit.core.views import Viewer, visible_events, visible_orders, visible_rolls
 from gmkit.game import Game
 from gmkit.game.orders_drawn import turn_orders
-from gmkit.game.reading import reading
 
 
 def _result_text(result: str, expression: str) -> str:
@@ -124,10 +123,11 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     accepted = None
     if played and not v.is_public:
         # read against the GM's state and every post, as resolution did; shown to the sender only
-        parsed, found, accepted = game.read_orders(before_gm, data.orders)
-        for player, result in parsed.items():
+        read = game.reading_of(before_gm, data.orders, turn=t)  # once for every viewer
+        accepted = read.orders
+        for player in read.parsed:
             if v.is_gm or player == v.player_id:
-                problems[player] = reading(result, found.get(player, [])).rejections()
+                problems[player] = read.rejections(player)
     counted = set(game.effective_posts(data.orders)["seq"].to_list()) if played else set()
     orders = tuple(OrderPost(r["player"], r["secret"], r["text"],
                              tuple(problems.get(r["player"], [])) if r["seq"] in counted
