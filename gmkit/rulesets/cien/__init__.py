@@ -63,7 +63,7 @@ class Cien(Ruleset[orders.Order]):
 
     def parse_post(self, post: str, player: str, state: State, ctx: Context, *,
                    secret: bool = False) -> ParseResult[orders.Order]:
-        return orders.parse(post, state, secret=secret,
+        return orders.parse(post, state, secret=secret, player=player,
                             plain_lines=ctx.rules.get("orders_format") == "bold_or_plain")
 
     def validate(self, state: State, sent: Orders[orders.Order], ctx: Context) -> Problems:
