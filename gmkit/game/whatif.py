@@ -29,6 +29,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.beacon import Beacon
+from gmkit.core.cells import cell_text
 from gmkit.core.orders import _STATE_TOKEN, ParseResult  # _STATE_TOKEN: the tags that shape a post
 from gmkit.core.names import visible
 from gmkit.core.params import Params, apply_rule_changes
@@ -495,7 +496,8 @@ def field_changes(rows: pl.DataFrame) -> pl.DataFrame:
 
 
 def _cell(value: Any) -> str:
-    return "null" if value is None else str(value)
+    """A value as the comparison shows it: yes or no, a dash for a missing one."""
+    return cell_text(value) if value is None or isinstance(value, bool) else str(value)
 
 
 def _row(row: Mapping[str, Any], cols: Sequence[str]) -> str:

@@ -46,7 +46,9 @@ class Cien(Ruleset[orders.Order]):
     params = rules.PARAMS
     schemas = tables.SCHEMAS
     board = BoardSpec(kind="polygon", packaged="board/cien.geojson", check=tables.check_board)
-    views = Views(gm_only=seen.PRIVATE_FIGURES, player=seen.player_view)
+    # a free colour is kept in the players table for a newcomer to take: no one's row
+    views = Views(gm_only=seen.PRIVATE_FIGURES, player=seen.player_view,
+                  vacant={"players": pl.col("status") == tables.FREE})
     presentation = Presentation(
         colours=drawing.palette, scene=drawing.scene, describe=orders.describe,
         headline=Headline("provinces", "provinces held", ("income",)), labels=seen.LABELS,
