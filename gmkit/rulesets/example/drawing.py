@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gmkit.core.drawing.graph_svg import graph_svg
+from gmkit.core.drawing.palette import assign
 from gmkit.core.drawing.scene import Arrow, ArrowKind, Label, LegendEntry, Mark, Scene
 from gmkit.core.envelope import Orders
 from gmkit.core.parts import Context
@@ -21,9 +22,8 @@ PALETTE = ("#cc3333", "#00ccff", "#9900cc", "#ff9900")  # told apart by colour-b
 
 
 def colours(state: State) -> dict[str, str]:
-    """Each digger's colour, in the order the players were listed."""
-    return {pid: PALETTE[i % len(PALETTE)]
-            for i, pid in enumerate(state["diggers"]["id"].to_list())}
+    """Each digger's colour, in the order the players were listed, every two told apart."""
+    return assign(state["diggers"]["id"].to_list(), PALETTE)
 
 
 def board_scene(state: State, title: str = "") -> Scene:
