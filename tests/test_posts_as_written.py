@@ -215,6 +215,12 @@ def test_aztlan_5_7_the_notebook_step_counts_unattacked_stands_in_one_row(tmp_pa
     ("aztlan", "Tlaxcalans", "A Tla S Cho atack Ten", "'atack': did you mean 'attack'?"),
     ("aztlan", "Tlaxcalans", "sacrifce 2 in Tla", "'sacrifce': did you mean 'sacrifice'?"),
     ("aztlan", "Tlaxcalans", "Tla sac tow", "'tow': did you mean 'two'"),
+    ("cien", "Red", "Declare Kingdon", "'Kingdon': did you mean 'Kingdom'?"),
+    ("pyramid", "Red", "excess fod: 2 priests", "'fod': did you mean 'food'?"),
+    ("aeternus", "Amber", "Vote affirm on confidense 3",
+     "'confidense': did you mean 'confidence'?"),
+    ("aeternus", "Amber", "Craft Binoculrs", "no item 'Binoculrs'; did you mean Binoculars?"),
+    ("jungle", "Ocelotl", "Gualpa: Atack (Duel) Xoco", "no action 'Atack'; did you mean Attack?"),
 ])
 def test_every_games_misspelt_order_word_says_which_it_may_be(tmp_path, game, player, line,
                                                               meant):

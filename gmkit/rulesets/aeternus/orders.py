@@ -224,8 +224,8 @@ Order = Action | Timed
 #: AP-spending actions (6), the rest cost nothing.
 AP_ACTIONS = (Scout, Traverse, Fish, Forage)
 
-_ITEM_INDEX = NameIndex(ITEMS)
-_FEATURE_INDEX = NameIndex(list(CONSTRUCTIBLE))
+_ITEM_INDEX = NameIndex(ITEMS, kind="item")
+_FEATURE_INDEX = NameIndex(list(CONSTRUCTIBLE), kind="feature")
 _TRIPLE = re.compile(r"[\(\[]\s*-?\d+\s*[,;\s]\s*-?\d+\s*[,;\s]\s*-?\d+\s*[\)\]]")
 _WHERE = r"(?:\s+(?:on|at|in|into|to|towards?)\s+(?P<where>.+?))?"
 _FORMS: list[tuple[str, re.Pattern[str]]] = [

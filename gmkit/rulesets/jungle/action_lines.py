@@ -142,7 +142,8 @@ class Reader:
             return OrderSyntaxError(f"cannot read the {action} action '{body}'"
                                     + (f"; {hint}" if hint else "")
                                     + f" (write '{FORMS[action]}')")
-        close = _ACTIONS.suggest(word, 2)
+        close = _ACTIONS.suggest(word, 2) or list(dict.fromkeys(
+            _LEADS[k] for k in map(normalize, WORDS.meant(word)) if k in _LEADS))
         hint = WORDS.hint(rest, self.names)
         return OrderSyntaxError(f"no action '{word}'"
                                 + (f"; did you mean {' or '.join(close)}?" if close else "")
