@@ -34,7 +34,7 @@ from gmkit.core.names import NameIndex, normalize
 from gmkit.core.orders import (NotAnOrderError, OrderError, OrderSyntaxError, PostLine,
                                join_alternatives)
 
-__all__ = ["OrderWords", "starts_like_an_order", "unread_or_rejected"]
+__all__ = ["OrderWords", "allowance", "edits", "starts_like_an_order", "unread_or_rejected"]
 
 T = TypeVar("T")
 E = TypeVar("E", bound=OrderError)
