@@ -9,11 +9,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
 from gmkit.cli import main
-from gmkit.core.names import NameIndex, starts_like_an_order
+from gmkit.core.names import NameIndex
+from gmkit.core.words import starts_like_an_order
 from gmkit.core.orders import (IllegalOrderError, NotAnOrderError, OrderSyntaxError, PostLine,
                                merge_posts, parse_post)
 from gmkit.core.steps import Event, condensed
@@ -191,3 +193,144 @@ def test_aztlan_5_7_the_notebook_step_counts_unattacked_stands_in_one_row(tmp_pa
     texts = view.events["text"].to_list()
     assert sum("× armies stand, not attacked (5.7)" in t for t in texts) == 1
     assert not any(t.endswith("stands — was not attacked (5.7).") for t in texts)
+
+
+# -- did you mean, on every word of every game's orders ------------------------------------------
+
+@pytest.mark.parametrize("game,player,line,meant", [
+    ("cien", "Red", "2 Grian for Investing of Solsauvre", "'Grian': did you mean 'Grain'?"),
+    ("cien", "Red", "5 Grain fro Defense of Solsauvre", "'fro': did you mean 'for'?"),
+    ("cien", "Red", "Petiton for Advancement", "'Petiton': did you mean 'Petition'?"),
+    ("pyramid", "Red", "strave: troops, serfs", "'strave': did you mean 'starve'?"),
+    ("pyramid", "Red", "4 serfs ot Oasis Gate", "'ot': did you mean 'to'?"),
+    ("pyramid", "Red", "noble 1 wiht 3 troops to Oasis Gate", "'wiht': did you mean 'with'?"),
+    ("aeternus", "Amber", "Vote aginst 4", "'aginst': did you mean 'against'?"),
+    ("aeternus", "Amber", "Traverce North", "'Traverce': did you mean 'Traverse'?"),
+    ("aeternus", "Amber", "Fish North wiht Advanced Rod", "'wiht': did you mean 'with'?"),
+    ("jungle", "Ocelotl", "Gualpa: Sacrifice Mixtli ot Tlaloc", "'ot': did you mean 'to'?"),
+    ("jungle", "Ocelotl", "Gualpa: Purchase 4 beakrs", "'beakrs': did you mean 'beakers'?"),
+    ("jungle", "Ocelotl", "Gualpa: Joint Atack (Duel) Xoco with Itzel",
+     "'Atack': did you mean 'Attack'?"),
+    ("aztlan", "Tlaxcalans", "A Tla atack Ten", "'atack': did you mean 'attack'?"),
+    ("aztlan", "Tlaxcalans", "A Tla S Cho atack Ten", "'atack': did you mean 'attack'?"),
+    ("aztlan", "Tlaxcalans", "sacrifce 2 in Tla", "'sacrifce': did you mean 'sacrifice'?"),
+    ("aztlan", "Tlaxcalans", "Tla sac tow", "'tow': did you mean 'two'"),
+    ("cien", "Red", "Declare Kingdon", "'Kingdon': did you mean 'Kingdom'?"),
+    ("pyramid", "Red", "excess fod: 2 priests", "'fod': did you mean 'food'?"),
+    ("aeternus", "Amber", "Vote affirm on confidense 3",
+     "'confidense': did you mean 'confidence'?"),
+    ("aeternus", "Amber", "Craft Binoculrs", "no item 'Binoculrs'; did you mean Binoculars?"),
+    ("jungle", "Ocelotl", "Gualpa: Atack (Duel) Xoco", "no action 'Atack'; did you mean Attack?"),
+])
+def test_every_games_misspelt_order_word_says_which_it_may_be(tmp_path, game, player, line,
+                                                              meant):
+    """Each game's orders as its rules write them (Cien's '5 Grain for Investing of ...',
+    Pyramid's 'starve: ...', Aeternus 3.1 'Vote against 3', the Jungle's '<Character>:
+    <Action>', AZTLAN 5.2's 'A Ten A Tla'): a misspelt order word, keyword or sub-word, wherever
+    it stands in the line, is rejected with the word it may be."""
+    g = Game.open(_copy(tmp_path, game))
+    bold = f"[b]{line}[/b]" if game == "cien" else line
+    parsed = g.ruleset.parse_post(bold, player, g.coming_state(), g.context())
+    assert [e.line for e in parsed.errors] == [1], (parsed.errors, parsed.orders)
+    assert meant in parsed.errors[0].reason, parsed.errors[0].reason
+
+
+def test_three_hills_a_misspelt_order_word_says_which_it_may_be():
+    """Three Hills: 'Move to North Hill' or 'Dig'."""
+    from tests.example.helpers import RULESET, scenario
+    from gmkit.core.parts import Context
+
+    state, params = scenario({"Ann": ("Camp", 1, 0), "Bob": ("Camp", 1, 0)})
+    parsed = RULESET.parse_post("[b]Mvoe to Ford[/b]\n[b]Move ot Ford[/b]\n[b]Dgi[/b]", "Ann",
+                                state, Context(params))
+    reasons = [e.reason for e in parsed.errors]
+    assert "'Mvoe': did you mean 'Move'?" in reasons[0]
+    assert reasons[1].endswith("'ot': did you mean 'to'?")
+    assert "'Dgi': did you mean 'Dig'?" in reasons[2]
+
+
+# -- examples name only the player's own places -------------------------------------------------
+
+def _examples(reason: str) -> str:
+    return reason[reason.index("e.g.") if "e.g." in reason else reason.index("(try"):]
+
+
+def _rejection(g: Game, player: str, post: str) -> str:
+    parsed = g.ruleset.parse_post(post, player, g.coming_state(), g.context())
+    [err] = parsed.errors
+    return _examples(err.reason)
+
+
+def test_cien_a_rejections_examples_name_only_the_players_own_states(tmp_path):
+    """Cien's orders defend and invest in a state the player holds: the examples a rejection
+    offers name only the player's own states (the Conquest's target a placeholder), never
+    another player's."""
+    from gmkit.rulesets.cien.orders import province_index
+
+    g = Game.open(_copy(tmp_path, "cien"))
+    state = g.coming_state()
+    owners = dict(state["provinces"].select("name", "owner").iter_rows())
+    for player in state["players"].filter(pl.col("status") == "active")["id"].to_list():
+        tries = _rejection(g, player, "[b]Hello there[/b]")
+        named = {name for _, _, name in province_index(state).find_in(tries)}
+        assert named and {owners[n] for n in named} == {player}, (player, tries)
+        assert "<a state next to yours>" in tries
+
+
+def test_cien_a_player_holding_no_state_is_offered_a_placeholder():
+    from gmkit.rulesets.cien.orders import examples
+
+    assert "Defense of <your state>" in examples(None, None)
+
+
+def test_pyramid_a_rejections_examples_name_only_the_players_own_land(tmp_path):
+    """'you do not hold Redsand' is never followed by 'try 4 serfs to Redsand': the examples of
+    a rejection name only a land the player holds, and a DEAD (each player's secret) by a
+    placeholder."""
+    from gmkit.rulesets.pyramid.orders import names_of
+    from gmkit.rulesets.pyramid.state import lands_of
+
+    g = Game.open(_copy(tmp_path, "pyramid"))
+    state = g.coming_state()
+    dead = set(state["dead"]["name"].to_list())
+    for player in state["players"]["id"].to_list():
+        tries = _rejection(g, player, "[b]Hello to all[/b]")
+        named = {name for _, _, name in names_of(state).spaces.find_in(tries)}
+        assert named and named <= set(lands_of(state, player)), (player, tries)
+        assert not any(d in tries for d in dead) and "<a DEAD of yours>" in tries
+
+
+def test_aztlan_a_rejections_examples_name_only_the_empires_own_sectors(tmp_path):
+    """AZTLAN 2.6 designations in the examples are the empire's own armies' sectors and
+    cities; any other sector is a placeholder."""
+    from gmkit.rulesets.aztlan.names import sector_index
+    from gmkit.rulesets.aztlan.state import active_players, board, position
+
+    g = Game.open(_copy(tmp_path, "aztlan"))
+    state = g.coming_state()
+    at = position(state)
+    for player in active_players(state):
+        own = {s for s, (o, _) in at.armies.items() if o == player} | {
+            c for c, o in at.cities.items() if o == player}
+        tries = _rejection(g, player, "[b]hello world[/b]")
+        counts = tries.replace(" sac 1'", " sac'")  # a number of captives, not sector 1
+        named = {name for _, _, name in sector_index(board(state)).find_in(counts)}
+        assert named <= own, (player, named - own)
+        assert "<sector>" in tries and "<empire>" in tries
+
+
+def test_jungle_a_rejections_example_names_one_of_the_houses_own_characters(tmp_path):
+    """'<Character>: <Action>': the example names a living character of the player's own
+    house, or a placeholder when the house has none left."""
+    g = Game.open(_copy(tmp_path, "jungle"))
+    state = g.coming_state()
+    people = NameIndex(state["characters"]["name"].to_list())
+    houses = dict(state["characters"].filter(pl.col("alive")).select("name", "house")
+                  .iter_rows())
+    for player in state["houses"]["house"].to_list():
+        tries = _rejection(g, player, "[b]Hello there[/b]")
+        named = {name for _, _, name in people.find_in(tries)}
+        if player in houses.values():
+            assert len(named) == 1 and {houses[n] for n in named} == {player}, (player, tries)
+        else:
+            assert not named and "'<Character>: Toil'" in tries, (player, tries)

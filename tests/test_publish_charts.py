@@ -70,17 +70,21 @@ def test_history_chart_specs_are_the_notebooks_altair_charts(game: Game, view: s
     same(specs.dice_spec(report), charts.dice_chart(report))
 
 
-def test_players_without_a_colour_and_no_player_get_the_altair_palette() -> None:
-    """A player the colours do not name gets the palette's next colour, the rolls of no
-    player their grey, as the altair charts give them."""
+def test_players_without_a_colour_get_one_told_apart_and_no_player_the_grey() -> None:
+    """A player the colours do not name gets the first colour every reader tells apart from
+    the named ones, the rolls of no player their grey, as the altair charts give them."""
+    from gmkit.core.drawing.cvd import told_apart
+    from gmkit.core.drawing.palette import DISTINCT
+
     report = pl.DataFrame(
         [{"player": p, "rolls": 1, "entered": 0, "dice": 1, "total": 4, "expected_total": 3.5,
           "total_minus_expected": 0.5, "mean_face": 4.0, "expected_face": 3.5, "luck": 58.3}
          for p in ("Red", "Blue", specs.NO_PLAYER)], schema=history.DICE_SCHEMA, orient="row")
     spec = specs.dice_spec(report, colours={"Red": "#4c78a8"})
     same(spec, charts.dice_chart(report, colours={"Red": "#4c78a8"}))
-    assert spec["layer"][0]["encoding"]["color"]["scale"]["range"] == [
-        "#4c78a8", "#f58518", "#9e9e9e"]
+    red, blue, nobody = spec["layer"][0]["encoding"]["color"]["scale"]["range"]
+    assert (red, nobody) == ("#4c78a8", "#9e9e9e")
+    assert blue == next(c for c in DISTINCT if told_apart(c, red))
 
 
 def test_the_specs_schema_is_the_one_altair_writes() -> None:

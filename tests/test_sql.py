@@ -56,7 +56,8 @@ def _strings(frame: pl.DataFrame) -> str:
 
 def test_each_turn_appears_once_at_its_latest_revision(game: Game) -> None:
     """A table across turns holds every committed turn once, at its current revision: the
-    re-resolved turn 3 shows revision 1 and the posts of revision 1 only."""
+    re-resolved turn 3 shows revision 1 and the posts of revision 1 only; a state table holds
+    the rows that stand for someone (not Cien's free colours)."""
     con = sql.views(game, gm=True)
     for table in [*game.ruleset.schemas, *sql.LOGS]:
         got = con.sql(f'SELECT turn, list(DISTINCT revision) AS revs, count(*) AS n FROM "{table}"'
@@ -64,12 +65,14 @@ def test_each_turn_appears_once_at_its_latest_revision(game: Game) -> None:
         for turn, revs, n in got:
             assert revs == [game.store.revisions(turn)[-1]], (table, turn)
             data = game.turn(turn)
-            stored = data.state.tables[table] if table in data.state.tables else \
+            stored = game.ruleset.views.occupied(table, data.state.tables[table]) \
+                if table in data.state.tables else \
                 {"orders": data.orders, "rolls": data.rolls, "events": data.events}[table]
             assert n == stored.height, (table, turn)
     players = con.sql("SELECT turn, revision, count(*) FROM players GROUP BY ALL ORDER BY turn")
-    assert players.fetchall() == [(t, 1 if t == 3 else 0, game.state(t)["players"].height)
-                                  for t in range(4)]
+    assert players.fetchall() == [
+        (t, 1 if t == 3 else 0,
+         game.state(t)["players"].filter(pl.col("status") != "free").height) for t in range(4)]
     r0 = game.store.read_turn(3, 0).orders
     posters = con.sql("SELECT DISTINCT player FROM orders WHERE turn = 3").fetchall()
     assert (_dropped(r0),) not in posters
@@ -126,7 +129,7 @@ def test_hidden_rolls_and_events_are_absent_from_the_public_view(game: Game) -> 
 @pytest.mark.parametrize("view", ["public", "gm"])
 def test_state_tables_pass_through_the_rulesets_public_state(game: Game, view: str) -> None:
     """Each turn's state tables are the ruleset's ``public_state`` of that turn in the public
-    view, and the stored state in the GM view."""
+    view, and the stored state in the GM view, each with the rows that stand for someone."""
     gm = view == "gm"
     con = sql.views(game, gm=gm)
     differs = False
@@ -136,7 +139,7 @@ def test_state_tables_pass_through_the_rulesets_public_state(game: Game, view: s
         for name, frame in want.tables.items():
             got = pl.DataFrame(con.sql(f'SELECT * EXCLUDE (turn, revision) FROM "{name}" '
                                        f"WHERE turn = {turn}"))
-            assert got.equals(frame), (turn, name)
+            assert got.equals(game.ruleset.views.occupied(name, frame)), (turn, name)
             differs |= not frame.equals(stored[name])
     # Cien's public state blanks the GM-only figures, so the two views differ
     assert differs == (not gm)
@@ -146,7 +149,8 @@ def test_state_tables_pass_through_the_rulesets_public_state(game: Game, view: s
 def test_every_ruleset_gets_a_view_per_table(tmp_path: Path, name: str) -> None:
     """Every registered ruleset: one view per state table and log, plus ``revisions``; the
     public state tables are what the ruleset's one door (``view``) shows the public, and a
-    player's are what it shows that player, with their own secret posts and no one else's."""
+    player's are what it shows that player, with their own secret posts and no one else's
+    (each with the rows that stand for someone)."""
     rs = find_ruleset(name)
     game_map = starting_board(rs)[0]
     game = play(Game.new(tmp_path / "g", name, rs.example_players(game_map)), 1, master="sql")
@@ -158,14 +162,14 @@ def test_every_ruleset_gets_a_view_per_table(tmp_path: Path, name: str) -> None:
     for table, frame in public.tables.items():
         got = pl.DataFrame(con.sql(f'SELECT * EXCLUDE (turn, revision) FROM "{table}" '
                                    f"WHERE turn = {game.latest_turn}"))
-        assert got.equals(frame), table
+        assert got.equals(rs.views.occupied(table, frame)), table
     posts = game.turn().orders
     player = posts["player"][0]
     mine = sql.views(game, view=f"player:{player}")
     for table, frame in rs.view(game.state(), f"player:{player}").tables.items():
         got = pl.DataFrame(mine.sql(f'SELECT * EXCLUDE (turn, revision) FROM "{table}" '
                                     f"WHERE turn = {game.latest_turn}"))
-        assert got.equals(frame), table
+        assert got.equals(rs.views.occupied(table, frame)), table
     seen = {(r[0], r[1]) for r in mine.sql("SELECT player, secret FROM orders").fetchall()}
     assert all(p == player for p, secret in seen if secret)
 

@@ -76,6 +76,7 @@ def new(game: Path, ruleset: str, players_file: Path, map_path: Path | None, tit
 def status(game: Path, gm: bool) -> None:
     """Show the current turn, the standings (the public's unless --gm) and who has sent
     orders."""
+    from gmkit.core.cells import as_text
     from gmkit.core.views import Viewer
     from gmkit.game import Game
 
@@ -92,8 +93,9 @@ def status(game: Path, gm: bool) -> None:
     if g.turn().outcome:
         click.echo(f"game over: {g.turn().outcome}")
     _coming_dice(g)
-    with table_config(tbl_rows=50, tbl_cols=20, tbl_hide_dataframe_shape=True):
-        click.echo(standings)
+    with table_config(tbl_rows=50, tbl_cols=20, tbl_hide_dataframe_shape=True,
+                      tbl_hide_column_data_types=True):
+        click.echo(as_text(standings))
     sent = set(g.store.pending_posts(g.next_turn)["player"].to_list())
     waiting = [p for p in g.to_move(g.state()) if p not in sent]
     click.echo(f"orders received from: {', '.join(sorted(sent)) or 'nobody yet'}")

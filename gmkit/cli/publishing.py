@@ -172,7 +172,9 @@ def whatif_command(game: Path, turn: int, replaced: tuple[tuple[int, Path], ...]
 @click.option("--gm", is_flag=True, help="The GM's view: secret posts and GM-only rows too.")
 def history(game: Path, table: str, out: Path | None, gm: bool) -> None:
     """Export one table across every turn (with a turn column); the public view unless --gm.
-    In CSV and JSON a list cell is JSON and a boolean true or false."""
+    In CSV and JSON a list cell is JSON and a boolean true or false; printed, a table reads
+    yes or no and a dash for a missing value."""
+    from gmkit.core.cells import as_text
     from gmkit.game import Game
 
     g = Game.open(game)
@@ -180,8 +182,8 @@ def history(game: Path, table: str, out: Path | None, gm: bool) -> None:
         format_for(out, None)  # a file gmkit cannot write is refused before any reading
     df = g.history(table, view="gm" if gm else "public")
     if out is None:
-        with table_config(tbl_rows=40, tbl_cols=20):
-            click.echo(df)
+        with table_config(tbl_rows=40, tbl_cols=20, tbl_hide_column_data_types=True):
+            click.echo(as_text(df))
         return
     write_table(df, out, None)
 

@@ -1,17 +1,16 @@
 """The names players type in their orders: matched to a game's names ignoring case, accents,
 apostrophes and dashes, and accepting an unambiguous prefix (:class:`NameIndex`); an unknown or
-ambiguous name is an :class:`~gmkit.core.orders.OrderError` with suggestions."""
+ambiguous name is an :class:`~gmkit.core.orders.OrderError` with suggestions. The other words of
+orders, and telling a mistyped order from chatter, are in :mod:`gmkit.core.words`."""
 
 from __future__ import annotations
 
 import difflib
 import functools
-import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 
-from gmkit.core.orders import (AmbiguousOrderError, NotAnOrderError, OrderSyntaxError,
-                               UnknownNameError, join_alternatives)
+from gmkit.core.orders import AmbiguousOrderError, UnknownNameError, join_alternatives
 
 # ---------------------------------------------------------------------------
 # Names
@@ -256,49 +255,3 @@ class NameIndex:
                 start = folded.find(spelling, start + 1)
         found.sort()
         return found
-
-
-_FIRST_WORD = re.compile(r"[^\W_]+")
-
-
-def starts_like_an_order(text: str, keywords: Iterable[str] = (),
-                         names: Iterable[NameIndex] = ()) -> bool:
-    """Whether ``text`` starts as an order does: with a number, with one of ``keywords`` (the
-    word, or a prefix of three letters or more of it: a mistyped order is still an order) or
-    with a known name of one of ``names`` (matched as the index matches names: case and
-    accents aside, a prefix of the index's shortest accepted length). A line that does not
-    ("Good luck all!") is chatter, not a mistyped order::
-
-        >>> starts_like_an_order("Marhc to Paris", ["march", "hold"])
-        True
-        >>> starts_like_an_order("Good luck all!", ["march", "hold"])
-        False
-    """
-    first = _FIRST_WORD.search(text)
-    if first is None:
-        return False
-    word = normalize(first.group())
-    if not word:
-        return False
-    if word[0].isdigit():
-        return True
-    keys = [normalize(k) for k in keywords]
-    if any(word == key or (len(word) >= 3 and key.startswith(word)) for key in keys):
-        return True
-    if len(word) >= 4 and difflib.get_close_matches(word, keys, n=1, cutoff=0.8):
-        return True
-    for index in names:
-        found = index.prefix_matches(word)
-        if found and (len(word) >= index.min_prefix or word in index):
-            return True
-    return False
-
-
-def unread_or_rejected(text: str, reason: str, keywords: Iterable[str] = (),
-                       names: Iterable[NameIndex] = ()) -> OrderSyntaxError:
-    """The error for a line no order pattern read: an :class:`OrderSyntaxError` saying
-    ``reason`` when the line starts as an order does (:func:`starts_like_an_order`: a mistyped
-    order, rejected), else a :class:`NotAnOrderError` (chatter: a plain line of it is not read
-    as an order, see :func:`~gmkit.core.orders.parse_post`)."""
-    kind = OrderSyntaxError if starts_like_an_order(text, keywords, names) else NotAnOrderError
-    return kind(reason)

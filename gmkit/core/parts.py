@@ -123,12 +123,21 @@ class Views:
     beyond ``gm_only`` (a Pyramid player's dead, say). ``player``: what one player may see of
     their own besides the public's view (their treasury, their hidden units): called with the
     whole state, the public's view of it, the player and the context; None: the public's
-    view."""
+    view. ``vacant``: per table, what marks a row that stands for nobody (Cien's free colours,
+    kept in its players table for a newcomer to take): a table shown across the turns (the
+    history, SQL) lists only the rows that stand for someone (:meth:`occupied`)."""
 
     gm_only: tuple[str, ...] = ()
     shown: tuple[str, ...] = ()
     public: Callable[[State, Context], State] | None = None
     player: Callable[[State, State, str, Context], State] | None = None
+    vacant: Mapping[str, pl.Expr] = field(default_factory=dict)
+
+    def occupied(self, table: str, frame: pl.DataFrame) -> pl.DataFrame:
+        """``frame``, the ruleset's table ``table``, without the rows that stand for nobody
+        (:attr:`vacant`)."""
+        rule = self.vacant.get(table)
+        return frame if rule is None else frame.filter(rule.fill_null(False).not_())
 
 
 @dataclass(frozen=True)

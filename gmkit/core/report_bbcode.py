@@ -10,7 +10,8 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 
-from gmkit.core.report_model import (MIN_BBCODE_CHARS, VERIFY_SENTENCE, ZWSP, TurnReport, _cell,
+from gmkit.core.cells import cell_text
+from gmkit.core.report_model import (MIN_BBCODE_CHARS, VERIFY_SENTENCE, ZWSP, TurnReport,
                                      _seed_check, _source_label, safe_link, verify_message,
                                      view_report)
 
@@ -158,7 +159,7 @@ def _bbcode_doc(report: TurnReport, max_chars: int) -> _Doc:
         ]
         doc.para("[i]" + " | ".join(cols) + "[/i]", keep_with_next=True)
         doc.items(
-            _item(" | ".join(_bb_inline(_cell(v)) for v in row))
+            _item(" | ".join(_bb_inline(cell_text(v)) for v in row))
             for row in report.standings.iter_rows()
         )
 

@@ -309,19 +309,6 @@ def safe_link(url: str) -> str | None:
     return url
 
 
-def _cell(value: Any) -> str:
-    """A standings cell as text."""
-    if value is None:
-        return "\u2014"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        if value.is_integer():
-            return f"{int(value)}"
-        return f"{value:.2f}"
-    return str(value)
-
-
 def _source_label(source: str) -> str:
     return {"seeded": "seeded", "entered": "entered by GM"}.get(source, source)
 

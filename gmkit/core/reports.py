@@ -39,8 +39,9 @@ from typing import Any
 
 from gmkit.core.report_bbcode import bbcode_escape, render_bbcode
 from gmkit.core.report_chart import chart_svg, sanitize_svg
+from gmkit.core.cells import cell_text
 from gmkit.core.report_model import (FORMATS, VERIFY_SENTENCE, VIEWS, _CONTROL, EventLine,
-                                     OrderPost, RollLine, StepSection, TurnReport, _cell,
+                                     OrderPost, RollLine, StepSection, TurnReport,
                                      _seed_check, _source_label, safe_link, verify_message,
                                      view_report)
 from gmkit.core.files import atomic_write
@@ -151,7 +152,7 @@ def render_html(report: TurnReport, *, convert: Callable[[Any], str] = chart_svg
         hidden = set(report.gm_only_columns)
         standings = {
             "columns": [(c, c in hidden) for c in report.standings.columns],
-            "rows": [[_cell(v) for v in row] for row in report.standings.iter_rows()],
+            "rows": [[cell_text(v) for v in row] for row in report.standings.iter_rows()],
         }
     context = {
         "r": report,

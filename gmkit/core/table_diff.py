@@ -12,25 +12,9 @@ from typing import Any
 
 import polars as pl
 
-__all__ = ["cell_text", "changes", "row_key"]
+from gmkit.core.cells import DASH, cell_text
 
-#: a missing value, as every table shown to a reader prints it
-DASH = "\u2014"
-
-
-def cell_text(value: Any) -> str:
-    """A cell as a reader reads it: booleans yes/no, a missing value a dash, a float to four
-    figures, a list its items."""
-    if value is None:
-        return DASH
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    if isinstance(value, (list, tuple)):
-        return " ".join(map(str, value))
-    return str(value)
-
+__all__ = ["changes", "row_key"]
 
 def row_key(before: pl.DataFrame, after: pl.DataFrame, widest: int = 3) -> list[str] | None:
     """The fewest leading columns (up to ``widest``) that name one row on each side: no

@@ -16,7 +16,8 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.dice import Roll
-from gmkit.core.table_diff import cell_text, changes
+from gmkit.core.cells import cell_text
+from gmkit.core.table_diff import changes
 
 
 _cell = cell_text

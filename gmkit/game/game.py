@@ -299,15 +299,20 @@ class Game(ComingTurn, GuardedDice):
         bot = self.ruleset.bot
         return bot.post(state, player, self.context(), dice) if bot else ""
 
-    def history(self, table: str, *, view: str | Viewer = "gm") -> pl.DataFrame:
+    def history(self, table: str, *, view: str | Viewer = "gm",
+                whole: bool = False) -> pl.DataFrame:
         """A table across every turn, with a ``turn`` column, as ``view`` (``"gm"``,
         ``"public"``, ``"player:ID"``) may see it: posts, rolls and events through
-        :mod:`gmkit.core.views`, state tables through the ruleset's :meth:`Ruleset.view`."""
+        :mod:`gmkit.core.views`, state tables through the ruleset's :meth:`Ruleset.view`;
+        a state table's rows that stand for nobody (``Views.vacant``: Cien's free colours) are
+        left out unless ``whole`` (a state rebuilt from the history needs them)."""
         try:
             viewer = Viewer.parse(view)
         except ValueError as e:
             raise GameError(str(e)) from None
         df = self.store.history(table)
+        if not whole and table in self.ruleset.schemas:
+            df = self.ruleset.views.occupied(table, df)
         if viewer.is_gm:
             return df
         if table == "orders":
@@ -316,6 +321,8 @@ class Game(ComingTurn, GuardedDice):
             return visible_events(df, viewer)
         frames = [self.viewed(self.state(t), viewer)[table]
                   .with_columns(pl.lit(t, pl.Int64).alias("turn")) for t in self.store.turns()]
+        if not whole:
+            frames = [self.ruleset.views.occupied(table, f) for f in frames]
         return pl.concat(frames, how="diagonal_relaxed").select(df.columns) if frames else df
 
     def undo_correction(self) -> dict[str, Any]:

@@ -13,8 +13,8 @@ named dataset (``data-`` and the first 32 hex digits of the sha256 of the rows a
 altair names them), the same encodings and the same ``$schema``.
 
 Colours are a mapping player -> CSS colour, usually the ruleset's map legend
-(:func:`gmkit.publish.history.player_colours`); a player without one gets a colour from a fixed
-palette.
+(:func:`gmkit.publish.history.player_colours`); a player without one gets a colour every reader
+tells apart from the others (:func:`gmkit.core.drawing.palette.assign`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import polars as pl
+
+from gmkit.core.drawing.palette import assign
 
 __all__ = [
     "DASHES",
@@ -46,8 +48,6 @@ SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v6.4.1.json"
 #: :mod:`gmkit.publish.history`).
 NO_PLAYER = "\u2014"
 NO_PLAYER_COLOUR = "#9e9e9e"
-PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#eeca3b", "#b279a2",
-           "#ff9da6", "#9d755d", "#bab0ac")
 
 #: Dash patterns, one per player in turn: a line equal to another's (Gold's under Red's) shows
 #: through the other's gaps instead of hiding under it.
@@ -66,13 +66,12 @@ def metric_label(metric: str, labels: Mapping[str, str] | None = None) -> str:
 
 
 def colour_scale(players: Iterable[str], colours: Mapping[str, str] | None) -> dict[str, Any]:
-    """A colour scale over ``players``: the given colours, a palette for the others."""
-    colours = colours or {}
+    """A colour scale over ``players``: the given colours, and for the others colours every
+    reader tells apart from them (:func:`~gmkit.core.drawing.palette.assign`)."""
     domain = list(dict.fromkeys(players))
-    spare = iter(c for c in PALETTE * (1 + len(domain) // len(PALETTE))
-                 if c not in colours.values())
-    rng = [NO_PLAYER_COLOUR if p == NO_PLAYER else colours.get(p) or next(spare)
-           for p in domain]
+    given = {p: c for p, c in (colours or {}).items() if c}
+    each = assign([p for p in domain if p != NO_PLAYER], fixed=given)
+    rng = [NO_PLAYER_COLOUR if p == NO_PLAYER else each[p] for p in domain]
     return {"domain": domain, "range": rng}
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import polars as pl
 
+from gmkit.core.cells import readable
 from gmkit.core.dice import DiceSpec, dice_distribution
 from gmkit.core.files import StoreError
 from gmkit.core.tables import State
@@ -64,17 +65,6 @@ DICE_SCHEMA = {"player": pl.String, "rolls": pl.Int64, "entered": pl.Int64, "dic
 
 
 
-def readable(frame: pl.DataFrame) -> pl.DataFrame:
-    """A frame as a reader's table shows it: true/false as "yes"/"no" and a missing value as a
-    dash (never ``False`` or ``null``)."""
-    return frame.with_columns(
-        *(pl.when(pl.col(c)).then(pl.lit("yes")).when(pl.col(c).not_()).then(pl.lit("no"))
-          .otherwise(pl.lit(NO_PLAYER)).alias(c)
-          for c, dtype in frame.schema.items() if dtype == pl.Boolean),
-        *(pl.col(c).fill_null(NO_PLAYER) for c, dtype in frame.schema.items()
-          if dtype == pl.String))
-
-
 def _viewer(view: str | Viewer) -> Viewer:
     """The viewer a ``view`` argument names; ValueError for anything else."""
     return Viewer.parse(view)
@@ -112,8 +102,8 @@ class _TableHistory:
 
     def table(self, name: str, turn: int) -> pl.DataFrame:
         if name not in self.split:
-            parts = self.game.history(name).partition_by("turn", as_dict=True,
-                                                         maintain_order=True, include_key=False)
+            parts = self.game.history(name, whole=True).partition_by(
+                "turn", as_dict=True, maintain_order=True, include_key=False)
             self.split[name] = {int(key[0]): df
                                 for key, df in parts.items()}
         part = self.split[name].get(turn)

@@ -26,6 +26,7 @@ import jinja2
 import polars as pl
 
 import gmkit.publish.dicecheck as dicecheck
+from gmkit.core.cells import DASH, cell_text
 from gmkit.core.report_chart import chart_spec
 from gmkit.core.reports import (CSP, TurnReport, chart_svg, html_environment, render_html,
                                 view_report)
@@ -73,19 +74,16 @@ def _page(title: str, subtitle: str, body: str, map_turns: Sequence[int] = ()) -
                        map_turns=list(map_turns), check=dicecheck.PAGE)
 
 
-def _cell(value: Any) -> Any:
-    """A table cell as a reader reads it: a float with two decimals (never ``0.30000000004``)."""
-    return f"{value:,.2f}" if isinstance(value, float) else value
-
-
 def _table(rows: list[dict[str, Any]]) -> str:
-    """Rows as an HTML table that scrolls sideways inside its box when wider than the page."""
+    """Rows as an HTML table that scrolls sideways inside its box when wider than the page;
+    each cell as a reader reads it (:func:`~gmkit.core.cells.cell_text`: yes or no, a dash for
+    a missing value, two decimals)."""
     env = html_environment(undefined=jinja2.Undefined)
     return env.from_string(
         '<div class="scroll"><table><tr>{% for k in rows[0] %}<th>{{ k }}</th>{% endfor %}</tr>'
-        "{% for r in rows %}<tr>{% for v in r.values() %}<td>{{ '—' if v is none else cell(v) }}"
-        "</td>{% endfor %}</tr>{% endfor %}</table></div>").render(rows=rows, cell=_cell) \
-        if rows else "<p>—</p>"
+        "{% for r in rows %}<tr>{% for v in r.values() %}<td>{{ cell(v) }}"
+        "</td>{% endfor %}</tr>{% endfor %}</table></div>").render(rows=rows, cell=cell_text) \
+        if rows else f"<p>{DASH}</p>"
 
 
 def _dice_rows(report: Any) -> list[dict[str, Any]]:

@@ -123,7 +123,9 @@ def read_tables(game: Game | str | Path, *, gm: bool = False,
         state = g.viewed(data.state, viewer)
         orders = visible_orders(data.orders, viewer)
         rolls, events = visible_rolls(data.rolls, viewer), visible_events(data.events, viewer)
-        frames = {**state.tables, "orders": orders,
+        # each table's rows that stand for someone (not Cien's free colours, say)
+        tables = {name: g.ruleset.views.occupied(name, t) for name, t in state.tables.items()}
+        frames = {**tables, "orders": orders,
                   "rolls": _numbered(rolls), "events": _numbered(events)}
         for name in names:
             frame = frames[name]

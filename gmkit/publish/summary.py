@@ -18,6 +18,7 @@ import polars as pl
 
 import gmkit.game.fairdice as fairdice
 from gmkit.game.corrections import correction_words
+from gmkit.core.cells import cell_text
 from gmkit.core.parts import Headline
 from gmkit.core.reports import (EventLine, OrderPost, RollLine, StepSection, TurnReport,
                                 view_report)
@@ -187,8 +188,14 @@ def _rules_rows(game: Game, manifest: Mapping[str, Any]) -> tuple[tuple[str, str
         rules = game.ruleset.rules(overrides)
     except ValueError:
         return ()
-    return tuple((r["name"], str(r["value"]), str(r["default"]), str(r["rule"]))
+    return tuple((r["name"], _rule_text(r["value"]), _rule_text(r["default"]), str(r["rule"]))
                  for r in rules.describe())
+
+
+def _rule_text(value: Any) -> str:
+    """A rule's value as the rules table shows it: yes or no, a dash when unset, any other value
+    exactly as set (a fraction keeps every decimal)."""
+    return cell_text(value) if value is None or isinstance(value, bool) else str(value)
 
 
 def _hidden_corrections(manifest: Mapping[str, Any]) -> tuple[str, ...]:

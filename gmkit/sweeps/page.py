@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import altair as alt
 import polars as pl
 
+from gmkit.core.cells import DASH, cell_text
 from gmkit.core.reports import CSP, chart_svg, html_environment
 
 if TYPE_CHECKING:
@@ -51,14 +52,14 @@ a game that stopped at the round limit with the seat first in the standings.</p>
 
 TABLE = html_environment().from_string(
     '<div class="scroll"><table><tr>{% for k in rows[0] %}<th>{{ k }}</th>{% endfor %}</tr>'
-    "{% for r in rows %}<tr>{% for v in r.values() %}<td>{{ '—' if v is none else v }}</td>"
+    "{% for r in rows %}<tr>{% for v in r.values() %}<td>{{ cell(v, 3) }}</td>"
     "{% endfor %}</tr>{% endfor %}</table></div>")
 
 
 def _table(rows: list[dict[str, Any]]) -> Any:
     import markupsafe
 
-    return markupsafe.Markup(TABLE.render(rows=rows)) if rows else "—"
+    return markupsafe.Markup(TABLE.render(rows=rows, cell=cell_text)) if rows else DASH
 
 
 def win_rates(games: pl.DataFrame) -> pl.DataFrame:

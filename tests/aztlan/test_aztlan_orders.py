@@ -228,11 +228,12 @@ def test_5_9_splitting_a_stack_is_one_line_per_part(board: PolygonBoard) -> None
 
 
 def test_unreadable_lines_say_why_with_examples(board: PolygonBoard) -> None:
-    """A line that is no order says why, with examples of the forms; a plain line starting
-    with no order word nor sector ("hello world", "A lovely day") is not read as an order."""
+    """A line that is no order says why, with examples of the forms (placeholders where the
+    player's own sectors are not known); a plain line starting with no order word nor sector
+    ("hello world", "A lovely day") is not read as an order."""
     [err] = parse("[b]hello world[/b]", board, "Aztecs").errors  # bold: meant as an order
     assert isinstance(err, OrderSyntaxError)
-    assert "A Ten A Tla" in err.reason and "Ten sac 1" in err.reason
+    assert "A <your sector> A <sector>" in err.reason and "<your city> sac 1" in err.reason
     for chatter in ("hello world", "A lovely day to you all", "Good luck all!"):
         result = parse(chatter, board, "Aztecs")
         assert not result.errors and [x.text for x in result.unread] == [chatter]

@@ -99,8 +99,9 @@ def _playout_invariants(players: list[dict[str, str]], turns: int, master: str,
         game = build(Path(tmp), players, turns, master)
         assert game.store.turns() == list(range(game.latest_turn + 1))
         assert game.latest_turn == turns or game.turn().outcome
-        players_hist = game.history("players")
-        provinces_hist = game.history("provinces")
+        # the state's every row, as the rules keep it (the free colours too)
+        players_hist = game.history("players", whole=True)
+        provinces_hist = game.history("provinces", whole=True)
         for t in game.store.turns():
             pls = players_hist.filter(pl.col("turn") == t)
             prov = provinces_hist.filter(pl.col("turn") == t)

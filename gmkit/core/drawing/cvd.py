@@ -1,4 +1,4 @@
-"""How far apart colours look to readers with a colour-vision deficiency.
+"""How far apart colours look, to every reader.
 
 :func:`cvd_distance` is the CIE76 difference (Lab ΔE) between two ``#rrggbb`` colours as seen
 with normal vision, protanopia, deuteranopia and tritanopia (simulated with the full-severity
@@ -6,14 +6,26 @@ matrices of Machado, Oliveira and Fernandes 2009, in linear RGB), the smallest o
 :func:`closest_pair` finds the pair of a palette that is hardest to tell apart. A palette whose
 closest pair is over about 12 can be told apart by nearly every reader; pieces carry an
 initial too, so colour is never the only cue.
+
+CIE76 weighs a difference of saturation as much as one of hue, so two reds (``#cc3333`` and
+``#ff0000``, 35 apart) pass it that every reader calls red alike. :func:`hue_distance` is the
+CIEDE2000 difference under normal vision, which weighs hue and lightness as the eye does (those
+two reds: 11.6); :func:`told_apart` asks both, over :data:`HUE_APART` and :data:`CVD_APART`.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 
-__all__ = ["closest_pair", "cvd_distance"]
+__all__ = ["CVD_APART", "HUE_APART", "ciede2000", "closest_pair", "confused", "cvd_distance",
+           "hue_distance", "told_apart"]
+
+#: The least CIEDE2000 difference under normal vision of two colours a reader names apart.
+HUE_APART = 15.0
+#: The least CIE76 difference under every dichromacy of two colours told apart.
+CVD_APART = 12.0
 
 _MATRICES = {
     "normal": ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),
@@ -66,3 +78,53 @@ def closest_pair(palette: Sequence[str]) -> tuple[float, str, str]:
     """The pair of ``palette`` hardest to tell apart, and how far apart it looks."""
     return min(((cvd_distance(a, b), a, b) for a, b in itertools.combinations(palette, 2)),
                default=(float("inf"), "", ""))
+
+
+def hue_distance(a: str, b: str) -> float:
+    """The CIEDE2000 difference between ``a`` and ``b`` under normal vision."""
+    return ciede2000(_lab(_linear(a)), _lab(_linear(b)))
+
+
+def ciede2000(lab1: Sequence[float], lab2: Sequence[float]) -> float:
+    """The CIEDE2000 difference of two Lab colours (Sharma, Wu and Dalal 2005)."""
+    (l1, a1, b1), (l2, a2, b2) = lab1, lab2
+    c_mean = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(c_mean ** 7 / (c_mean ** 7 + 25 ** 7)))
+    a1, a2 = a1 * (1 + g), a2 * (1 + g)
+    c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
+    h1 = math.degrees(math.atan2(b1, a1)) % 360 if c1 else 0.0
+    h2 = math.degrees(math.atan2(b2, a2)) % 360 if c2 else 0.0
+    dh = 0.0 if not c1 * c2 else (h2 - h1 + 180) % 360 - 180
+    d_l, d_c = l2 - l1, c2 - c1
+    d_h = 2 * math.sqrt(c1 * c2) * math.sin(math.radians(dh / 2))
+    l_mean, c_mean = (l1 + l2) / 2, (c1 + c2) / 2
+    if not c1 * c2:
+        h_mean = h1 + h2
+    elif abs(h1 - h2) <= 180:
+        h_mean = (h1 + h2) / 2
+    else:
+        h_mean = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(h_mean - 30))
+         + 0.24 * math.cos(math.radians(2 * h_mean))
+         + 0.32 * math.cos(math.radians(3 * h_mean + 6))
+         - 0.20 * math.cos(math.radians(4 * h_mean - 63)))
+    s_l = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
+    s_c, s_h = 1 + 0.045 * c_mean, 1 + 0.015 * c_mean * t
+    r_t = (-2 * math.sqrt(c_mean ** 7 / (c_mean ** 7 + 25 ** 7))
+           * math.sin(math.radians(60 * math.exp(-(((h_mean - 275) / 25) ** 2)))))
+    return math.sqrt((d_l / s_l) ** 2 + (d_c / s_c) ** 2 + (d_h / s_h) ** 2
+                     + r_t * (d_c / s_c) * (d_h / s_h))
+
+
+def told_apart(a: str, b: str) -> bool:
+    """Whether every reader tells ``a`` from ``b``: over :data:`HUE_APART` under normal vision
+    (:func:`hue_distance`) and over :data:`CVD_APART` under each dichromacy
+    (:func:`cvd_distance`)."""
+    return hue_distance(a, b) >= HUE_APART and cvd_distance(a, b) > CVD_APART
+
+
+def confused(palette: Sequence[str]) -> list[tuple[str, str]]:
+    """Every pair of ``palette``'s distinct colours some reader would take for one another
+    (none for a palette every reader tells apart)."""
+    return [(a, b) for a, b in itertools.combinations(dict.fromkeys(palette), 2)
+            if not told_apart(a, b)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from gmkit.core.boards.hexgrid import Hex
+from gmkit.core.drawing.palette import DISTINCT, assign
 from gmkit.core.drawing.scene import Label, LegendEntry, Mark, MarkKind, Scene, initials
 from gmkit.core.parts import Context
 from gmkit.core.tables import State
@@ -20,18 +21,16 @@ BIOME_FILLS: dict[str, str] = {
     "Perilous Pass": "#a39b8b", "Swamp": "#6d7f4f", "Lake": "#6fa8dc",
 }
 CORRUPTED_FILL = "#4b2a4f"
-# the factions' colours: every two told apart by colour-blind readers too
-PALETTE = ("#cc3333", "#00ccff", "#9900cc", "#ff9900", "#336699", "#3300ff", "#99cccc",
-           "#ff0000", "#009999", "#cc66ff", "#003399", "#663366")
+# the factions' colours: every two told apart by every reader (tests/test_player_colours)
+PALETTE = DISTINCT
 _SHORT = {"Flag": "F", "Pylon of Purity": "P", "Stag Station": "S", "Boardwalk": "B"}
 
 
 def faction_colours(state: State) -> dict[str, str]:
-    """Each faction's colour, and each player's (their faction's), in a stable order."""
-    players = state["players"]
-    names = sorted({*players["faction"].to_list(), *players["id"].to_list(),
-                    *state["flags"]["faction"].to_list()})
-    return {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
+    """Each faction's colour (its players' and its flags'), in a stable order, every two told
+    apart."""
+    names = sorted({*state["players"]["faction"].to_list(), *state["flags"]["faction"].to_list()})
+    return assign(names, PALETTE)
 
 
 def world_scene(state: State, title: str = "") -> Scene:

@@ -25,13 +25,14 @@ from gmkit.core.boards.hexgrid import Hex
 from gmkit.core.envelope import Orders
 from gmkit.core.orders import (IllegalOrderError, OrderSyntaxError, ParseResult, PostLine,
                                parse_post)
-from gmkit.core.names import NameIndex, unread_or_rejected
+from gmkit.core.names import NameIndex
 from gmkit.core.parts import Context
 from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
+from gmkit.core.words import OrderWords
 from gmkit.rulesets.aeternus.clock import parse_time, time_text
-from gmkit.rulesets.aeternus.coords import (CoordError, UnknownDirectionError, from_cube,
-                                           parse_direction, to_cube)
+from gmkit.rulesets.aeternus.coords import (DIRECTION_NAMES, CoordError, UnknownDirectionError,
+                                           from_cube, parse_direction, to_cube)
 from gmkit.rulesets.aeternus.judge import (
     CallConfidence,
     JudgeOrder,
@@ -223,8 +224,8 @@ Order = Action | Timed
 #: AP-spending actions (6), the rest cost nothing.
 AP_ACTIONS = (Scout, Traverse, Fish, Forage)
 
-_ITEM_INDEX = NameIndex(ITEMS)
-_FEATURE_INDEX = NameIndex(list(CONSTRUCTIBLE))
+_ITEM_INDEX = NameIndex(ITEMS, kind="item")
+_FEATURE_INDEX = NameIndex(list(CONSTRUCTIBLE), kind="feature")
 _TRIPLE = re.compile(r"[\(\[]\s*-?\d+\s*[,;\s]\s*-?\d+\s*[,;\s]\s*-?\d+\s*[\)\]]")
 _WHERE = r"(?:\s+(?:on|at|in|into|to|towards?)\s+(?P<where>.+?))?"
 _FORMS: list[tuple[str, re.Pattern[str]]] = [
@@ -427,22 +428,31 @@ def _action(line: PostLine) -> Action:
             return Vote(int(g["n"]), _VOTES[g["how"].lower()], bool(g.get("merge")))
         if kind == "merge":
             return RequestMerge(g["who"].strip(), g["name"].strip())
-    raise unread_or_rejected(
-        text, f"not an action: '{line.text}' (try 'Traverse North', 'Scout North and Ashe', "
-        "'Fish', 'Forage', 'Craft Binoculars', 'Construct Flag')", KEYWORDS)
+    raise WORDS.rejected(text, f"not an action: '{line.text}'", [_ITEM_INDEX, _FEATURE_INDEX],
+                         "'Traverse North', 'Scout North and Ashe', 'Fish', 'Forage', "
+                         "'Craft Binoculars', 'Construct Flag', 'Vote for 3'")
 
 
-#: The words an action starts with: a plain line starting with none of them is not read as one.
-KEYWORDS = ("scout", "traverse", "move", "go", "walk", "fish", "fishing", "forage", "construct",
+#: The words of Aeternus's actions: those an action starts with, so that a plain line starting
+#: with none of them is not read as one; and every other word of their forms (the directions
+#: among them), each misspelt one told what it may be.
+WORDS = OrderWords(
+    starts=("scout", "traverse", "move", "go", "walk", "fish", "fishing", "forage", "construct",
             "build", "craft", "use", "burn", "torch", "destroy", "stag", "travel", "take",
             "trade", "name", "declare", "leave", "join", "propose", "proposal", "vote",
-            "request", "ruling", "rule", "overturn", "call", "remove", "resign", "step", "stand",
-            "run", "candidacy", "edited", "deleted", "merge")
+            "request", "ruling", "rule", "overturn", "call", "remove", "resign", "step",
+            "stand", "run", "candidacy", "edited", "deleted", "merge"),
+    others=(*DIRECTION_NAMES, "to", "into", "towards", "toward", "in", "at", "on", "with",
+            "an", "a", "my", "the", "some", "here", "flag", "boardwalk", "stagways",
+            "stagway", "give", "get", "receive", "for", "quality", "as", "reputable",
+            "faction", "game", "urgent", "urgently", "message", "against", "yes", "no", "both",
+            "unclear", "affirm", "justice", "of", "confidence", "judge", "down", "nothing",
+            "none"))
 
 
 def parse(post: str) -> ParseResult[Order]:
     """A whole post into orders and per-line errors."""
-    return parse_post(post, parse_line)
+    return parse_post(post, WORDS.reading(parse_line, [_ITEM_INDEX, _FEATURE_INDEX]))
 
 
 def describe(order: Order) -> str:

@@ -71,7 +71,8 @@ class Aztlan(Ruleset[orders.Order]):
 
     def parse_post(self, post: str, player: str, state: State, ctx: Context, *,
                    secret: bool = False) -> ParseResult[orders.Order]:
-        return orders.parse(post, tables.board(state), player, secret=secret)
+        return orders.parse(post, tables.board(state), player, secret=secret,
+                            mine=orders.mine(state, player))
 
     def validate(self, state: State, sent: Orders[orders.Order], ctx: Context) -> Problems:
         return orders.validate(state, sent, ctx)

@@ -85,7 +85,7 @@ EMPIRE_COLOURS: dict[str, str] = {
     "Meztitlans": "#ff9900",
     "Yopis": "#336666",
     "Totonacs": "#ff99ff",
-    "Chichimecs": "#660099",
+    "Chichimecs": "#886644",
     "Soconuscans": "#ff00ff",
     "Hot Country": "#222222",
     NEUTRAL: NEUTRAL_COLOUR,

@@ -41,7 +41,7 @@ from gmkit.rulesets.aztlan.order_types import (
     Stand,
     Support,
 )
-from gmkit.rulesets.aztlan.parse import EXAMPLES, parse, parse_line
+from gmkit.rulesets.aztlan.parse import EXAMPLES, Mine, parse, parse_line
 from gmkit.rulesets.aztlan.position import Position, homeless
 from gmkit.rulesets.aztlan.state import active_players, board, position
 from gmkit.rulesets.aztlan.words import armies_phrase, contingency_text, describe, possessive
@@ -49,6 +49,7 @@ from gmkit.rulesets.aztlan.words import armies_phrase, contingency_text, describ
 __all__ = [
     "ARMY_ORDERS",
     "EXAMPLES",
+    "Mine",
     "MAX_FORCE",
     "MAX_MOVE",
     "NEUTRAL",
@@ -77,8 +78,20 @@ __all__ = [
     "player_index",
     "possessive",
     "sector_index",
+    "mine",
     "validate",
 ]
+
+
+def mine(state: State, player: str) -> Mine:
+    """What a rejection of ``player``'s lines may name as examples: the sectors of their armies
+    (the largest first) and a city of theirs, by their designations (2.6)."""
+    at = position(state)
+    abbr = dict(zip(state["sectors"]["name"].to_list(), state["sectors"]["abbr"].to_list()))
+    armies = sorted((s for s, (o, _) in at.armies.items() if o == player),
+                    key=lambda s: (-at.armies[s][1], s))
+    cities = sorted(c for c, o in at.cities.items() if o == player)
+    return Mine.of([abbr.get(s) or s for s in armies], [abbr.get(c) or c for c in cities])
 
 
 def validate(state: State, orders: Orders[Order], ctx: Context) -> Problems:

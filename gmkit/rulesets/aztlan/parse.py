@@ -32,6 +32,8 @@ Splitting a stack (5.9) is several lines from one sector, each with its count.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from gmkit.core.boards.polygon import PolygonBoard
 from gmkit.core.orders import (
@@ -42,8 +44,9 @@ from gmkit.core.orders import (
     PostLine,
     parse_post,
 )
-from gmkit.core.names import NameIndex, unread_or_rejected
-from gmkit.rulesets.aztlan.names import names, one_name, player_name, sector_index
+from gmkit.core.names import NameIndex
+from gmkit.core.words import OrderWords
+from gmkit.rulesets.aztlan.names import names, one_name, player_index, player_name, sector_index
 from gmkit.rulesets.aztlan.order_types import (
     Action,
     Attack,
@@ -61,7 +64,7 @@ from gmkit.rulesets.aztlan.order_types import (
 )
 from gmkit.rulesets.aztlan.words import possessive
 
-__all__ = ["EXAMPLES", "parse", "parse_line"]
+__all__ = ["EXAMPLES", "Mine", "WORDS", "parse", "parse_line"]
 
 _NAME = r"(?:chichimec\s+desert|the\s+desert|[^\s,;:()']+)"
 _COUNT = (r"(?:[1-9]\d{0,5}\s*a(?:rm(?:y|ies))?"
@@ -116,14 +119,58 @@ _ACTIONS: dict[str, Action] = {
 }
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "single": 1, "double": 2, "triple": 3}
 
-#: The words an order may start with (beside a count, the unit letter or a sector): a plain
-#: line starting with none of them is not read as an order.
-KEYWORDS = ("army", "armies", "single", "double", "triple", "one", "two", "three", "permit",
+#: The words of AZTLAN's orders: those an order may start with (beside a count, the unit letter
+#: or a sector), so that a plain line starting with none of them is not read as an order; and
+#: every other word of their forms (the verbs, the supported army's actions), each misspelt one
+#: told what it may be.
+WORDS = OrderWords(
+    starts=("army", "armies", "single", "double", "triple", "one", "two", "three", "permit",
             "allow", "let", "permission", "grant", "give", "gift", "hand", "sacrifice", "sac",
-            "gods", "divine", "magic", "magical")
-EXAMPLES = ("'A Ten A Tla', '2A Ten A Tla', 'A Tex CS Tla', 'A Tex S Ten A Tla, Ten H', "
-            "'A Ten H', 'A Ten Stand (retreat Tac, Coy)', 'A Ten M Tex, Zem, 15', 'Ten sac 1', "
-            "'A Ten given to Tlaxcalans', 'permit Tlaxcalans through Ten, Tex'")
+            "gods", "divine", "magic", "magical"),
+    others=("attack", "attacks", "attacking", "support", "supports", "supporting", "hold",
+            "holds", "holding", "stand", "stands", "standing", "move", "moves", "moving", "cut",
+            "cuts", "cutting", "sacrifices", "sacrificing", "given", "gifted", "goes", "passes",
+            "handed", "over", "changes", "allegiance", "itself", "themselves", "does", "will",
+            "shall", "retreat", "retreats", "retreating", "captives", "captive", "prisoners",
+            "in", "at", "from", "of", "to", "into", "on", "against", "for", "the", "through",
+            "via", "across", "may", "can", "permitted", "allowed", "pass", "travel", "march",
+            "passage", "then", "else", "otherwise", "failing", "that", "or", "if", "not",
+            "whatever", "anything", "any", "fast", "firm", "death", "place", "all", "every",
+            "my", "our", "none", "nowhere"))
+
+#: The placeholders of a rejection's examples: any sector, and another empire.
+SECTOR, EMPIRE = "<sector>", "<empire>"
+
+
+@dataclass(frozen=True)
+class Mine:
+    """What a rejection's examples may name of the player's own: two sectors of their armies and
+    a city of theirs (each by its designation, rule 2.6), placeholders where they hold none, so
+    an example never names another empire's sector."""
+
+    army: str = "<your sector>"
+    other: str = "<your other sector>"
+    city: str = "<your city>"
+
+    @classmethod
+    def of(cls, armies: Sequence[str], cities: Sequence[str]) -> Mine:
+        """The player's own, from the designations of their armies' sectors and cities."""
+        mine = cls()
+        return cls(armies[0] if armies else mine.army,
+                   armies[1] if len(armies) > 1 else mine.other,
+                   cities[0] if cities else mine.city)
+
+    def examples(self) -> str:
+        """The orders a line no form reads is offered to try."""
+        a, b = self.army, self.other
+        return (f"'A {a} A {SECTOR}', '2A {a} A {SECTOR}', 'A {b} CS {SECTOR}', "
+                f"'A {b} S {a} A {SECTOR}, {a} H', 'A {a} H', 'A {a} Stand (retreat {SECTOR})', "
+                f"'A {a} M {SECTOR}, {SECTOR}', '{self.city} sac 1', 'A {a} given to {EMPIRE}', "
+                f"'permit {EMPIRE} through {a}, {b}'")
+
+
+#: The examples offered when the player's own sectors are not known.
+EXAMPLES = Mine().examples()
 
 
 def _count(text: str | None) -> int:
@@ -137,12 +184,12 @@ def _count(text: str | None) -> int:
     return _NUMBER_WORDS[word]
 
 
-def _captives(text: str) -> int:
+def _captives(text: str, city: str = Mine.city) -> int:
     word = text.lower()
     if word in _NUMBER_WORDS:
         return _NUMBER_WORDS[word]
     if not re.fullmatch(r"\d{1,6}", word):
-        raise OrderSyntaxError(f"'{text}' is not a number of captives: e.g. 'Ten sac 2'")
+        raise OrderSyntaxError(f"'{text}' is not a number of captives: e.g. '{city} sac 2'")
     return int(word)
 
 
@@ -169,7 +216,7 @@ def _split_retreat(rest: str, index: NameIndex
         g = _RETREAT_GIFT.match(item)
         if g:
             sector = one_name(g.group("sector"), index, "retreat sector",
-                               "(retreat 7 given to Tlaxcalans)")
+                               f"(retreat {SECTOR} given to {EMPIRE})")
             gifts.append((sector, player_name(g.group("who"))))
             sectors.append(sector)
         elif item:
@@ -186,7 +233,7 @@ def _contingencies(text: str, index: NameIndex, ab: str) -> tuple[Contingency, .
         m = _SEGMENT.match(segment)
         if not m or not m.group("sup"):
             raise OrderSyntaxError(f"cannot read the support '{segment}': write the supported "
-                                   f"army's sector and what it does, e.g. 'A {ab} S Ten A Tla, Ten H'")
+                                   f"army's sector and what it does, e.g. '{_support(ab)}'")
         supported = index.resolve(m.group("sup"))
         act_word = (m.group("act") or "").lower().rstrip(".")
         target_text = m.group("tgt")
@@ -198,22 +245,29 @@ def _contingencies(text: str, index: NameIndex, ab: str) -> tuple[Contingency, .
                                     "be supported (5.5); support its attack, hold, stand or move")
         action = _ACTIONS.get(act_word)
         if action is None:
+            hint = WORDS.hint(m.group("act"))
             raise OrderSyntaxError(f"unknown action '{m.group('act')}' in the support '{segment}': "
-                                   "use A (attack), M (move), H (hold), S/St (stand) or nothing")
+                                   "use A (attack), M (move), H (hold), S/St (stand) or nothing"
+                                   + (f"; {hint}" if hint else ""))
         if action in ("attack", "move"):
             if not target_text:
                 raise OrderSyntaxError(f"'{segment}': say which sector the supported army "
                                        f"{'attacks' if action == 'attack' else 'moves into'}")
             target = one_name(target_text, index, "sector",
-                               f"{segment.split()[0]} {act_word.upper()} Tla")
+                               f"{segment.split()[0]} {act_word.upper()} {SECTOR}")
             out.append(Contingency(supported, action, target))
         else:
             if target_text:
                 raise OrderSyntaxError(f"'{segment}': a supported {action} has no target")
             out.append(Contingency(supported, action))
     if not out:
-        raise OrderSyntaxError(f"say which army {ab} supports, e.g. 'A {ab} S Ten A Tla, Ten H'")
+        raise OrderSyntaxError(f"say which army {ab} supports, e.g. '{_support(ab)}'")
     return tuple(out)
+
+
+def _support(ab: str) -> str:
+    """A support written out, for the army in ``ab``."""
+    return f"A {ab} S {SECTOR} A {SECTOR}, {SECTOR} H"
 
 
 def _abbr(game_map: PolygonBoard, name: str) -> str:
@@ -221,8 +275,10 @@ def _abbr(game_map: PolygonBoard, name: str) -> str:
     return abbr if isinstance(abbr, str) and abbr else name
 
 
-def parse_line(line: PostLine, game_map: PolygonBoard, player: str) -> Order | None:
-    """One line into an order; raises :class:`OrderError` with the reason.
+def parse_line(line: PostLine, game_map: PolygonBoard, player: str,
+               mine: Mine = Mine()) -> Order | None:
+    """One line into an order; raises :class:`OrderError` with the reason (its examples name
+    only ``mine``, the player's own sectors).
 
     Reads syntax and names only: whether the order is legal is
     :func:`~gmkit.rulesets.aztlan.orders.validate`'s business, except a gift or permission
@@ -232,14 +288,14 @@ def parse_line(line: PostLine, game_map: PolygonBoard, player: str) -> Order | N
     if not text or text.endswith(":"):
         return None  # a heading such as "Aztec orders, Winter 1450:"
     sectors = sector_index(game_map)
-    found = (_permit(text, player, sectors) or _sacrifice_first(text, game_map)
-             or _divine(text, sectors) or _gift(text, player, sectors))
+    found = (_permit(text, player, sectors) or _sacrifice_first(text, game_map, mine)
+             or _divine(text, sectors) or _gift(text, player, sectors, mine))
     if found is not None:
         return found
     m = _HEAD.match(text)
     if m is None:
-        raise _not_an_order(text, sectors)
-    return _army_order(m, game_map, player, sectors)
+        raise _not_an_order(text, sectors, mine)
+    return _army_order(m, game_map, player, sectors, mine)
 
 
 def _permit(text: str, player: str, sectors: NameIndex) -> Permit | None:
@@ -263,13 +319,13 @@ def _permit(text: str, player: str, sectors: NameIndex) -> Permit | None:
     return None
 
 
-def _sacrifice_first(text: str, game_map: PolygonBoard) -> Sacrifice | None:
+def _sacrifice_first(text: str, game_map: PolygonBoard, mine: Mine) -> Sacrifice | None:
     """``sacrifice 2 captives in Ten`` (3.5.4)."""
     m = _SAC_FIRST.match(text)
     if not m:
         return None
     city = sector_index(game_map, cities_only=True).resolve(m.group("city"))
-    return Sacrifice(city, _captives(m.group("n")))
+    return Sacrifice(city, _captives(m.group("n"), mine.city))
 
 
 def _divine(text: str, sectors: NameIndex) -> DivineSupport | None:
@@ -281,7 +337,7 @@ def _divine(text: str, sectors: NameIndex) -> DivineSupport | None:
     return DivineSupport(n, _contingencies(m.group("rest"), sectors, "GS"))
 
 
-def _gift(text: str, player: str, sectors: NameIndex) -> Give | None:
+def _gift(text: str, player: str, sectors: NameIndex, mine: Mine) -> Give | None:
     """``give 2A Ten to Tlaxcalans`` (4.1.1)."""
     m = _GIVE.match(text)
     if not m:
@@ -289,12 +345,12 @@ def _gift(text: str, player: str, sectors: NameIndex) -> Give | None:
     force = _FORCE_ONLY.match(m.group("force"))
     if not force:
         raise OrderSyntaxError(f"cannot read the army given in '{text}': e.g. "
-                               "'give 2A Ten to Tlaxcalans'")
+                               f"'give 2A {mine.army} to {EMPIRE}'")
     origin = sectors.resolve(force.group("origin"))
     return _give(origin, _count(force.group("cnt")), m.group("who"), player)
 
 
-def _not_an_order(text: str, sectors: NameIndex) -> OrderSyntaxError:
+def _not_an_order(text: str, sectors: NameIndex, mine: Mine) -> OrderSyntaxError:
     """Why a line that names no known verb is not an order."""
     loose = _LOOSE.match(text)
     if loose:
@@ -306,17 +362,19 @@ def _not_an_order(text: str, sectors: NameIndex) -> OrderSyntaxError:
             word = loose.group("word")
             if word is None:
                 return OrderSyntaxError(f"'{text}' is not an order: say what the army in "
-                                        f"{origin} does, e.g. {EXAMPLES}")
+                                        f"{origin} does, e.g. {mine.examples()}")
+            hint = WORDS.hint(text, [sectors])
             return OrderSyntaxError(
                 f"unknown order '{word}' for {origin}: use A (attack), CS (cut support), "
-                "S (support), H (hold), St (stand), M (move), sac (sacrifice) or 'given to'")
+                "S (support), H (hold), St (stand), M (move), sac (sacrifice) or 'given to'"
+                + (f"; {hint}" if hint else ""))
     # "A lovely day" is chatter: the unit letter counts only before a sector or a count
     head = re.sub(r"^(?:the\s+|a\s+)+", "", text, flags=re.IGNORECASE)
-    return unread_or_rejected(head, f"not an order: '{text}' (try {EXAMPLES})", KEYWORDS,
-                              [sectors])
+    return WORDS.rejected(head, f"not an order: '{text}'", [sectors], mine.examples())
 
 
-def _sacrifice(origin: str, cnt: str | None, rest: str, game_map: PolygonBoard) -> Sacrifice:
+def _sacrifice(origin: str, cnt: str | None, rest: str, game_map: PolygonBoard,
+               mine: Mine) -> Sacrifice:
     """``Ten sac 2`` (3.5.4)."""
     city = sector_index(game_map, cities_only=True).resolve(origin)
     if cnt:
@@ -326,16 +384,17 @@ def _sacrifice(origin: str, cnt: str | None, rest: str, game_map: PolygonBoard) 
     if not rm:
         raise OrderSyntaxError(f"say how many captives {city} sacrifices: e.g. "
                                f"'{_abbr(game_map, city)} sac 2' (3.5.4)")
-    return Sacrifice(city, _captives(rm.group("n")))
+    return Sacrifice(city, _captives(rm.group("n"), mine.city))
 
 
-def _army_order(m: re.Match[str], game_map: PolygonBoard, player: str, sectors: NameIndex) -> Order:
+def _army_order(m: re.Match[str], game_map: PolygonBoard, player: str, sectors: NameIndex,
+                mine: Mine) -> Order:
     """A line read by :data:`_HEAD`: a force, a verb and the rest."""
     kind = next(k for k in _VERBS if m.group(f"v_{k}"))
     rest = m.group("rest").strip()
     cnt = m.group("cnt")
     if kind == "sacrifice":
-        return _sacrifice(m.group("origin"), cnt, rest, game_map)
+        return _sacrifice(m.group("origin"), cnt, rest, game_map, mine)
     origin = sectors.resolve(m.group("origin"))
     count = _count(cnt)
     ab = _abbr(game_map, origin)
@@ -352,21 +411,21 @@ def _army_order(m: re.Match[str], game_map: PolygonBoard, player: str, sectors: 
     if kind == "stand":
         if body:
             raise OrderSyntaxError(f"only a retreat follows a Stand, not '{body}': e.g. "
-                                   f"'A {ab} Stand (retreat 7, Tex)'")
+                                   f"'A {ab} Stand (retreat {SECTOR}, {SECTOR})'")
         return Stand(origin, count, retreat, retreat_gifts=gifts)
     if not body:
         verb = {"attack": "attacks", "cut": "cuts the support of", "support": "supports",
                 "move": "moves to"}[kind]
-        example = {"attack": f"A {ab} A Tla", "cut": f"A {ab} CS Tla",
-                   "support": f"A {ab} S Ten A Tla, Ten H", "move": f"A {ab} M Tex, Zem, 15"}[kind]
+        example = {"attack": f"A {ab} A {SECTOR}", "cut": f"A {ab} CS {SECTOR}",
+                   "support": _support(ab), "move": f"A {ab} M {SECTOR}, {SECTOR}"}[kind]
         raise OrderSyntaxError(f"say what {origin} {verb}: e.g. '{example}'")
     if kind == "attack":
         body = re.sub(r"^(?:on|against|into|to)\s+", "", body, flags=re.IGNORECASE)
-        return Attack(origin, count, one_name(body, sectors, "sector", f"A {ab} A Tla"),
+        return Attack(origin, count, one_name(body, sectors, "sector", f"A {ab} A {SECTOR}"),
                       retreat, retreat_gifts=gifts)
     if kind == "cut":
         body = re.sub(r"^(?:of|on|against|for|at)\s+", "", body, flags=re.IGNORECASE)
-        return CutSupport(origin, count, one_name(body, sectors, "sector", f"A {ab} CS Tla"),
+        return CutSupport(origin, count, one_name(body, sectors, "sector", f"A {ab} CS {SECTOR}"),
                           retreat, retreat_gifts=gifts)
     if kind == "move":
         return Move(origin, count, names(body, sectors, "sector to move to"), retreat,
@@ -382,7 +441,7 @@ def _give(origin: str, count: int, who: str, player: str) -> Give:
 
 
 def parse(post: str, game_map: PolygonBoard, player: str, *,
-          secret: bool = False) -> ParseResult[Order]:
+          secret: bool = False, mine: Mine = Mine()) -> ParseResult[Order]:
     """A whole post of ``player``'s into orders and per-line errors.
 
     ``player`` is an empire's name (rule 2.1; singular forms accepted).
@@ -392,4 +451,5 @@ def parse(post: str, game_map: PolygonBoard, player: str, *,
     """
     who = player_name(player)
     sector_index(game_map)  # build the index once, before the lines
-    return parse_post(post, lambda line: parse_line(line, game_map, who))
+    return parse_post(post, WORDS.reading(lambda line: parse_line(line, game_map, who, mine),
+                                          [sector_index(game_map), player_index()]))

@@ -48,7 +48,9 @@ class Cien(Ruleset[orders.Order]):
     schemas = tables.SCHEMAS
     playable = tables.PLAYABLE
     board = BoardSpec(kind="polygon", packaged="board/cien.geojson", check=tables.check_board)
-    views = Views(gm_only=seen.PRIVATE_FIGURES, player=seen.player_view)
+    # a free colour is kept in the players table for a newcomer to take: no one's row
+    views = Views(gm_only=seen.PRIVATE_FIGURES, player=seen.player_view,
+                  vacant={"players": pl.col("status") == tables.FREE})
     presentation = Presentation(
         colours=drawing.palette, scene=drawing.scene, orders=orders_map.drawn_orders,
         describe=orders.describe,
@@ -66,7 +68,7 @@ class Cien(Ruleset[orders.Order]):
 
     def parse_post(self, post: str, player: str, state: State, ctx: Context, *,
                    secret: bool = False) -> ParseResult[orders.Order]:
-        return orders.parse(post, state, secret=secret,
+        return orders.parse(post, state, secret=secret, player=player,
                             plain_lines=ctx.rules.get("orders_format") == "bold_or_plain")
 
     def validate(self, state: State, sent: Orders[orders.Order], ctx: Context) -> Problems:

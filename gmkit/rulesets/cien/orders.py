@@ -22,13 +22,14 @@ from typing import Any, Union
 import polars as pl
 
 from gmkit.core.envelope import Envelope, Orders
-from gmkit.core.names import NameIndex, unread_or_rejected
+from gmkit.core.names import NameIndex
 from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
                                PostLine, extract_lines, parse_post)
 from gmkit.core.params import Params
 from gmkit.core.parts import Context
 from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
+from gmkit.core.words import OrderWords
 from gmkit.rulesets.cien.rules import CAPITAL, COLOURS
 from gmkit.rulesets.cien.geography import geography, holdings
 from gmkit.rulesets.cien.state import ACTIVE
@@ -123,10 +124,34 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [(re.compile(rx, re.I), kind) for 
 ]]
 
 
-#: The words an order starts with (beside a number of grain): a plain line starting with
-#: none of them, nor with a province, is not read as an order.
-KEYWORDS = ("defend", "defence", "defense", "invest", "conquer", "attack", "petition", "gift",
-            "declare", "mission", "reward", "join")
+#: The words of Cien's orders: those an order starts with (beside a number of grain), so that a
+#: plain line starting with none of them, nor with a province, is not read as an order; and
+#: every other word of their forms, each misspelt one told what it may be.
+WORDS = OrderWords(
+    starts=("defend", "defends", "defence", "defense", "invest", "conquer", "attack", "petition",
+            "gift", "declare", "mission", "reward", "join"),
+    others=("grain", "grains", "for", "to", "on", "in", "into", "at", "of", "the", "a", "with",
+            "using", "defending", "investing", "investment", "conquest", "conquering",
+            "against", "advancement", "kingdom", "republic", "gifting", "emperor", "as", "my",
+            "our", "state", "taking", "duchy", "city", "lord"))
+
+#: What a rejected line offers as examples when the player holds no state (a placeholder where
+#: a state of theirs would be).
+YOUR_STATE = "<your state>"
+
+
+def examples(state: State | None, player: str | None) -> str:
+    """The orders a rejection offers to try, naming only ``player``'s own states (their home
+    first), a placeholder for any other: never a state another player holds."""
+    mine = YOUR_STATE
+    if state is not None and player is not None:
+        held = sorted(state["provinces"].filter(pl.col("owner") == player)["name"].to_list())
+        homes = state["players"].filter(pl.col("id") == player)["home"].to_list()
+        mine = str(homes[0]) if homes and homes[0] in held else (
+            held[0] if held else YOUR_STATE)
+    return (f"'5 Grain for Defense of {mine}', '5 Grain for Investing of {mine}', "
+            "'10 Grain for Conquest of <a state next to yours>', "
+            "'Petition for Advancement, gift 10', 'Gift 5 Grain to the Emperor'")
 
 
 def _clean(text: str) -> str:
@@ -134,8 +159,10 @@ def _clean(text: str) -> str:
     return text.replace("’", "'")
 
 
-def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False) -> Order | None:
-    """One line into an order; raises :class:`OrderError` with the reason."""
+def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False,
+               tries: str | None = None) -> Order | None:
+    """One line into an order; raises :class:`OrderError` with the reason (``tries``: the
+    examples a line no form reads is offered, see :func:`examples`)."""
     text = _clean(line.text)
     if not text:
         return None
@@ -167,11 +194,8 @@ def parse_line(line: PostLine, provinces: NameIndex, secret: bool = False) -> Or
             gov = "city-state" if g["g"].lower().startswith("city") else "duchy"
             return Join(colour, provinces.resolve(g["p"]), gov, (g.get("l") or "").strip(),
                         **common)
-    raise unread_or_rejected(
-        text, f"not an order: '{text}' (try '5 Grain for Defense of Coyons', "
-        "'5 Grain for Investing of Coyons', '10 Grain for Conquest of Tróys', "
-        "'Petition for Advancement, gift 10', 'Gift 5 Grain to the Emperor')", KEYWORDS,
-        [provinces])
+    raise WORDS.rejected(text, f"not an order: '{text}'", [provinces],
+                         examples(None, None) if tries is None else tries)
 
 
 def describe(order: Order) -> str:
@@ -207,15 +231,17 @@ def _index(names: tuple[str, ...]) -> NameIndex:
 
 
 def parse(post: str, state: State, *, secret: bool = False,
-          plain_lines: bool = False) -> ParseResult[Order]:
-    """A whole post into orders and per-line errors. Only bold lines are orders ("they must be
-    bolded using the forum bbcode"), unless ``plain_lines`` lets the plain lines of a post with
-    no bold at all count (an e-mail)."""
+          plain_lines: bool = False, player: str | None = None) -> ParseResult[Order]:
+    """A whole post of ``player``'s into orders and per-line errors. Only bold lines are orders
+    ("they must be bolded using the forum bbcode"), unless ``plain_lines`` lets the plain lines
+    of a post with no bold at all count (an e-mail)."""
     lines = extract_lines(post)
     if not plain_lines and lines and not any(line.bold for line in lines):
         return ParseResult(errors=[OrderSyntaxError(NOT_BOLD)])
     index = province_index(state)
-    return parse_post(post, lambda line: parse_line(line, index, secret))
+    tries = examples(state, player)
+    return parse_post(post, WORDS.reading(lambda line: parse_line(line, index, secret, tries),
+                                          [index]))
 
 
 #: Why a post with no bold line has no orders (Cien's rule).

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from gmkit.core.drawing.graph_svg import graph_svg
 from gmkit.core.drawing.orders import DrawnOrders, order_ref
+from gmkit.core.drawing.palette import assign
 from gmkit.core.drawing.scene import Arrow, ArrowKind, Label, LegendEntry, Mark, Scene, initials
 from gmkit.core.envelope import Orders
 from gmkit.core.parts import Context
@@ -25,9 +26,8 @@ MOVE = ArrowKind("move", label="move (the digger's initial)")
 
 
 def colours(state: State) -> dict[str, str]:
-    """Each digger's colour, in the order the players were listed."""
-    return {pid: PALETTE[i % len(PALETTE)]
-            for i, pid in enumerate(state["diggers"]["id"].to_list())}
+    """Each digger's colour, in the order the players were listed, every two told apart."""
+    return assign(state["diggers"]["id"].to_list(), PALETTE)
 
 
 def board_scene(state: State, title: str = "") -> Scene:

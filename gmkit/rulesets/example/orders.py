@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from gmkit.core.boards.graph import GraphBoard
 from gmkit.core.envelope import Orders
-from gmkit.core.names import unread_or_rejected
 from gmkit.core.orders import (IllegalOrderError, OrderError, OrderSyntaxError, ParseResult,
                                PostLine, parse_post)
 from gmkit.core.parts import Context
 from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
+from gmkit.core.words import OrderWords
 from gmkit.rulesets.example.rules import HILL, board
 from gmkit.rulesets.example.state import board_of, digger, gold_left
 
@@ -49,20 +49,22 @@ def parse_line(line: PostLine, game_board: GraphBoard) -> Order:
     m = MOVE.match(line.text)
     if m:
         return Move(game_board.parse_place(m["place"]))
-    raise unread_or_rejected(line.text, f"not an order: '{line.text}' (try 'Move to North "
-                             "Hill' or 'Dig')", KEYWORDS, [game_board.names])
+    raise WORDS.rejected(line.text, f"not an order: '{line.text}'", [game_board.names],
+                         "'Move to North Hill' or 'Dig'")
 
 
-#: The words an order starts with: a plain line starting with none of them, nor with a place,
-#: is not read as an order ("Good luck all!").
-KEYWORDS = ("move", "go", "walk", "dig")
+#: The words of the orders: those an order starts with, so that a plain line starting with none
+#: of them, nor with a place, is not read as an order ("Good luck all!"); and the others, each
+#: misspelt one told what it may be.
+WORDS = OrderWords(starts=("move", "go", "walk", "dig"), others=("to", "the", "here"))
 
 
 def parse(post: str, state: State | None = None) -> ParseResult[Order]:
     """A whole post into orders and per-line errors, on the board of ``state`` (the shipped
     board without one)."""
     game_board = board_of(state) if state is not None else board()
-    return parse_post(post, lambda line: parse_line(line, game_board))
+    return parse_post(post, WORDS.reading(lambda line: parse_line(line, game_board),
+                                          [game_board.names]))
 
 
 def describe(order: Order) -> str:

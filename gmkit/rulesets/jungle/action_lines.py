@@ -32,9 +32,10 @@ from typing import Any
 
 from gmkit.core.orders import (IllegalOrderError, NotAnOrderError, OrderError, OrderSyntaxError,
                                ParseResult, PostLine, parse_post)
-from gmkit.core.names import NameIndex, starts_like_an_order, unread_or_rejected
+from gmkit.core.names import NameIndex, normalize
 from gmkit.core.params import Params
 from gmkit.core.tables import State
+from gmkit.core.words import OrderWords
 import gmkit.rulesets.jungle.actions as A
 from gmkit.rulesets.jungle.attack import AttackType
 from gmkit.rulesets.jungle.rules import GOD_NAMES
@@ -79,8 +80,12 @@ class Reader:
         self.cities = NameIndex(state["cities"]["city"].to_list(), kind="city")
         self.units = NameIndex(state["units"]["unit"].to_list(), kind="unit")
         self.levels = dict(state["units"].select("unit", "level").iter_rows())
-        mine = {n for n, r in self.chars.items() if r["house"] == house}
+        mine = [n for n, r in self.chars.items() if r["house"] == house]
         self.owned_slaves = {s: o for s, o in state["slaves"].iter_rows() if o in mine}
+        #: Who a rejection's example names: one of the house's own living characters.
+        self.example = next((n for n in mine if self.chars[n]["alive"]), "<Character>")
+        #: The names a line may use, never judged as misspelt order words.
+        self.names = [self.people, self.cities, self.units, GODS, TYPES, ATTRIBUTES]
 
     def actor(self, name: str) -> str:
         """The character a line is for, if this house may order him now."""
@@ -107,11 +112,11 @@ class Reader:
         if not text:
             return None
         if ":" not in text:
-            raise unread_or_rejected(text, "expected '<Character>: <Action>', e.g. "
-                                     "'Gualpa: Toil'", KEYWORDS, [self.people])
+            raise WORDS.rejected(text, "expected '<Character>: <Action>', e.g. "
+                                 f"'{self.example}: Toil'", [self.people])
         name, body = (p.strip() for p in text.split(":", 1))
-        if not (starts_like_an_order(name, (), [self.people])
-                or starts_like_an_order(body, KEYWORDS)):
+        if not (NAMES_ONLY.starts_an_order(name, [self.people])
+                or WORDS.starts_an_order(body)):
             raise NotAnOrderError(f"'{name}' is no character and '{body}' no action")
         who = self.actor(name)
         both = bool(BOTH.search(body.split(":", 1)[0]))
@@ -124,11 +129,26 @@ class Reader:
             m = rx.match(body)
             if m:
                 return build(self, m, common)
-        word = body.split()[0] if body.split() else body
-        close = _ACTIONS.suggest(word, 2)
-        hint = f"; did you mean {' or '.join(close)}?" if close else ""
-        raise OrderSyntaxError(f"no action '{word}'{hint} (known actions: "
-                               f"{', '.join(KEYWORDS)})")
+        raise self.unread(body)
+
+    def unread(self, body: str) -> OrderSyntaxError:
+        """Why no action's form read ``body``: an action whose other words are amiss (each
+        misspelt one told what it may be, and the action's form), or no action at all (and
+        which it may be)."""
+        word, _, rest = body.partition(" ")
+        action = _LEADS.get(normalize(word))
+        if action is not None:
+            hint = WORDS.hint(body, self.names)
+            return OrderSyntaxError(f"cannot read the {action} action '{body}'"
+                                    + (f"; {hint}" if hint else "")
+                                    + f" (write '{FORMS[action]}')")
+        close = _ACTIONS.suggest(word, 2) or list(dict.fromkeys(
+            _LEADS[k] for k in map(normalize, WORDS.meant(word)) if k in _LEADS))
+        hint = WORDS.hint(rest, self.names)
+        return OrderSyntaxError(f"no action '{word}'"
+                                + (f"; did you mean {' or '.join(close)}?" if close else "")
+                                + (f"; {hint}" if hint else "")
+                                + f" (known actions: {', '.join(KEYWORDS)})")
 
     # -- name helpers ------------------------------------------------------------------------
     def person(self, text: str) -> str:
@@ -165,8 +185,8 @@ def _attack(rd: Reader, m: re.Match[str], c: dict[str, Any]) -> A.Action:
     mods = m["mods"].lower().split()
     is_joint = "joint" in mods or bool(partners)
     if is_joint and not partners:
-        raise OrderSyntaxError("a joint attack names every other participant: '... with Itzel, "
-                               "Tochtli'")
+        raise OrderSyntaxError("a joint attack names every other participant: '... with "
+                               "<Character>, <Character>'")
     if c["who"] in partners or target in partners or target == c["who"]:
         raise IllegalOrderError("the target and the participants must all be different "
                                 "characters")
@@ -272,6 +292,41 @@ KEYWORDS = ("Attack (Type)", "Sacrifice", "Offering", "Move", "Travel", "Enlist"
 #: The actions as names, for the did-you-mean of an unknown one.
 _ACTIONS = NameIndex(KEYWORDS, kind="action")
 
+#: Each action's form, as a rejection of a line that names it shows it (placeholders for
+#: names: never another house's character).
+FORMS = {
+    "Attack": "Attack (Duel) <Character>", "Sacrifice": "Sacrifice <Character> to <God>",
+    "Offering": "Offering 3 to <God>", "Move": "Move 1,-1", "Travel": "Travel <City> 2,0",
+    "Enlist": "Enlist <Unit>", "Order": "Order <Unit>: <what it does>",
+    "Desert": "Desert <City> 1,0", "Disband": "Disband", "Retire": "Retire <City> 0,1",
+    "Toil": "Toil", "Evict": "Evict <Character> 1,1", "Procreate": "Procreate <Name>",
+    "Recruit": "Recruit <Name>", "Defend": "Defend", "Propose": "Propose <terms>",
+    "Spend": "Spend 30 on <what>", "Research": "Research <Technology>",
+    "Produce": "Produce <Item>", "Give": "Give 5 gold to <Character>",
+    "Train": "Train Wisdom", "Purchase": "Purchase 4 beakers",
+    "Join Houses": "Join Houses with <Character>", "Split Houses": "Split Houses",
+    "Annex": "Annex", "Support": "Support <Policy> with 5 Fame",
+}
+#: The first word of a line of each action (its modifiers and attack types too).
+_LEADS = {normalize(k.split()[0]): k for k in FORMS} | dict.fromkeys(
+    map(normalize, ("joint", "desperate", *(t.value for t in AttackType))), "Attack")
+
+#: The words of the actions: those an action starts with (so that a line whose part after the
+#: colon starts with none of them, nor its part before with a character, is not read as an
+#: action) and every other word of their forms, each misspelt one told what it may be.
+WORDS = OrderWords(
+    starts=(*(k.split()[0] for k in KEYWORDS), "joint", "desperate",
+            *(t.value for t in AttackType)),
+    others=("type", "houses", "with", "together", "jointly", "for", "over", "principal", "attacker", "to", "in",
+            "into", "hex", "from", "against", "both", "actions", "using", "offer", "make", "an",
+            "a", "of", "xp", "wisdom", "fame", "food", "gold", "on", "captaincy", "the", "my",
+            "land", "citizenship", "tile", "rulership", "throne", "ownership", "slave",
+            "points", "point", "beakers", "beaker", "hammers", "hammer", "science",
+            "production", "house", "policy", "named", "craftsmanship", "experience",
+            "combat"))
+#: A character's name is the only thing a line's part before its colon starts with.
+NAMES_ONLY = OrderWords()
+
 
 def _purchase(word: str) -> str:
     w = word.lower()
@@ -285,7 +340,7 @@ def parse(post: str, state: State, house: str, slot: int,
     One action per character per part; an order over its unit's word limit is kept and reported
     (:class:`WordLimitError`)."""
     reader = Reader(state, house, slot, rules)
-    result = parse_post(post, reader.line)
+    result = parse_post(post, WORDS.reading(reader.line, reader.names))
     seen: dict[str, int] = {}
     kept = []
     for line, action in result.orders:

@@ -12,20 +12,20 @@ from collections import Counter
 from collections.abc import Hashable
 
 from gmkit.core.boards.hexgrid import Hex
+from gmkit.core.drawing.palette import DISTINCT, assign
 from gmkit.core.drawing.scene import Label, LegendEntry, Mark, MarkKind, Scene, initials
 from gmkit.core.parts import Context
 from gmkit.core.tables import State
 
-# the houses' colours: every two told apart by colour-blind readers too (tests/test_map_readability)
-PALETTE = ("#cc3333", "#00ccff", "#9900cc", "#ff9900", "#336699", "#3300ff", "#99cccc",
-           "#ff0000", "#009999", "#cc66ff", "#003399", "#663366")
+# the houses' colours: every two told apart by every reader (tests/test_player_colours)
+PALETTE = DISTINCT
 CITY_HEX, LAND, HELD = "#b9a37a", "#dfe9c5", "#f3e3b0"
 NPC = "#555555"
 
 
 def colours(state: State, ctx: Context | None = None) -> dict[str, str]:
-    """Each house's colour, in the order the houses were listed."""
-    return {h: PALETTE[i % len(PALETTE)] for i, h in enumerate(state["houses"]["house"].to_list())}
+    """Each house's colour, in the order the houses were listed, every two told apart."""
+    return assign(state["houses"]["house"].to_list(), PALETTE)
 
 
 def _tint(colour: str) -> str:

@@ -75,7 +75,7 @@ class PyramidPowerWars(Ruleset[orders.Order]):
 
     def parse_post(self, post: str, player: str, state: State, ctx: Context, *,
                    secret: bool = False) -> ParseResult[orders.Order]:
-        return orders.parse(post, state)
+        return orders.parse(post, state, player)
 
     def validate(self, state: State, sent: Orders[orders.Order], ctx: Context) -> Problems:
         return orders.validate(state, sent, ctx)

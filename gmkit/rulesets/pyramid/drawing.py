@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from gmkit.core.drawing.orders import DrawnOrders, order_ref
+from gmkit.core.drawing.palette import assign
 from gmkit.core.drawing.scene import (Arrow, ArrowKind, Label, LegendEntry, Mark, MarkKind,
                                       Outline, Scene, initials)
 from gmkit.core.envelope import Orders
@@ -27,8 +28,6 @@ from gmkit.rulesets.pyramid.orders import Lead, Move, Order
 from gmkit.rulesets.pyramid.state import ACTIVE
 
 KIND_FILLS = {FOOD_LAND: "#cfe3a4", STONE_LAND: "#d8cdb4"}
-PALETTE = ("#c0392b", "#2e86c1", "#d4ac0d", "#27ae60", "#8e44ad", "#117a65", "#e67e22",
-           "#7f8c8d")
 #: The pieces on the board and their shapes.
 MARK_KINDS = (MarkKind("noble", "diamond"), MarkKind("troops", "square"),
               *(MarkKind(f"{size} pyramid", "triangle") for size in SIZES))
@@ -38,12 +37,12 @@ ARROW_KINDS = (ArrowKind("lead", width=2.4, label="a noble leads forces"),
 
 
 def colours(state: State) -> dict[str, str]:
-    """Each player's colour: the named colour of an id that is one (``Red``), else the palette
-    in the order the players are listed."""
-    out = {}
-    for i, pid in enumerate(state["players"]["id"].to_list()):
-        out[pid] = COLOUR_HEX.get(pid, PALETTE[i % len(PALETTE)])
-    return out
+    """Each player's colour: the named colour of an id that is one (``Red``), else the first of
+    the named colours no other player has, in the order the players are listed; every two
+    told apart."""
+    ids = state["players"]["id"].to_list()
+    return assign(ids, tuple(COLOUR_HEX.values()),
+                  fixed={pid: COLOUR_HEX[pid] for pid in ids if pid in COLOUR_HEX})
 
 
 def palette(state: State, ctx: Context) -> dict[str, str]:

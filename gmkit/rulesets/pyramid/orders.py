@@ -40,17 +40,21 @@ import functools
 import re
 from dataclasses import replace
 
+import polars as pl
+
 from gmkit.core.envelope import Orders
-from gmkit.core.names import NameIndex, unread_or_rejected
+from gmkit.core.names import NameIndex
 from gmkit.core.orders import OrderSyntaxError, ParseResult, PostLine, parse_post
 from gmkit.core.params import Params
 from gmkit.core.parts import Context
 from gmkit.core.ruleset import Problems
 from gmkit.core.tables import State
+from gmkit.core.words import OrderWords
 from gmkit.rulesets.pyramid.order_types import (AssignSerfs, Births, Build, Claim, Lead, Move,
                                                 NobleRef, Order, PyramidRef, StaffPyramid,
                                                 Starve)
 from gmkit.rulesets.pyramid.rules import POPULATION, SIZES
+from gmkit.rulesets.pyramid.state import lands_of
 from gmkit.rulesets.pyramid.validate import check_orders
 
 _KIND = {"serf": "serfs", "serfs": "serfs", "priest": "priests", "priests": "priests",
@@ -86,10 +90,24 @@ _TO = re.compile(r"(?:to|into)\s+.", re.I)
 _FROM_TO = re.compile(r"\sfrom\s(?:(?!\sfrom\s).)*?(?:to|into)\s+.", re.I)
 _TROOPS = re.compile(r"^(?P<n>\d+)\s+" + _UNITS + r"(?:troops?|soldiers?)$", re.I)
 
-EXAMPLES = ("'4 serfs to Redsand', '5 priests to the war pyramid', "
-            "'noble 1 with 3 troops and the battle pyramid to Oasis Gate', "
-            "'2 troops from Redsand to Oasis Gate', 'build war pyramid: 3 stone, dead: Khufu', "
-            "'claim pyramids at Oasis Gate', 'excess food: 2 priests, 1 troops', "
+#: What a rejection offers as a DEAD, which stay their holder's secret, and as a land when the
+#: player holds none.
+A_DEAD, YOUR_LAND = "<a DEAD of yours>", "<your land>"
+BUILD = f"'build war pyramid: 3 stone, dead: {A_DEAD}'"
+
+
+def examples(state: State | None, player: str | None) -> str:
+    """The orders a rejection offers to try, naming only ``player``'s own land (their home
+    first) and placeholders for any other place: never a land another player holds."""
+    land = YOUR_LAND
+    if state is not None and player is not None:
+        held = lands_of(state, player)
+        homes = state["players"].filter(pl.col("id") == player)["home"].to_list()
+        land = homes[0] if homes and homes[0] in held else (held[0] if held else YOUR_LAND)
+    return (f"'4 serfs to {land}', '5 priests to the war pyramid', "
+            "'noble 1 with 3 troops and the battle pyramid to <a land next to yours>', "
+            f"'2 troops from {land} to <a land next to it>', {BUILD}, "
+            "'claim pyramids at <a land>', 'excess food: 2 priests, 1 troops', "
             "'starve: troops, serfs'")
 
 
@@ -184,21 +202,20 @@ def _build(m: re.Match[str], names: Names, line: int) -> Build:
         dead_text, rest = dm.group("d"), rest[: dm.start()]
     sm = re.fullmatch(r"\s*(?:(?P<n>\d+)\s+stones?)?\s*", rest, re.I)
     if sm is None:
-        raise OrderSyntaxError(f"cannot read '{rest.strip()}' (write 'build war pyramid: "
-                               "3 stone, dead: Khufu')")
+        raise OrderSyntaxError(f"cannot read '{rest.strip()}' (write {BUILD})")
     if sm.group("n"):
         stone = _count(sm.group("n"))
     dead = tuple(names.dead.resolve(d) for d in _SEP.split(dead_text) if d.strip())
     if stone == 0 and not dead:
-        raise OrderSyntaxError("give the pyramid stone or DEAD (write 'build war pyramid: "
-                               "3 stone, dead: Khufu')")
+        raise OrderSyntaxError(f"give the pyramid stone or DEAD (write {BUILD})")
     space = names.spaces.resolve(m.group("space")) if m.group("space") else None
     number = _count(m.group("num")) if m.group("num") else None
     return Build(m.group("size").lower(), stone, dead, space, number, line)
 
 
-def parse_line(line: PostLine, names: Names) -> Order | None:
-    """One line into an order; raises :class:`~gmkit.core.orders.OrderError` with the reason."""
+def parse_line(line: PostLine, names: Names, tries: str | None = None) -> Order | None:
+    """One line into an order; raises :class:`~gmkit.core.orders.OrderError` with the reason
+    (``tries``: the examples a line no form reads is offered, see :func:`examples`)."""
     text = _clean(line.text)
     if not text:
         return None
@@ -223,7 +240,7 @@ def parse_line(line: PostLine, names: Names) -> Order | None:
     if cm := _CLAIM_TAIL.search(text):
         claim, text = True, text[: cm.start()]
     if not _TO.search(text):
-        raise _not_an_order(text, names)
+        raise _not_an_order(text, names, tries)
     if m := _LEAD.match(text):
         noble = _noble(m.group("noble") or m.group("named"), names)
         troops, pyramids = _forces(m.group("what"))
@@ -233,26 +250,35 @@ def parse_line(line: PostLine, names: Names) -> Order | None:
         troops, pyramids = _forces(m.group("what"))
         return Move(names.spaces.resolve(m.group("origin")), troops, pyramids,
                     _path(m.group("path"), names), n)
-    raise _not_an_order(text, names)
+    raise _not_an_order(text, names, tries)
 
 
-#: The words an order starts with (beside a number, a land or a noble): a plain line starting
-#: with none of them is not read as an order.
-KEYWORDS = ("assign", "staff", "noble", "move", "build", "continue", "claim", "convert",
+#: The words of Pyramid's orders: those an order starts with (beside a number, a land or a
+#: noble), so that a plain line starting with none of them is not read as an order; and every
+#: other word of their forms, each misspelt one told what it may be.
+WORDS = OrderWords(
+    starts=("assign", "staff", "noble", "move", "build", "continue", "claim", "convert",
             "excess", "births", "birth", "new", "starve", "starving", "hunger", "if", "vanish",
-            "troops", "serfs", "priests")
+            "troops", "serfs", "priests"),
+    others=(*SIZES, *_KIND, "units", "unit", "of", "to", "on", "at", "in", "into", "the", "a",
+            "an", "my", "all", "and", "then", "land", "staffing", "with", "leads", "leading",
+            "from", "moves", "pyramid", "pyramids", "no", "stone", "stones", "dead", "claiming",
+            "unstaffed", "food", "population", "becomes", "hungry", "runs", "short", "lose",
+            "first"))
 
 
-def _not_an_order(text: str, names: Names) -> OrderSyntaxError:
+def _not_an_order(text: str, names: Names, tries: str | None = None) -> OrderSyntaxError:
     """Why no order pattern read ``text``: a mistyped order, or chatter not read at all."""
-    return unread_or_rejected(text, f"not an order: '{text}' (try {EXAMPLES})", KEYWORDS,
-                              [names.spaces, names.nobles])
+    return WORDS.rejected(text, f"not an order: '{text}'", [names.spaces, names.nobles],
+                          examples(None, None) if tries is None else tries)
 
 
-def parse(post: str, state: State) -> ParseResult[Order]:
-    """A whole post into orders and per-line errors."""
+def parse(post: str, state: State, player: str | None = None) -> ParseResult[Order]:
+    """A whole post of ``player``'s into orders and per-line errors."""
     names = names_of(state)
-    return parse_post(post, lambda line: parse_line(line, names))
+    tries = examples(state, player)
+    return parse_post(post, WORDS.reading(lambda line: parse_line(line, names, tries),
+                                          [names.spaces, names.nobles, names.dead]))
 
 
 def numbered(orders: Orders[Order], rules: Params) -> Orders[Order]:
