@@ -332,8 +332,12 @@ def _(DeskError, callout_html, desk, frame_html, get_guard_tick, get_posts_tick,
                             f"resolving): `{html.escape(desk.commitment())}`")
     except DeskError as _e:
         _commitment = mo.Html(callout_html(str(_e), "danger"))
+    _left_out = desk.odds_notes()  # rejected orders the odds leave out, by contest
     mo.vstack([mo.md(f"### 2. Odds before rolling, turn {desk.turn}"),
-               mo.Html(frame_html(desk.odds(), empty="no contested action")), _commitment])
+               mo.Html(frame_html(desk.odds(), empty="no contested action")),
+               mo.md("**Rejected orders these odds leave out:**\n\n" + "\n".join(
+                   f"- {html.escape(_l)}" for _l in _left_out)) if _left_out else mo.md(""),
+               _commitment])
     return
 
 

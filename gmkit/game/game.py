@@ -262,7 +262,14 @@ class Game(ComingTurn, GuardedDice):
         (the GM's whole state when no viewer is named)."""
         latest = self.store.latest()
         if number is None or number == latest:
-            state = self.store.read_state() if self._latest is None else self.turn().state
+            if self._latest is not None:
+                state = self.turn().state
+            else:  # its state tables alone, kept while none of the turn's files changes
+                key = _stamp(self.store.turn_path(latest))
+                kept = self.__dict__.get("_latest_state")
+                if kept is None or kept[0] != key:
+                    kept = self._latest_state = (key, self.store.read_state())
+                state = kept[1]
         else:
             with self._lock:
                 kept = self._recent.get(_stamp(self.store.turn_path(number)))
