@@ -24,6 +24,7 @@ from gmkit.core.boards import Board, BoardKind
 from gmkit.core.params import Params
 from gmkit.core.players import PlayerInfo
 from gmkit.core.tables import State
+from gmkit.core.views import STANDINGS, OwnerOf, Private, PrivateRows
 
 if TYPE_CHECKING:
     from gmkit.core.drawing.orders import DrawnOrders
@@ -114,24 +115,30 @@ class BoardSpec:
 
 @dataclass(frozen=True)
 class Views:
-    """What each viewer may see of a state (see :meth:`gmkit.core.ruleset.Ruleset.view`).
+    """What each viewer may see of a state (see :meth:`gmkit.core.ruleset.Ruleset.view`),
+    declared once.
 
-    ``gm_only``: columns (of any table, the standings included) the public and the players
-    never see: blanked (null), except in the tables ``shown`` names, which everyone sees whole
-    (the Law of the Jungle's hexes, whose ``food`` and ``gold`` are the land's yields, not a
-    house's stores). ``public``: the state with what is hidden from everyone removed,
-    beyond ``gm_only`` (a Pyramid player's dead, say). ``player``: what one player may see of
-    their own besides the public's view (their treasury, their hidden units): called with the
-    whole state, the public's view of it, the player and the context; None: the public's
-    view. ``vacant``: per table, what marks a row that stands for nobody (Cien's free colours,
-    kept in its players table for a newcomer to take): a table shown across the turns (the
+    ``hidden``: the hidden state, one declaration each (:class:`~gmkit.core.views.Private`
+    columns, :class:`~gmkit.core.views.PrivateRows` rows): what only the GM and a row's owner
+    see, or the GM alone. The public sees every state with all of it hidden, a player with
+    all of it hidden but their own; the GM sees everything. Declarations on the table
+    :data:`STANDINGS` hide the standings' columns the same way (the standings are made from a
+    state, not kept in it). ``owner_of``: which owner value is a player's, for the
+    declarations that do not say (a house, a faction; by default the player's id).
+    ``vacant``: per table, what marks a row that stands for nobody (Cien's free colours, kept
+    in its players table for a newcomer to take): a table shown across the turns (the
     history, SQL) lists only the rows that stand for someone (:meth:`occupied`)."""
 
-    gm_only: tuple[str, ...] = ()
-    shown: tuple[str, ...] = ()
-    public: Callable[[State, Context], State] | None = None
-    player: Callable[[State, State, str, Context], State] | None = None
+    hidden: tuple[Private | PrivateRows, ...] = ()
+    owner_of: OwnerOf | None = None
     vacant: Mapping[str, pl.Expr] = field(default_factory=dict)
+
+    @property
+    def gm_only(self) -> tuple[str, ...]:
+        """The standings' columns hidden from the public (a player sees their own row's):
+        those of the declarations on :data:`STANDINGS`."""
+        return tuple(dict.fromkeys(c for d in self.hidden if isinstance(d, Private)
+                                   and d.table == STANDINGS for c in d.columns))
 
     def occupied(self, table: str, frame: pl.DataFrame) -> pl.DataFrame:
         """``frame``, the ruleset's table ``table``, without the rows that stand for nobody

@@ -23,7 +23,7 @@ from gmkit.core.parts import (BoardSpec, Bot, Context, Importer, LifeCycle, Pres
 from gmkit.core.playable import Playable, StateProblem, state_problems
 from gmkit.core.steps import Outcome, Step
 from gmkit.core.tables import Schema, State
-from gmkit.core.views import Viewer, blank_columns
+from gmkit.core.views import Viewer, hide_private
 
 
 #: The version a turn's manifest without one was resolved under (see :attr:`Ruleset.version`).
@@ -161,23 +161,13 @@ class Ruleset(ABC, Generic[O]):
     def view(self, state: State, viewer: Viewer | str, ctx: Context | None = None) -> State:
         """The state as ``viewer`` may see it: the one door for hidden state data.
 
-        The GM sees ``state``; the public sees :attr:`Views.public`'s state with every
-        :attr:`Views.gm_only` column blanked (null) in each table that has it but those
-        :attr:`Views.shown` names; a player sees
-        :attr:`Views.player`'s state (the public's by default)."""
+        The GM sees ``state``; the public sees it with everything :attr:`Views.hidden`
+        declares hidden; a player sees the same but on what they own (see
+        :func:`~gmkit.core.views.hide_private`)."""
         v = Viewer.parse(viewer)
         if v.is_gm:
             return state
-        ctx = ctx or Context(self.rules())
-        public = self.views.public(state, ctx) if self.views.public else state
-        blanked = blank_columns({n: t for n, t in public.tables.items()
-                                 if n not in self.views.shown}, self.views.gm_only, self.schemas)
-        if blanked:
-            public = State(public.turn, {**public.tables, **blanked})
-        if v.is_public or self.views.player is None:
-            return public
-        assert v.player_id is not None
-        return self.views.player(state, public, v.player_id, ctx)
+        return hide_private(state, self.views.hidden, v, owner_of=self.views.owner_of)
 
     def rules_at(self, start: State, state: State, ctx: Context) -> Params:
         """The rules in force for the unit of the turn about to resolve from ``state``: the

@@ -191,6 +191,9 @@ def blank_columns(tables: Mapping[str, pl.DataFrame], columns: tuple[str, ...],
 
 
 # -- hidden columns and rows, declared -----------------------------------------------------------
+#: The name a declaration gives the standings (made from a state, not a table of it) to hide
+#: their columns as a table's: ``Private(STANDINGS, "player", ("treasury",))``.
+STANDINGS = "standings"
 #: Which value(s) of an owner column are a player's own (default: the player's id itself):
 #: ``(state, player) -> value``, or a list/set/tuple of values (a house, its characters).
 OwnerOf = Callable[[State, str], Any]

@@ -116,7 +116,9 @@ def zoomable_map(svg: str, zoom: int = 100, *, as_image: bool = False) -> str:
     if as_image:
         inner = svg_image(svg, style=style)
     else:
-        inner = svg.replace("<svg ", f"<svg style='{style}' ", 1)
+        # the style goes last in the picture's opening tag
+        end = svg.find(">", svg.find("<svg"))
+        inner = svg if end < 0 else f"{svg[:end]} style='{style}'{svg[end:]}"
     return (f"<div class='gmkit-map-frame' data-zoom='{zoom}' style='overflow:auto;"
             f"max-height:85vh;border:1px solid #ddd'>{inner}</div>")
 

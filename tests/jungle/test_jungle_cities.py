@@ -268,10 +268,11 @@ def test_a_captured_settler_removes_its_characters_until_rescued():
     from gmkit.rulesets.jungle.gods import bless_priests
     assert bless_priests(after, dice(), RULES)[1] == []
     # nothing of theirs is seen by another house, as with any character's sheet
-    from gmkit.rulesets.jungle.views import player_state, public_state
-    seen = player_state(after, public_state(after), "Blue")
+    from gmkit.rulesets import find_ruleset
+    jungle = find_ruleset("jungle")
+    seen = jungle.view(after, "player:Blue")
     assert seen["captives"]["wisdom"].null_count() == 2
-    assert player_state(after, public_state(after), "Red")["captives"]["wisdom"].null_count() == 0
+    assert jungle.view(after, "player:Red")["captives"]["wisdom"].null_count() == 0
     # a captured unit takes no figures and cannot be lost twice; the rescue needs a captive
     again = check_figures(after, parse_figures("lost Settler 1\nrescued Settler 2"), RULES)
     assert [e.line for e in again.errors] == [1, 2]

@@ -49,8 +49,7 @@ class Cien(Ruleset[orders.Order]):
     playable = tables.PLAYABLE
     board = BoardSpec(kind="polygon", packaged="board/cien.geojson", check=tables.check_board)
     # a free colour is kept in the players table for a newcomer to take: no one's row
-    views = Views(gm_only=seen.PRIVATE_FIGURES, player=seen.player_view,
-                  vacant={"players": pl.col("status") == tables.FREE})
+    views = Views(hidden=seen.HIDDEN, vacant={"players": pl.col("status") == tables.FREE})
     presentation = Presentation(
         colours=drawing.palette, scene=drawing.scene, orders=orders_map.drawn_orders,
         describe=orders.describe,

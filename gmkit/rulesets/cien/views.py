@@ -11,19 +11,15 @@ import polars as pl
 
 from gmkit.core.parts import Context
 from gmkit.core.tables import State
-from gmkit.core.views import Private, Viewer, hide_private
+from gmkit.core.views import STANDINGS, Private
 from gmkit.rulesets.cien.state import FREE
 
 #: The players' figures only the GM and the player themself see.
 PRIVATE_FIGURES = ("treasury", "spent_defense", "spent_invest")
-#: The same, declared on the players table: each row is its own player's (``id``).
-PRIVATE = (Private("players", "id", PRIVATE_FIGURES),)
-
-
-def player_view(state: State, public: State, player: str, ctx: Context) -> State:
-    """A player knows their own grain: the public view, with their own row's treasury and
-    defence and investment spending."""
-    return public.replace(players=hide_private(state, PRIVATE, Viewer.player(player))["players"])
+#: The same, declared on the players table (each row is its own player's, ``id``) and on the
+#: standings (each row its ``player``'s): a player knows their own grain.
+HIDDEN = (Private("players", "id", PRIVATE_FIGURES),
+          Private(STANDINGS, "player", PRIVATE_FIGURES))
 
 
 def standings(state: State) -> pl.DataFrame:

@@ -28,6 +28,7 @@ from gmkit.core.parts import (BoardSpec, Bot, Context, LifeCycle, Presentation, 
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
+from gmkit.core.views import STANDINGS, Private
 from gmkit.rulesets.example import drawing, orders, state as tables
 from gmkit.rulesets.example.bot import random_post
 from gmkit.rulesets.example.rules import PARAMS, board
@@ -47,7 +48,9 @@ class ThreeHills(Ruleset[orders.Order]):
     # a new game keeps a copy of the shipped board, recorded by every turn
     board = BoardSpec(kind="graph", packaged="board.toml", default=board,
                       check=tables.check_board)
-    views = Views(gm_only=("gold",))  # 1. a digger's gold is their own secret
+    # 1. a digger's gold is their own secret: hidden from all but the GM and its digger
+    views = Views(hidden=(Private("diggers", "id", ("gold",)),
+                          Private(STANDINGS, "player", ("gold",))))
     presentation = Presentation(colours=drawing.palette, scene=drawing.scene,
                                 orders=drawing.drawn_orders, describe=orders.describe)
     lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players)

@@ -58,8 +58,7 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     added = {"captive_units": None, "captives": None, "captive_rows": None}
     board = BoardSpec(kind="hex", default=world.board, check=world.check_board)
     # the hexes' yields (their food and gold, names the houses' stores share) stay on the map
-    views = Views(gm_only=viewing.GM_ONLY, shown=("hexes",), public=viewing.public_state,
-                  player=viewing.player_state)
+    views = Views(hidden=viewing.HIDDEN)
     presentation = Presentation(
         colours=drawing.colours, scene=drawing.scene, orders=orders_map.drawn_orders,
         describe=orders.describe,

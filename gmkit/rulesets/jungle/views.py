@@ -13,7 +13,7 @@ import polars as pl
 
 from gmkit.core.parts import Context, Headline
 from gmkit.core.tables import State
-from gmkit.core.views import Private, PrivateRows, Viewer, hide_private
+from gmkit.core.views import STANDINGS, Private, PrivateRows
 from gmkit.rulesets.jungle.state import house_of_player
 
 #: Standings columns only the GM and the house itself see.
@@ -44,30 +44,18 @@ def characters_of(state: State, player: str) -> list[str]:
 
 
 #: What only the GM and a house see of its own: its characters' sheets (those a captured unit
-#: took out of the game too), its stores, its characters' choices; the captives' other rows
-#: are the GM's alone.
-PRIVATE: tuple[Private | PrivateRows, ...] = (
+#: took out of the game too), its stores, its characters' choices, and its standings' figures;
+#: the captives' other rows and a session's purse are the GM's alone. The hexes' yields are the
+#: land's, shown to everyone.
+HIDDEN: tuple[Private | PrivateRows, ...] = (
     *(Private(t, "house", (*PRIVATE_CHARACTER, "xp"), house_of_player)
       for t in CHARACTER_TABLES),
     Private("houses", "house", ("food", "gold"), house_of_player),
     *(PrivateRows(t, column, characters_of) for t, column in CHOICES.items()),
     *(PrivateRows(t, None) for t in GM_TABLES),
+    Private.gm_only("session", "gold"),
+    Private(STANDINGS, "house", GM_ONLY, house_of_player),
 )
-
-
-def public_state(state: State, ctx: Context | None = None) -> State:
-    """The chart as published: private character columns blank, private choices removed (the
-    ``GM_ONLY`` columns are blanked by the core's view)."""
-    return hide_private(state, PRIVATE, Viewer.public())
-
-
-def player_state(state: State, public: State, player: str, ctx: Context | None = None) -> State:
-    """The public chart, with the player's own house's sheets, stores and choices; every hex's
-    yields (the map is no secret)."""
-    own = hide_private(state, PRIVATE, Viewer.player(player))
-    return State(public.turn, {**public.tables, **{p.table: own[p.table] for p in PRIVATE
-                                                   if p.table in own.tables},
-                               "hexes": state["hexes"]})
 
 
 def standings(state: State) -> pl.DataFrame:

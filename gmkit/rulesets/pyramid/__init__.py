@@ -55,8 +55,7 @@ class PyramidPowerWars(Ruleset[orders.Order]):
     playable = tables.PLAYABLE
     board = BoardSpec(kind="graph", packaged=f"board/{land.DEFAULT_BOARD}",
                       default=land.default_board, check=land.check_board)
-    views = Views(gm_only=viewers.PRIVATE_FIGURES, public=viewers.public,
-                  player=viewers.player)
+    views = Views(hidden=viewers.HIDDEN)
     presentation = Presentation(
         colours=drawing.palette, scene=drawing.scene, orders=drawing.drawn_orders,
         describe=orders.describe, headline=results.HEADLINE, labels=results.LABELS,

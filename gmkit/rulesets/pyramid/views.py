@@ -14,7 +14,7 @@ import polars as pl
 
 from gmkit.core.parts import Context
 from gmkit.core.tables import State
-from gmkit.core.views import Private, PrivateRows, Viewer, hide_private
+from gmkit.core.views import STANDINGS, Private, PrivateRows
 
 #: Standings figures only the GM and the player themself may see.
 PRIVATE_FIGURES = ("population", "serfs", "food", "stone", "dead_held")
@@ -23,28 +23,16 @@ PRIVATE_PLAYER_COLUMNS = ("food", "stone", "serfs", "priests", "births", "starve
 
 #: What only the GM and its owner see: a player's stores, population and standing orders, the
 #: serfs working a land (its holder's), a pyramid still being built (once built, everyone sees
-#: it stand, but not the stone and glory paid into it) and the DEAD a player holds.
-PRIVATE: tuple[Private | PrivateRows, ...] = (
+#: it stand, but not the stone and glory paid into it), the DEAD a player holds, and the
+#: standings' figures of them.
+HIDDEN: tuple[Private | PrivateRows, ...] = (
     Private("players", "id", PRIVATE_PLAYER_COLUMNS),
     Private("spaces", "holder", ("serfs",)),
     PrivateRows("pyramids", "player", shown=pl.col("built")),
     Private("pyramids", "player", ("stone", "glory")),
     PrivateRows("dead", "held_by"),
+    Private(STANDINGS, "player", PRIVATE_FIGURES),
 )
 
 
-def public(state: State, ctx: Context) -> State:
-    """What stands on the map: no player's stores or population, no serfs at work, no DEAD,
-    no pyramid still being built (nor what was paid into the built ones)."""
-    return hide_private(state, PRIVATE, Viewer.public())
-
-
-def player(state: State, public_view: State, pid: str, ctx: Context) -> State:
-    """The public view plus the player's own: their population and stores, their serfs at
-    work, their DEAD and their pyramids with what was paid into them (built or not); the
-    pyramids by player and number."""
-    seen = hide_private(state, PRIVATE, Viewer.player(pid))
-    return seen.replace(pyramids=seen["pyramids"].sort("player", "number"))
-
-
-__all__ = ["PRIVATE", "PRIVATE_FIGURES", "PRIVATE_PLAYER_COLUMNS", "player", "public"]
+__all__ = ["HIDDEN", "PRIVATE_FIGURES", "PRIVATE_PLAYER_COLUMNS"]
