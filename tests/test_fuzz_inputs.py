@@ -35,14 +35,14 @@ FUZZ = settings(max_examples=100, deadline=None, derandomize=True, database=None
                                        HealthCheck.function_scoped_fixture])
 
 #: Words the parsers look for, and the marks around them: what reaches their deeper branches.
-WORDS = ["noble", "with", "from", "to", "into", "leads", "move", "build", "war", "pyramid",
-         "serfs", "priests", "troops", "Grain", "for", "Conquest", "Defense", "of", "Gift",
-         "Petition", "A", "F", "S", "H", "sac", "Ten", "Tex", "city", "unit", "empire", "gold",
-         "citizens", "food", "health", "conquered", "by", "tech", "era", "turn", "join", "gains",
-         "Propose:", "set", "=", "Vote", "for", "Scout", "Traverse", "Fish", "Forage", "Dig",
-         "Attack", "Morning:", "Afternoon:", "1", "-7", "99999999999999999999", "1e308", "nan",
-         ",", ":", ";", "->", "#0", "(", ")", "[b]", "[/b]", "[quote]", "<b>", "\u200f", "\x00",
-         "Tróys", "Redsand", "Amber", "Red", "Aztecs", "Ocelotl"]
+#: Each game's own order words come from its declaration (``Ruleset.words``), so a new game
+#: is fuzzed with its words by declaring them; these are the marks, numbers and names around.
+MARKS = ["A", "F", "S", "H", "1", "-7", "99999999999999999999", "1e308", "nan", ",", ":", ";",
+         "->", "#0", "(", ")", "=", "[b]", "[/b]", "[quote]", "<b>", "\u200f", "\x00",
+         "Propose:", "Morning:", "Afternoon:", "Tróys", "Redsand", "Amber", "Red", "Aztecs",
+         "Ocelotl", "Ten", "Tex"]
+WORDS = sorted({w for name in registered() if (declared := find_ruleset(name).words)
+                for word in declared.words for w in (word, word.capitalize())}) + MARKS
 
 line_text = st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=8)), max_size=25).map(
     " ".join)

@@ -24,6 +24,7 @@ from gmkit.core.playable import Playable, StateProblem, state_problems
 from gmkit.core.steps import Outcome, Step
 from gmkit.core.tables import Schema, State
 from gmkit.core.views import Viewer, hide_private
+from gmkit.core.words import OrderWords
 
 
 #: The version a turn's manifest without one was resolved under (see :attr:`Ruleset.version`).
@@ -90,6 +91,9 @@ class Ruleset(ABC, Generic[O]):
     importer: ClassVar[Importer | None] = None
     #: A seeded random player (None: the ruleset offers none).
     bot: ClassVar[Bot | None] = None
+    #: The words its orders are written with (see :mod:`gmkit.core.words`): what tells a
+    #: mistyped order from chatter, and what the tests feed its parser to reach its forms.
+    words: ClassVar[OrderWords | None] = None
 
     # -- the hooks -------------------------------------------------------------------------------
     @abstractmethod

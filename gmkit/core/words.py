@@ -104,6 +104,11 @@ class OrderWords:
     def __repr__(self) -> str:
         return f"OrderWords({len(self._starts)} starts, {len(self._words)} words)"
 
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Every order word, as declared (lower case), starts first."""
+        return tuple(self._words.values())
+
     def __contains__(self, word: object) -> bool:
         """Whether ``word`` is one of the order words (case and accents aside)."""
         return isinstance(word, str) and normalize(word) in self._words

@@ -45,6 +45,7 @@ class Aeternus(Ruleset[orders.Order]):
     # every action is posted in a public channel and the rules hide nothing (no fog of war):
     # the public and every player see the whole state, the default views
     board = BoardSpec(kind="hex", default=tables.board, check=tables.check_board)
+    words = orders.WORDS
     presentation = Presentation(
         colours=drawing.colours, scene=drawing.scene, orders=orders_map.drawn_orders,
         describe=orders.describe,

@@ -31,7 +31,7 @@ from gmkit.core.parts import BoardSpec, Bot, Context, LifeCycle, Presentation
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
-from gmkit.rulesets.aztlan import drawing, orders, roster, state as tables
+from gmkit.rulesets.aztlan import drawing, orders, parse, roster, state as tables
 from gmkit.rulesets.aztlan.board.geography import EMPIRES, FRAME
 from gmkit.rulesets.aztlan.bot import random_post
 from gmkit.rulesets.aztlan.rules import PARAMS
@@ -59,6 +59,7 @@ class Aztlan(Ruleset[orders.Order]):
     board = BoardSpec(packaged="board/aztlan.geojson", check=tables.check_board,
                       frame={"projection": "equirectangular", "west": FRAME[0],
                              "south": FRAME[1], "km_per_degree": 111.32, "true_at": 19.0})
+    words = parse.WORDS
     presentation = Presentation(colours=drawing.palette, scene=drawing.scene,
                                 orders=drawing.drawn_orders, describe=orders.describe,
                                 places=drawing.place_properties, routine=routine)

@@ -50,6 +50,7 @@ class Cien(Ruleset[orders.Order]):
     board = BoardSpec(kind="polygon", packaged="board/cien.geojson", check=tables.check_board)
     # a free colour is kept in the players table for a newcomer to take: no one's row
     views = Views(hidden=seen.HIDDEN, vacant={"players": pl.col("status") == tables.FREE})
+    words = orders.WORDS
     presentation = Presentation(
         colours=drawing.palette, scene=drawing.scene, orders=orders_map.drawn_orders,
         describe=orders.describe,

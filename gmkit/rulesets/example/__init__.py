@@ -51,6 +51,7 @@ class ThreeHills(Ruleset[orders.Order]):
     # 1. a digger's gold is their own secret: hidden from all but the GM and its digger
     views = Views(hidden=(Private("diggers", "id", ("gold",)),
                           Private(STANDINGS, "player", ("gold",))))
+    words = orders.WORDS
     presentation = Presentation(colours=drawing.palette, scene=drawing.scene,
                                 orders=drawing.drawn_orders, describe=orders.describe)
     lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players)

@@ -32,7 +32,7 @@ from gmkit.core.tables import State
 import gmkit.rulesets.jungle.forecast as forecast
 import gmkit.rulesets.jungle.views as viewing
 import gmkit.rulesets.jungle.world as world
-from gmkit.rulesets.jungle import drawing, orders, orders_map
+from gmkit.rulesets.jungle import action_lines, drawing, orders, orders_map
 from gmkit.rulesets.jungle.bot import random_post
 from gmkit.rulesets.jungle.orders import JungleOrder
 from gmkit.rulesets.jungle.playable import PLAYABLE
@@ -59,6 +59,7 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
     board = BoardSpec(kind="hex", default=world.board, check=world.check_board)
     # the hexes' yields (their food and gold, names the houses' stores share) stay on the map
     views = Views(hidden=viewing.HIDDEN)
+    words = action_lines.WORDS
     presentation = Presentation(
         colours=drawing.colours, scene=drawing.scene, orders=orders_map.drawn_orders,
         describe=orders.describe,

@@ -56,6 +56,7 @@ class PyramidPowerWars(Ruleset[orders.Order]):
     board = BoardSpec(kind="graph", packaged=f"board/{land.DEFAULT_BOARD}",
                       default=land.default_board, check=land.check_board)
     views = Views(hidden=viewers.HIDDEN)
+    words = orders.WORDS
     presentation = Presentation(
         colours=drawing.palette, scene=drawing.scene, orders=drawing.drawn_orders,
         describe=orders.describe, headline=results.HEADLINE, labels=results.LABELS,
