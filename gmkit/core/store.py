@@ -140,7 +140,8 @@ class GameStore(Rollbacks):
                record: Mapping[str, Any] | None = None,
                files: Mapping[str, bytes] | None = None) -> GameStore:
         """Create a new game folder with its set-up committed as turn 0 (``files``: more files
-        of the folder, by name, such as the copy of a board that is not a polygon map).
+        of the folder, by their path in it, such as the copy of a board that is not a polygon
+        map, or the first turn's seed made ahead).
 
         Everything is written in a hidden folder beside ``root`` and renamed into place, so a
         killed creation leaves no half game, and can simply be run again. ``root`` must not
@@ -159,10 +160,12 @@ class GameStore(Rollbacks):
                        **(files or {}), "game.toml": tomli_w.dumps(dict(config)).encode(),
                        ".gitignore": GITIGNORE.encode()}
             for name, blob in written.items():
-                _write_bytes(staging / name, blob)
+                _write_bytes(staging / name, blob)  # in its folder (secret/0001.seed)
             for sub in ("turns", "pending/posts", "secret", "revealed", "attic"):
                 _mkdir(staging / sub)
-            sync_all([*(staging / name for name in written), staging / "pending", staging])
+            folders = {(staging / name).parent for name in written}
+            sync_all([*(staging / name for name in written), staging / "pending", *folders,
+                      staging])
             if turn0 is not None:
                 cls(staging, schemas).commit(turn0, record=record)
             if root.exists():

@@ -36,6 +36,7 @@ from typing import Any, Protocol
 import polars as pl
 
 import gmkit.game.fairdice as fairdice
+import gmkit.game.pins as pins
 import gmkit.core.dice as gdice
 from gmkit.core.files import StoreError, read_json_file
 from gmkit.core.store import TurnData
@@ -142,10 +143,52 @@ def verify_game(game: Game, *, against: str | None = None,
     out.problems += _orphans(game, turns)
     out.problems += config_problems(game.config, str(game.root / "game.toml"))
     out.problems += _used_posts(game, kept)
+    out.problems += _pinned_commitments(game, turns, out.notes)
     if against is not None:
         ok, note = check_anchor(game, against)
         (out.notes if ok else out.problems).append(note)
     return out
+
+
+def _pinned_commitments(game: Game, turns: list[int], notes: list[str]) -> list[str]:
+    """Every commitment the chain pins (:mod:`gmkit.game.pins`) against the turn resolved
+    with it, and the coming turn's seed and dice record against theirs; the replacements
+    rollbacks made, and the turns of a game committing ahead that pin nothing (committed
+    before turns pinned the next), go to ``notes``."""
+    store = game.store
+    coming: int | None = None
+    if turns:
+        try:
+            over = store.manifest(turns[-1]).get("outcome")
+        except StoreError:
+            over = None
+        coming = None if over else turns[-1] + 1
+    problems, said = pins.chain_problems(store, turns, coming)
+    notes.extend(said)
+    if coming is not None:
+        problems += fairdice.coming_record_problems(store, coming)
+    if fairdice.dice_setting_of(game.config).ahead:
+        unpinned = [t for t in turns[1:] + ([coming] if coming is not None else [])
+                    if pins.pinned(store, t) is None]
+        if unpinned:
+            notes.append(f"turn(s) {_ranges(unpinned)}: their commitment was not pinned in the "
+                         "previous turn's record (committed by an older gmkit): a seed swapped "
+                         "there before resolving cannot be proven")
+    return problems
+
+
+def _ranges(turns: list[int]) -> str:
+    """Turn numbers as ranges (``1-6, 9``)."""
+    out: list[str] = []
+    start = prev = turns[0]
+    for t in [*turns[1:], None]:
+        if t is not None and t == prev + 1:
+            prev = t
+            continue
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+        if t is not None:
+            start = prev = t
+    return ", ".join(out)
 
 
 def _added_tables_kept(game: Game, turns: list[int]) -> list[str]:
