@@ -450,6 +450,17 @@ class GameStore(Rollbacks):
                         entered, manifest.get("seed_commitment"), manifest.get("outcome"),
                         int(manifest.get("revision", 0)), manifest_hash)
 
+    def read_log(self, name: str, turn: int, revision: int | None = None) -> pl.DataFrame:
+        """One log of a committed turn (``orders``, ``rolls`` or ``events``), its file checked
+        against the turn's manifest, without reading the rest of the turn."""
+        folder = self.turn_path(turn, revision)
+        manifest = self.manifest(turn, revision)
+        rel = f"{name}.parquet"
+        blob = read_regular(folder / rel)
+        if hashlib.sha256(blob).hexdigest() != manifest["files"].get(rel):
+            raise TamperError(f"{folder / rel}: content does not match its manifest hash")
+        return self._parse_parquet(blob, folder / rel, LOG_SCHEMAS[name])
+
     def lock(self) -> contextlib.AbstractContextManager[None]:
         """An exclusive lock on the game folder for writers: across processes (``flock`` on
         ``.lock``) and across threads; re-entrant within one thread."""

@@ -33,7 +33,7 @@ from gmkit.core.files import fsync_dir, current_umask
 from gmkit.core.views import Viewer
 from gmkit.game import Game
 from gmkit.publish.converter import ChartConverter
-from gmkit.publish.site_inputs import CACHE, OldSite, SiteInputs, carry, write_index
+from gmkit.publish.site_inputs import CACHE, OldSite, SiteInputs, carry, stamp, write_index
 from gmkit.publish.site_parts import Parts, chart_name
 from gmkit.publish.turns import FolderError, player_folder, report_for
 
@@ -319,6 +319,17 @@ def _draw_turns(game: Game, todo: Sequence[int], turns: Sequence[int], viewer: V
     return pages
 
 
+def _kept_entry(game: Game, old: OldSite | None, inputs: SiteInputs, turn: int,
+                viewer: Viewer) -> Mapping[str, Any] | None:
+    """The dice entry the old site kept for ``turn``, when its key is the turn's and it is the
+    entry the turn's record gives (else None: the turn is drawn again)."""
+    kept = old.entry(turn, inputs.turn_key(turn)) if old is not None else None
+    if kept is None or not dicecheck.same_entry(kept, dicecheck.recorded_entry(game, turn,
+                                                                               viewer)):
+        return None
+    return kept
+
+
 def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
                 workers: int, progress: Progress | None = None,
                 converter: ChartConverter | None = None) -> tuple[list[Path], int]:
@@ -337,7 +348,8 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
     reuse = {name: old.page(name, key) if old else None for name, key in
              [*((_turn_name(t), inputs.turn_key(t)) for t in turns),
               *((name, all_key) for name in ("history.html", "index.html", dicecheck.PAGE))]}
-    entries = {t: old.entry(t, inputs.turn_key(t)) if old else None for t in turns}
+    entries = {t: _kept_entry(game, old, inputs, t, viewer)
+               if reuse[_turn_name(t)] is not None else None for t in turns}
     todo = [t for t in turns if reuse[_turn_name(t)] is None or entries[t] is None]
     redraw_all = any(reuse[n] is None for n in ("history.html", "index.html", dicecheck.PAGE))
     maps = [t for t in inputs.turns
@@ -385,7 +397,7 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
             name, key = _turn_name(t), inputs.turn_key(t)
             if t in pages:
                 html, entry = pages[t]
-                (staging / name).write_text(html, "utf-8")
+                (staging / name).write_text(stamp(html, key), "utf-8")
                 kept[t] = (key, entry)
             else:
                 carry(reuse[name], staging / name)  # type: ignore[arg-type]
@@ -395,13 +407,15 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
                                      [dict(entry) for _, entry in kept.values()])
             drawn[dicecheck.PAGE] = dicecheck.checker_page(doc)
             for name, html in drawn.items():
-                (staging / name).write_text(html, "utf-8")
+                (staging / name).write_text(stamp(html, all_key), "utf-8")
         else:
             for name in ("history.html", "index.html", dicecheck.PAGE):
                 carry(reuse[name], staging / name)  # type: ignore[arg-type]
             if old is not None and (out / CACHE).is_dir():
                 for part in (out / CACHE).iterdir():  # the history's parts, for next time
-                    carry(part, staging / CACHE / part.name)
+                    if old.part(part.name) is not None \
+                            and not (staging / CACHE / part.name).exists():
+                        carry(part, staging / CACHE / part.name)
         write_index(staging, viewer, {**{_turn_name(t): key for t, (key, _) in kept.items()},
                                       **{n: all_key for n in ("history.html", "index.html",
                                                               dicecheck.PAGE)}}, kept)
