@@ -94,10 +94,10 @@ def test_a_kept_dice_entry_is_checked_against_the_turns_record(
     (site / INDEX).write_text(json.dumps(index), "utf-8")
     play(Game.open(game.root), 1, master="trust", reveal=False)  # the checker is drawn again
     publish(game, site)
+    assert_fresh(game, site, tmp_path)
     doc = dicecheck.read_document((site / dicecheck.PAGE).read_text("utf-8"))
     want = dicecheck.recorded_entry(Game.open(game.root), 2, Viewer.public())
     assert doc["turns"][1] == json.loads(json.dumps(want))
-    assert_fresh(game, site, tmp_path)
 
 
 def test_the_checkers_own_data_edited_is_drawn_again(game: Game, tmp_path: Path) -> None:
