@@ -16,7 +16,7 @@ import polars as pl
 from gmkit.core.envelope import Orders
 from gmkit.core.orders import ParseResult
 from gmkit.core.parts import (BoardSpec, Bot, Context, Headline, Importer, LifeCycle,
-                              Presentation)
+                              PlaceTable, Presentation)
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -45,7 +45,11 @@ class Aeternus(Ruleset[orders.Order]):
         colours=drawing.colours, scene=drawing.scene, describe=orders.describe,
         headline=Headline("fish", "Fish caught", ("faction", "hex")),
         series={"faction": "factions"}, subject_table=factions.subject_table,
-        holdings=tables.holdings)
+        holdings=tables.holdings,
+        place_tables=(PlaceTable("world", ("q", "r"), (
+            "biome", "landmark", "features", "corrupted", "mass"), kind="biome"),
+            PlaceTable("flags", ("q", "r"), ("faction",), many="flags"),
+            PlaceTable("players", ("q", "r"), ("id", "faction", "active"), many="players")))
     # 2: a message setting forth the intent to become a player (``Join``) makes one; 3.1: the
     # rule values an accepted proposal sets are in force at once
     lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players,
