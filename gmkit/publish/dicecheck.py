@@ -91,19 +91,20 @@ def recorded_entry(game: Game, turn: int, viewer: Viewer) -> dict[str, Any]:
     ruleset's order, as the turn page prints them. An entry a site kept from an earlier publish
     is taken only when it is this one: a roll relabelled "entered", given another value or
     removed from the kept entry is never carried into the checker."""
-    from gmkit.core.views import visible_rolls
-    from gmkit.publish.summary import _result_text
+    from gmkit.core.views import visible_events, visible_rolls
+    from gmkit.publish.summary import _result_text, step_titles
 
     store = game.store
     revision = store.revisions(turn)[-1]
     manifest = store.manifest(turn, revision)
     rolls = visible_rolls(store.read_log("rolls", turn, revision), viewer)
+    events = visible_events(store.read_log("events", turn, revision), viewer)
     rows = []
-    for step in game.ruleset.steps(game.context()):
-        rows += [{"step": step.name, "id": r["draw_id"], "purpose": r["purpose"],
+    for name, _, _ in step_titles(game, events, rolls):
+        rows += [{"step": name, "id": r["draw_id"], "purpose": r["purpose"],
                   "expression": r["expression"],
                   "result": _result_text(r["result"], r["expression"]), "source": r["source"]}
-                 for r in rolls.filter(pl.col("step") == step.name).iter_rows(named=True)]
+                 for r in rolls.filter(pl.col("step") == name).iter_rows(named=True)]
     beacon = manifest.get("beacon")
     seed = store.read_seed(turn) if store.seed_path(turn, revealed=True).exists() else None
     return {
