@@ -319,15 +319,16 @@ def _draw_turns(game: Game, todo: Sequence[int], turns: Sequence[int], viewer: V
     return pages
 
 
-def _kept_entry(game: Game, old: OldSite | None, inputs: SiteInputs, turn: int,
-                viewer: Viewer) -> Mapping[str, Any] | None:
-    """The dice entry the old site kept for ``turn``, when its key is the turn's and it is the
-    entry the turn's record gives (else None: the turn is drawn again)."""
-    kept = old.entry(turn, inputs.turn_key(turn)) if old is not None else None
-    if kept is None or not dicecheck.same_entry(kept, dicecheck.recorded_entry(game, turn,
-                                                                               viewer)):
-        return None
-    return kept
+def _kept_entries(game: Game, old: OldSite, inputs: SiteInputs, turns: Sequence[int],
+                  viewer: Viewer) -> dict[int, Mapping[str, Any]]:
+    """Of the dice entries the old site kept for ``turns`` under their turn's key, those that
+    are the entries the turns' records give (read side by side: each reads its turn's logs)."""
+    from gmkit.core.files import in_parallel
+
+    kept = {t: e for t in turns if (e := old.entry(t, inputs.turn_key(t))) is not None}
+    same = in_parallel(lambda t: dicecheck.same_entry(
+        kept[t], dicecheck.recorded_entry(game, t, viewer)), list(kept))
+    return {t: e for (t, e), ok in zip(kept.items(), same) if ok}
 
 
 def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
@@ -348,10 +349,14 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
     reuse = {name: old.page(name, key) if old else None for name, key in
              [*((_turn_name(t), inputs.turn_key(t)) for t in turns),
               *((name, all_key) for name in ("history.html", "index.html", dicecheck.PAGE))]}
-    entries = {t: _kept_entry(game, old, inputs, t, viewer)
-               if reuse[_turn_name(t)] is not None else None for t in turns}
+    entries = {t: old.entry(t, inputs.turn_key(t)) if old else None for t in turns}
     todo = [t for t in turns if reuse[_turn_name(t)] is None or entries[t] is None]
     redraw_all = any(reuse[n] is None for n in ("history.html", "index.html", dicecheck.PAGE))
+    if redraw_all and old is not None:
+        # the checker is drawn again from the kept entries: each must be its turn's record's
+        # (a page whose entry is not is drawn again with it)
+        checked = _kept_entries(game, old, inputs, [t for t in turns if t not in todo], viewer)
+        todo = [t for t in turns if t in todo or t not in checked]
     maps = [t for t in inputs.turns
             if not (old and old.part(f"map-{inputs.state_key(t)}.svg"))] if redraw_all else []
     total, done = len(todo) + len(maps) + 1, 0
