@@ -53,8 +53,8 @@ import shapely
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
-__all__ = ["GAP_SHARE", "Frame", "frame_of", "local_frame", "plane_frame", "plane_to_rfc7946",
-           "shared_borders", "to_rfc7946"]
+__all__ = ["GAP_SHARE", "Frame", "frame_of", "local_frame", "plane_extent", "plane_frame",
+           "plane_to_rfc7946", "shared_borders", "to_rfc7946"]
 
 #: Kilometres in a degree of latitude (and of longitude at the equator).
 KM_PER_DEGREE = 111.32
@@ -294,6 +294,23 @@ def plane_frame(extent: float | None) -> Frame:
     either axis, None for an unbounded board (a unit stays a kilometre)."""
     km = KM_PER_DEGREE if extent is None else max(KM_PER_DEGREE, extent / LOCAL_SPAN)
     return Frame(west=0.0, south=0.0, km_per_degree=km, true_at=0.0, kind="plane")
+
+
+def plane_extent(board: Any) -> float | None:
+    """How far a graph or hex board reaches from its plane's origin along either axis, as
+    :mod:`gmkit.core.drawing.board_geojson` draws it (a place's position, a hex's corners);
+    None for an unbounded hex grid."""
+    from gmkit.core.boards.graph import GraphBoard
+
+    if isinstance(board, GraphBoard):
+        return max((abs(v) for p in board.places.values() for v in (p.pos or (0.0, 0.0))),
+                   default=0.0)
+    if board.frame is None:
+        return None
+    far = 0.0
+    for q, r in board.frame.select("q", "r").iter_rows():
+        far = max(far, abs(math.sqrt(3) * (q + r / 2)) + 1, abs(1.5 * r) + 1)
+    return far
 
 
 def _placed(coords: Any, frame: Frame) -> Any:

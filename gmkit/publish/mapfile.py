@@ -6,7 +6,6 @@ from the ruleset's view of the state for the public, the GM or one player."""
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +79,8 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
     as ``view`` sees them, with ``turn``. A polygon map is placed by the frame its file names,
     else its ruleset's ``board.frame``, else the local frame of a fictional land; a graph or
     hex board by the plane frame (its origin at 0° N 0° E, one scale for every turn)."""
-    from gmkit.core.geoexport import FrameError, plane_frame, plane_to_rfc7946, to_rfc7946
+    from gmkit.core.geoexport import (FrameError, plane_extent, plane_frame, plane_to_rfc7946,
+                                      to_rfc7946)
     from gmkit.core.placerows import declared_places
 
     from gmkit.core.drawing.board_geojson import graph_geojson, hex_geojson, place_properties
@@ -102,10 +102,10 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
              for p in places}
     try:
         if isinstance(board, GraphBoard):
-            return plane_to_rfc7946(graph_geojson(board, props), plane_frame(_extent(board)))
+            return plane_to_rfc7946(graph_geojson(board, props), plane_frame(plane_extent(board)))
         if isinstance(board, HexBoard):
             return plane_to_rfc7946(hex_geojson(board, scene, props),
-                                    plane_frame(_extent(board)))
+                                    plane_frame(plane_extent(board)))
     except FrameError as e:
         raise GameError(f"{game.title}: {e}") from None
     if not isinstance(board, PolygonBoard) or not path.exists():
@@ -117,20 +117,6 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
                           frame=game.ruleset.board.frame)
     except FrameError as e:
         raise GameError(f"{path}: {e}") from None
-
-
-def _extent(board: GraphBoard | HexBoard) -> float | None:
-    """How far the board reaches from its plane's origin along either axis (as
-    :mod:`gmkit.core.drawing.board_geojson` draws it); None for an unbounded hex grid."""
-    if isinstance(board, GraphBoard):
-        return max((abs(v) for p in board.places.values() for v in (p.pos or (0.0, 0.0))),
-                   default=0.0)
-    if board.frame is None:
-        return None
-    far = 0.0
-    for q, r in board.frame.select("q", "r").iter_rows():
-        far = max(far, abs(math.sqrt(3) * (q + r / 2)) + 1, abs(1.5 * r) + 1)
-    return far
 
 
 def write_map(game: Game, out: Path, turn: int | None = None, view: str = "public",
