@@ -84,6 +84,10 @@ class Ruleset(ABC, Generic[O]):
     #: :attr:`legacy` they are every version the ruleset knows; a turn recording any other is a
     #: problem, or needs a newer gmkit when its version is above the current one.
     retired: ClassVar[tuple[str, ...]] = ()
+    #: State columns holding a time as ISO 8601 text with its zone, by table (``{"players":
+    #: ("joined",)}``): read as timestamps with their zone where the game is queried (SQL and
+    #: its exports), in old turns and new alike.
+    times: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     board: ClassVar[BoardSpec] = BoardSpec()
     views: ClassVar[Views] = Views()
     presentation: ClassVar[Presentation] = Presentation()

@@ -34,6 +34,12 @@ class Aeternus(Ruleset[orders.Order]):
     title = "Aeternus"
     version = "2"
     legacy = {"1": {"leaving": "keep_items"}}
+    # every time the state keeps (UTC, to the second), as SQL reads it
+    times = {"players": ("joined", "left_at"), "proposals": ("posted_at", "ends"),
+             "votes": ("posted_at",), "merges": ("posted_at",), "trades": ("posted_at",),
+             "clock": ("now",), "judge": ("since",), "requests": ("posted_at",),
+             "rulings": ("posted_at",), "confidence": ("posted_at", "ends"),
+             "candidacies": ("posted_at",), "judge_votes": ("posted_at",)}
     params = PARAMS
     schemas = tables.SCHEMAS
     # a candidacy's Discord message, whose reactions are its votes
