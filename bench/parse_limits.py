@@ -38,6 +38,11 @@ from gmkit.game import Game, starting_board  # noqa: E402
 
 TARGET_S = 0.1
 FIXED = ["noble 1 with from 1 ", " ", "( ", "1", "a", "[b]", ": ", "1, ", "x by ", "to "]
+#: Heads and units that drove a parser to its worst before (a Pyramid lead of "with" and "from"
+#: with no destination after its noble: cubic backtracking, 0.4 s a line), tried on every
+#: ruleset.
+SHAPES = [("noble to ", "with from "), ("noble into ", "leads from "), ("x to ", "leads from "),
+          ("a to ", "leads with from "), ("move ", "from to ")]
 
 
 def words_of(ruleset: str) -> list[str]:
@@ -62,12 +67,12 @@ def hostile_lines(ruleset: str, seed: int = 1, combos: int = 120) -> list[str]:
     units = FIXED + [w + " " for w in words]
     units += [" ".join(rnd.choice(words) for _ in range(rnd.randint(2, 3))) + " "
               for _ in range(combos)]
+    pairs = [(head, unit) for unit in units for head in ("", rnd.choice(words) + " ", "1 ")]
     out = []
-    for unit in units:
-        for head in ("", rnd.choice(words) + " ", "1 "):
-            line = (head + unit * (MAX_LINE_CHARS // len(unit) + 1))[:MAX_LINE_CHARS]
-            out.append(line)
-            out.append("[b]" + line[:MAX_LINE_CHARS - 7] + "[/b]")
+    for head, unit in [*pairs, *SHAPES]:
+        line = (head + unit * (MAX_LINE_CHARS // len(unit) + 1))[:MAX_LINE_CHARS]
+        out.append(line)
+        out.append("[b]" + line[:MAX_LINE_CHARS - 7] + "[/b]")
     return out
 
 

@@ -33,6 +33,7 @@ from bench.aeternus_import import bench_aeternus_import  # noqa: E402
 from bench.aeternus_turn import bench_aeternus_batch  # noqa: E402
 from bench.aztlan_adjudicate import bench_adjudicate, median_time  # noqa: E402
 from bench.beacon import bench_beacon  # noqa: E402
+from bench.board_limits import bench_board_limits  # noqa: E402
 from bench.cli_startup import bench_cli_startup  # noqa: E402
 from bench.dice_check_page import bench_dice_check_page  # noqa: E402
 from bench.gm_first_page import bench_gm_first_page  # noqa: E402
@@ -292,7 +293,8 @@ def main() -> int:
     results: list[dict] = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for fn in (bench_map, bench_hex_draw, bench_map_labels, bench_beacon, bench_turn,
+        for fn in (bench_map, bench_hex_draw, bench_map_labels, bench_beacon, bench_board_limits,
+                   bench_turn,
                    bench_verify, bench_dice_check_page, bench_notebook,
                    bench_notebook_clicks, bench_history_settle, bench_adjudicate,
                    bench_aztlan_verify, bench_pyramid_round, bench_jungle_session,
@@ -305,7 +307,8 @@ def main() -> int:
             # each benchmark's folders apart from the others'
             own = Path(tempfile.mkdtemp(prefix=f"{fn.__name__}-", dir=tmp))
             results.extend(fn() if fn in (bench_map, bench_hex_draw, bench_map_labels,
-                                          bench_beacon, bench_notebook_clicks,
+                                          bench_beacon, bench_board_limits,
+                                          bench_notebook_clicks,
                                           bench_history_settle, bench_sweep,
                                           bench_aeternus_world, bench_aeternus_batch,
                                           bench_gm_first_page)

@@ -31,7 +31,9 @@ def receive_session(game: Game, master: str) -> None:
     """The GM's civilization figures and every house's post for the coming session."""
     turn = game.next_turn
     dice = Dice(derived_seed(master, "civ", turn), turn, "civ")
-    game.receive_post(CIV, civ_post(game.state(), dice))  # received now, as real posts are
+    # received now, as real posts are; the civilization's figures are stored even when none
+    # of them is an order this evening (the GM stores them so with --allow-empty)
+    game.receive_post(CIV, civ_post(game.state(), dice), allow_empty=True)
     receive_bot_posts(game, master, received=None)
 
 

@@ -64,7 +64,15 @@ def bases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         assert cli("reveal", played)[0] == 0
     assert cli("orders", played, "--player", "Gold", base / "post.txt")[0] == 0
     assert cli("publish", played, "--out", base / "site")[0] == 0
-    return {"fresh": fresh, "ready": ready, "played": played, "files": base}
+    # a game committing ahead: each commit makes and pins the next turn's seed
+    ahead = base / "ahead"
+    assert cli("new", ahead, "--ruleset", "cien", "--players", base / "players.toml",
+               "--map", base / "map.geojson")[0] == 0
+    for _ in range(3):
+        assert cli("orders", ahead, "--player", "Red", base / "post.txt")[0] == 0
+        assert cli("resolve", ahead)[0] == 0
+    assert cli("orders", ahead, "--player", "Gold", base / "post.txt")[0] == 0
+    return {"fresh": fresh, "ready": ready, "played": played, "ahead": ahead, "files": base}
 
 
 def _copy(src: Path, into: Path) -> Path:
@@ -100,6 +108,11 @@ CASES: dict[str, tuple[str, list[str]]] = {
     "rules": ("ready", ["rules", "{g}", "--set", "base_output=12", "--why", "house rule"]),
     "withdraw": ("ready", ["withdraw", "{g}", "1", "--why", "filed under the wrong player"]),
     "publish": ("played", ["publish", "{g}", "--out", "{w}/site"]),
+    # committing ahead: the next turn's seed is made and pinned as the turn is committed, and a
+    # rollback puts a fresh one in place with its record
+    "resolve-ahead": ("ahead", ["resolve", "{g}"]),
+    "revise-ahead": ("ahead", ["resolve", "{g}", "--revise", "--why", "a fixed die"]),
+    "rollback-ahead": ("ahead", ["rollback", "{g}", "--to", "1", "--why", "a forgotten post"]),
 }
 
 
@@ -109,11 +122,16 @@ def _argv(template: list[str], game: Path, files: Path, work: Path) -> list[str]
 
 def _extra_checks(name: str, base: Path, game: Path) -> None:
     g = Game.open(game)
-    if name == "rollback":
+    if name in ("rollback", "rollback-ahead"):
         latest = g.latest_turn
         assert latest in (1, 3)
         if latest == 1:  # rolled back: nothing of turns 2 and 3 is left to reuse
-            assert not list((game / "secret").glob("000[23].seed"))
+            # (committing ahead, turn 2 has its fresh seed, which verify checks against the
+            # rollback's record)
+            fresh = "0002.seed" if name == "rollback-ahead" else None
+            assert [p.name for p in (game / "secret").glob("000[23].seed")] == \
+                ([fresh] if fresh and (game / "secret" / fresh).exists() else [])
+            assert not list((game / "secret").glob("*.fresh"))
             assert not list((game / "revealed").glob("000[23].seed"))
             assert g.store.pending_posts(2).height == 0
     if name == "commit-seed":

@@ -19,7 +19,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
+from markupsafe import escape
 
 from bench.dice_check_page import check_result, offline_browser
 from bench.notebook_clicks import missing_browser
@@ -325,6 +327,10 @@ def test_every_sample_checks_in_the_browser(driver, tmp_path, sample):
     assert found["seeds"] == str(len(revealed)) and revealed
     seeded = _seeded_printed(doc)
     assert found["draws"] == str(len(seeded)) and found["unchecked"] == "0", found
+    # every public seeded roll of the log, whatever step drew it, is what the page checked
+    logged = game.history("rolls", view="public").filter(
+        pl.col("turn").is_in(revealed) & (pl.col("source") == "seeded"))
+    assert found["draws"] == str(logged.height), (found, logged.height)
     unsuffixed = {(t, r["id"]) for t, r in seeded
                   if gdice.is_single_die(r["expression"]) and not r["id"].endswith("#0")}
     assert found["missingSuffix"] == found["missingSuffixWouldMatch"] == str(len(unsuffixed))
@@ -334,6 +340,24 @@ def test_every_sample_checks_in_the_browser(driver, tmp_path, sample):
         assert found["mismatches"] == "0"
     _no_console_error(driver)
     assert all(u.startswith("file://") for u in _requests(driver))
+
+
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_the_checker_carries_every_public_roll_of_the_log(tmp_path, sample):
+    """Every public roll of every published turn is on the dice page and its turn page, those
+    drawn outside the ruleset's steps too (Aeternus's world generation): per turn, the
+    document holds as many rolls, of each source, as the public log."""
+    game, site = _publish(sample, tmp_path)
+    doc = dicecheck.read_document((site / dicecheck.PAGE).read_text("utf-8"))
+    log = game.history("rolls", view="public")
+    for entry in doc["turns"]:
+        logged = log.filter(pl.col("turn") == entry["turn"])
+        assert sorted(r["id"] for r in entry["rolls"]) == sorted(logged["draw_id"].to_list())
+        for source in ("seeded", "entered"):
+            assert sum(r["source"] == source for r in entry["rolls"]) == \
+                logged.filter(pl.col("source") == source).height
+        page = (site / f"turn-{entry['turn']:04d}.html").read_text("utf-8")
+        assert all(str(escape(r["id"])) in page for r in entry["rolls"])
 
 
 @needs_browser

@@ -59,7 +59,7 @@ def test_a_graph_board_is_places_as_points_and_links_as_lines(samples: Path,
                                                               tmp_path: Path) -> None:
     """Pyramid: every land space a Point with its holder and pieces now; every border a line."""
     data = _geojson(samples, tmp_path, "pyramid")
-    assert data["gmkit_frame"]["kind"] == "graph"
+    assert data["gmkit_frame"]["plane"]["kind"] == "graph"
     points = [f for f in data["features"] if f["geometry"]["type"] == "Point"]
     lines = [f for f in data["features"] if f["geometry"]["type"] == "LineString"]
     from gmkit.game import Game
@@ -77,7 +77,7 @@ def test_a_graph_board_is_places_as_points_and_links_as_lines(samples: Path,
 def test_a_hex_board_is_hexes_as_polygons_with_their_coordinates(samples: Path, tmp_path: Path,
                                                                  name: str) -> None:
     data = _geojson(samples, tmp_path, name)
-    assert data["gmkit_frame"]["kind"] == "hex"
+    assert data["gmkit_frame"]["plane"]["kind"] == "hex"
     hexes = data["features"]
     assert hexes and all(f["geometry"]["type"] == "Polygon" for f in hexes)
     assert all(f["properties"]["q"] + f["properties"]["r"] + f["properties"]["s"] == 0

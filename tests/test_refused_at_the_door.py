@@ -102,6 +102,24 @@ def test_a_post_in_which_no_line_is_an_order_is_refused_unless_allowed(
     assert _pending(game) == 2
 
 
+def test_receive_post_refuses_a_post_with_no_order_as_the_cli_and_the_desk_do(
+        game: Path) -> None:  # noqa: F811
+    """``Game.receive_post`` is the door ``gmkit orders`` and the desk go through: by default
+    it refuses a post in which no line is an order, storing nothing, and stores it when told
+    (``allow_empty=True``, as the samples' builders and the playouts say they do)."""
+    from gmkit.desk import Desk, DeskError
+    from gmkit.game import GameError
+
+    g = Game.open(game)
+    with pytest.raises(GameError, match="no line of Red's post is an order"):
+        g.receive_post("Red", "Hello all, orders tomorrow!")
+    with pytest.raises(DeskError, match="nothing was stored"):
+        Desk(g).receive("Red", "Hello all, orders tomorrow!")
+    assert _pending(game) == 0
+    g.receive_post("Red", "Hello all, orders tomorrow!", allow_empty=True)
+    assert _pending(game) == 1
+
+
 def test_a_post_of_a_rejected_line_only_is_refused_naming_the_line(game: Path) -> None:  # noqa: F811
     """A post whose only order line is rejected is refused too: the reason names the line."""
     res = run("orders", game, "--player", "Red", "-", input="[b]10 Grain for Conquest of Nowhere[/b]")

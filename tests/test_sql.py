@@ -145,6 +145,15 @@ def test_state_tables_pass_through_the_rulesets_public_state(game: Game, view: s
     assert differs == (not gm)
 
 
+def _as_queried(rs: object, table: str, frame: pl.DataFrame) -> pl.DataFrame:
+    """A state table as SQL gives it: the columns its ruleset declares times, as times."""
+    times = getattr(rs, "times", {}).get(table, ())
+    return frame.with_columns(
+        pl.col(c).map_elements(lambda v: datetime.fromisoformat(v).astimezone(timezone.utc),
+                               return_dtype=pl.Datetime("us", "UTC"))
+        for c in times if c in frame.columns)
+
+
 @pytest.mark.parametrize("name", registered())
 def test_every_ruleset_gets_a_view_per_table(tmp_path: Path, name: str) -> None:
     """Every registered ruleset: one view per state table and log, plus ``revisions``; the
@@ -162,14 +171,14 @@ def test_every_ruleset_gets_a_view_per_table(tmp_path: Path, name: str) -> None:
     for table, frame in public.tables.items():
         got = pl.DataFrame(con.sql(f'SELECT * EXCLUDE (turn, revision) FROM "{table}" '
                                    f"WHERE turn = {game.latest_turn}"))
-        assert got.equals(rs.views.occupied(table, frame)), table
+        assert got.equals(_as_queried(rs, table, rs.views.occupied(table, frame))), table
     posts = game.turn().orders
     player = posts["player"][0]
     mine = sql.views(game, view=f"player:{player}")
     for table, frame in rs.view(game.state(), f"player:{player}").tables.items():
         got = pl.DataFrame(mine.sql(f'SELECT * EXCLUDE (turn, revision) FROM "{table}" '
                                     f"WHERE turn = {game.latest_turn}"))
-        assert got.equals(rs.views.occupied(table, frame)), table
+        assert got.equals(_as_queried(rs, table, rs.views.occupied(table, frame))), table
     seen = {(r[0], r[1]) for r in mine.sql("SELECT player, secret FROM orders").fetchall()}
     assert all(p == player for p, secret in seen if secret)
 
@@ -205,6 +214,28 @@ def test_received_is_a_timestamp_with_time_zone(game: Game) -> None:
     con = sql.views(game)
     assert con.sql("SELECT DISTINCT typeof(received) FROM orders").fetchall() == \
         [("TIMESTAMP WITH TIME ZONE",)]
+
+
+
+def test_every_time_is_a_timestamp_with_its_zone_in_sql_and_its_exports(tmp_path: Path) -> None:
+    """Aeternus's times (``players.joined``, a proposal's ``ends``, the clock...) and
+    ``orders.posted`` are read as TIMESTAMP WITH TIME ZONE from the text the turns stored (the
+    sample's turns, written before), so SQL and its Parquet export give times, not text."""
+    root = Path(__file__).resolve().parent.parent / "data" / "sample-aeternus"
+    g = Game.open(root)
+    con = sql.views(g, gm=True)
+    for table, columns in {**g.ruleset.times, "orders": ("posted", "received")}.items():
+        for column in columns:
+            kinds = con.sql(f'SELECT DISTINCT typeof("{column}") FROM "{table}"').fetchall()
+            assert kinds in ([("TIMESTAMP WITH TIME ZONE",)], []), (table, column, kinds)
+    joined = sql.query(g, "SELECT id, joined FROM players WHERE turn = 1 ORDER BY id")
+    assert joined.schema["joined"] == pl.Datetime("us", "UTC") and joined["joined"].null_count() \
+        < joined.height
+    posted = sql.query(g, "SELECT posted FROM orders", gm=True)
+    assert posted.height and posted.schema["posted"] == pl.Datetime("us", "UTC")
+    sql.export(g, tmp_path / "out")
+    assert pl.read_parquet(tmp_path / "out" / "players.parquet").schema["joined"] == \
+        pl.Datetime("us", "UTC")
 
 
 def test_a_stored_value_that_cannot_be_decoded_names_its_file(tmp_path: Path) -> None:

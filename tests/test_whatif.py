@@ -313,6 +313,27 @@ def test_cli_whatif_refuses_to_write_in_the_game_folder(tmp_path: Path) -> None:
     assert _hashes(root) == before
 
 
+@pytest.mark.parametrize("target", ["file", "under-a-file"])
+def test_cli_whatif_refuses_an_out_that_cannot_be_a_folder_before_resolving(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str) -> None:
+    """``--out`` names a folder: an existing file there (or a file on its way) is refused in
+    one line before the turn is resolved, never after."""
+    import gmkit.game.whatif as whatif
+
+    root = _copy(tmp_path, "sample-aztlan")
+    (tmp_path / "taken").write_text("a file of the GM's", "utf-8")
+    out = tmp_path / "taken" if target == "file" else tmp_path / "taken" / "wi"
+
+    def never(*args: object, **kw: object) -> None:
+        raise AssertionError("resolved before --out was checked")
+
+    monkeypatch.setattr(whatif, "what_if", never)
+    run = CliRunner().invoke(main, ["whatif", str(root), "--turn", "1", "--out", str(out)])
+    assert run.exit_code == 2, run.output
+    assert "is not a folder" in run.stderr.strip().splitlines()[-1]
+    assert (tmp_path / "taken").read_text("utf-8") == "a file of the GM's"
+
+
 def test_cli_whatif_bad_withdraw_is_named(tmp_path: Path) -> None:
     root = _copy(tmp_path, "sample-aztlan")
     run = CliRunner().invoke(main, ["whatif", str(root), "--turn", "1", "--withdraw", "3:x"])

@@ -94,9 +94,10 @@ def map_command(game: Path, turn: int | None, view: str, out: Path | None,
               help="A turn record hash printed in a report: prove the folder still holds it.")
 def verify(game: Path, against: str | None) -> None:
     """Check every manifest hash and re-resolve every turn. Exit status: 0 all is well; 1 a
-    problem (a file, hash or turn that is not what was committed); 3 no problem, but turns
-    resolved under a ruleset version this gmkit no longer has resolve differently now (an
-    upgrade, not tampering); 2 the game could not be read."""
+    problem (a file, hash or turn that is not what was committed, a ruleset version the
+    ruleset never had); 3 no problem, but turns resolved under a ruleset version this gmkit
+    retired resolve differently now (an upgrade, not tampering); 2 the game could not be read,
+    or needs a newer gmkit."""
     from gmkit.game import Game
     from gmkit.game.verify import verify_game
 
@@ -113,7 +114,7 @@ def verify(game: Path, against: str | None) -> None:
         sys.exit(1)
     if found.notices:
         click.echo(f"gmkit: {len(found.notices)} turn(s) were resolved under a ruleset version "
-                   "this gmkit no longer has and resolve differently now; no problem found",
+                   "this gmkit retired and resolve differently now; no problem found",
                    err=True)
         sys.exit(3)
     click.echo(f"verified {found.turns} turn(s): every hash matches and every turn "

@@ -28,6 +28,14 @@ both:
   border is added only where the stored map leaves a gap between two regions that every
   region along it would close.
 
+A graph or hex board has no place on the Earth either: it is drawn in its own plane
+(:mod:`gmkit.core.drawing.board_geojson`) and placed by :func:`plane_to_rfc7946` in the
+**plane frame** (:func:`plane_frame`): the plane's origin at 0° N 0° E, a plane unit a kilometre
+at the equator, unless the board reaches farther than :data:`LOCAL_SPAN` degrees from the
+origin at that scale (then shrunk to fit). The frame depends on the board alone, never on the
+turn or on what a turn shows, so the maps of every turn of a game line up; ``"gmkit_frame"``
+holds it, with the plane it undoes to (``"plane"``).
+
 Polygons follow the right-hand rule (exteriors counter-clockwise) and coordinates have seven
 decimals (about a centimetre). Nothing here changes the stored map or its hashes.
 """
@@ -45,7 +53,8 @@ import shapely
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
-__all__ = ["GAP_SHARE", "Frame", "frame_of", "local_frame", "shared_borders", "to_rfc7946"]
+__all__ = ["GAP_SHARE", "Frame", "frame_of", "local_frame", "plane_extent", "plane_frame",
+           "plane_to_rfc7946", "shared_borders", "to_rfc7946"]
 
 #: Kilometres in a degree of latitude (and of longitude at the equator).
 KM_PER_DEGREE = 111.32
@@ -273,3 +282,70 @@ def to_rfc7946(data: Mapping[str, Any], properties: Mapping[str, Mapping[str, An
     return {"type": "FeatureCollection", "name": data.get("name", "map"),
             "bbox": [west, south, east, north], "gmkit_frame": used.member(),
             "features": out_features}
+
+
+# -------------------------------------------------------------------------- boards in a plane
+
+
+def plane_frame(extent: float | None) -> Frame:
+    """The frame of a board drawn in its own plane (a graph or hex board): the origin at 0° N
+    0° E, a plane unit a kilometre, shrunk so that the board fits within :data:`LOCAL_SPAN`
+    degrees of the origin; ``extent`` is the farthest any place lies from the origin along
+    either axis, None for an unbounded board (a unit stays a kilometre)."""
+    km = KM_PER_DEGREE if extent is None else max(KM_PER_DEGREE, extent / LOCAL_SPAN)
+    return Frame(west=0.0, south=0.0, km_per_degree=km, true_at=0.0, kind="plane")
+
+
+def plane_extent(board: Any) -> float | None:
+    """How far a graph or hex board reaches from its plane's origin along either axis, as
+    :mod:`gmkit.core.drawing.board_geojson` draws it (a place's position, a hex's corners);
+    None for an unbounded hex grid."""
+    from gmkit.core.boards.graph import GraphBoard
+
+    if isinstance(board, GraphBoard):
+        return max((abs(v) for p in board.places.values() for v in (p.pos or (0.0, 0.0))),
+                   default=0.0)
+    if board.frame is None:
+        return None
+    far = 0.0
+    for q, r in board.frame.select("q", "r").iter_rows():
+        far = max(far, abs(math.sqrt(3) * (q + r / 2)) + 1, abs(1.5 * r) + 1)
+    return far
+
+
+def _placed(coords: Any, frame: Frame) -> Any:
+    """GeoJSON coordinates (a position or nested lists of them) in longitude and latitude."""
+    if coords and isinstance(coords[0], (int, float)):
+        lon, lat = frame.lonlat(np.array([coords[:2]], dtype=float))[0]
+        return [float(lon), float(lat)]
+    return [_placed(c, frame) for c in coords]
+
+
+def plane_to_rfc7946(collection: Mapping[str, Any], frame: Frame) -> dict[str, Any]:
+    """A FeatureCollection drawn in a board's plane placed in longitude and latitude by
+    ``frame``: every coordinate moved, ``"bbox"`` the extent, and ``"gmkit_frame"`` the frame
+    with the plane the collection named (``"plane"``), so a reader can go back to it. Raises
+    :class:`FrameError` when a place falls outside longitude and latitude."""
+    features = []
+    for f in collection.get("features", []):
+        geometry = dict(f["geometry"])
+        geometry["coordinates"] = _placed(geometry["coordinates"], frame)
+        features.append({**f, "geometry": geometry})
+    points = [pt for f in features for pt in _positions(f["geometry"]["coordinates"])]
+    if points:
+        lons, lats = [p[0] for p in points], [p[1] for p in points]
+        west, south, east, north = min(lons), min(lats), max(lons), max(lats)
+    else:
+        west = south = east = north = 0.0
+    if not (-180 <= west <= east <= 180 and -90 <= south <= north <= 90):
+        raise FrameError(f"the board reaches outside longitude and latitude at a kilometre a "
+                         f"unit ({west}, {south}, {east}, {north})")
+    member = {**frame.member(), "plane": dict(collection.get("gmkit_frame", {}))}
+    return {"type": "FeatureCollection", "bbox": [west, south, east, north],
+            "gmkit_frame": member, "features": features}
+
+
+def _positions(coords: Any) -> list[list[float]]:
+    if coords and isinstance(coords[0], (int, float)):
+        return [coords]
+    return [p for c in coords for p in _positions(c)]

@@ -148,6 +148,23 @@ class Views:
 
 
 @dataclass(frozen=True)
+class PlaceTable:
+    """A state table whose rows say something of the board's places, declared for the map's
+    GeoJSON: each place's feature carries ``columns`` of its row, under their names, as the
+    viewer sees them. ``key`` names the place: one column (a province, a land) or ``("q",
+    "r")`` on a hex grid. ``kind``: the column that is the place's kind (the feature's
+    ``kind``). ``many``: a table with several rows a place (the armies in a sector, the
+    players on a hex) gives the feature one property of that name, the list of its rows'
+    ``columns``; else the table has one row a place."""
+
+    table: str
+    key: tuple[str, ...]
+    columns: tuple[str, ...]
+    kind: str | None = None
+    many: str | None = None
+
+
+@dataclass(frozen=True)
 class Presentation:
     """How the workflow shows a game, without knowing its columns.
 
@@ -164,8 +181,9 @@ class Presentation:
     "faction"). ``series``: other subjects the history follows (name -> words) and
     ``subject_table(state, subject, ctx)`` their rows (``entity``, ``player``, numeric
     metrics). ``holdings(state, ctx)``: what each player holds, in words (``player``,
-    ``holdings``). ``places(state)``: what the state says of each place, for the map's GeoJSON
-    export. ``links(state)``: player-supplied links shown with a turn (label, url).
+    ``holdings``). ``place_tables``: the state tables whose rows the map's GeoJSON export gives
+    each place (:class:`PlaceTable`); ``places(state)``: more of each place for it, which no
+    table holds as it is. ``links(state)``: player-supplied links shown with a turn (label, url).
     ``routine(event)``: for an event a reader need not read one by one (an army that stands
     unattacked), the words of its group: a step's listing (``gmkit resolve``, the notebook's
     step) counts each group in one line (:func:`~gmkit.core.steps.condensed`); the reports and
@@ -182,6 +200,7 @@ class Presentation:
     subject_table: Callable[[State, str, Context], pl.DataFrame | None] | None = None
     holdings: Callable[[State, Context], pl.DataFrame | None] | None = None
     places: Callable[[State], dict[str, dict[str, Any]]] | None = None
+    place_tables: tuple[PlaceTable, ...] = ()
     links: Callable[[State], list[tuple[str, str]]] | None = None
     routine: Callable[[Event], str | None] | None = None
 

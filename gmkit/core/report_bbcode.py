@@ -231,6 +231,7 @@ def _bb_fair_dice(report: TurnReport) -> list[str]:
     if report.next_commitment:
         out.append(f"Turn {report.turn + 1} dice commitment (sha256): "
                    f"{_bb_inline(report.next_commitment)}")
+        out += [f"[b]Replaced:[/b] {_bb_inline(r)}" for r in report.next_commitment_replaced]
     if report.next_deadline:
         out.append(f"Turn {report.turn + 1} order deadline: {_bb_inline(report.next_deadline)}")
     return out

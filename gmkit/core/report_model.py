@@ -134,6 +134,9 @@ class TurnReport:
     links: tuple[tuple[str, str], ...] = ()  # (label, url), e.g. player coat-of-arms links
     #: The next turn's dice commitment and order deadline, announced with this summary.
     next_commitment: str | None = None
+    #: Each rollback's replacement of the announced next commitment, in words ("announced X,
+    #: replaced by Y at the rollback of ... (why)").
+    next_commitment_replaced: tuple[str, ...] = ()
     next_deadline: str | None = None
     #: What this turn's dice guarantee ("committed before orders", "beacon-mixed ...", "dice
     #: entered by the GM ..."), and warnings against them (a commitment made after an order).

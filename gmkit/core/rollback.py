@@ -13,6 +13,7 @@ import os
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,19 @@ from gmkit.core.pending import PendingInput
 #: The journal of a rollback under way; the next command completes it.
 ROLLBACK_JOURNAL = "rollback-journal.json"
 SEED_TEXT = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class FreshSeed:
+    """The seed a rollback puts in place for the turn after the one it goes back to, in a game
+    whose next commitment is pinned in the chain: ``made`` is when it was made, ``replaces``
+    the commitment it replaces (the one the turn rolled back to pinned, or a rollback
+    since). The rollback's record in the attic keeps its commitment, the one way a pinned
+    commitment is replaced."""
+
+    seed: str
+    made: str
+    replaces: str | None = None
 
 
 def commitment_of(seed: str) -> str:
@@ -97,9 +111,13 @@ class Rollbacks(PendingInput):
             return seed
 
     # -- rollback ------------------------------------------------------------------------------
-    def rollback(self, to_turn: int, reason: str = "") -> list[Path]:
+    def rollback(self, to_turn: int, reason: str = "", fresh: FreshSeed | None = None
+                 ) -> list[Path]:
         """Set aside every turn after ``to_turn``, with its seeds, posts and dice, into
         ``attic/`` (kept, never deleted); the turns are then played again with fresh seeds.
+        With ``fresh``, that seed becomes turn ``to_turn + 1``'s in the same move, and the
+        rollback's record keeps its commitment (``commitment``: turn, replaces, commitment,
+        made).
 
         The whole move is planned first and written as a journal; a rollback killed half-way
         is completed by the next gmkit command that opens the game, so the folder is never
@@ -108,6 +126,12 @@ class Rollbacks(PendingInput):
             self._finish_rollback()
             if to_turn not in self._turn_dirs():
                 raise StoreError(f"{self.root}: no turn {to_turn} to roll back to")
+            if fresh is not None and not SEED_TEXT.fullmatch(fresh.seed):
+                raise StoreError("a seed is 64 hexadecimal characters")
+            if fresh is not None and commitment_of(fresh.seed) in {
+                    fresh.replaces, *self.retired_commitments()}:
+                raise StoreError("the fresh seed was committed before; a rollback needs a "
+                                 "seed never used")
             attic = self.root / "attic"
             _mkdir(attic)
             stamp = 1 + max((int(p.name[:3]) for p in attic.iterdir() if p.name[:3].isdigit()),
@@ -148,6 +172,17 @@ class Rollbacks(PendingInput):
                        "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                        "set_aside": set_aside, "retired_seeds": sorted(set(retired)),
                        "moves": moves}
+            if fresh is not None:
+                # written aside first, put in place after the old seed left (the last move)
+                name = f"{to_turn + 1:04d}"
+                atomic_write(self.root / "secret" / f"{name}.fresh",
+                             (fresh.seed + "\n").encode("ascii"), exclusive=True)
+                moves.append((f"secret/{name}.fresh", f"secret/{name}.seed"))
+                journal["commitment"] = {"turn": to_turn + 1, "replaces": fresh.replaces,
+                                         "commitment": commitment_of(fresh.seed),
+                                         "made": fresh.made}
+                if fresh.replaces:
+                    journal["retired_seeds"] = sorted({*retired, fresh.replaces})
             atomic_write(self.root / ROLLBACK_JOURNAL,
                          json.dumps(journal, indent=1, ensure_ascii=False).encode())
             self._finish_rollback()
@@ -167,6 +202,8 @@ class Rollbacks(PendingInput):
         self._finish_import()  # an import stopped half-way is completed first
         path = self.root / ROLLBACK_JOURNAL
         if not path.exists():
+            for fresh in (self.root / "secret").glob("*.fresh"):  # a rollback killed before
+                fresh.unlink()                                   # its journal was written
             return
         journal = read_json_file(path)
         for src, dst in journal["moves"]:
@@ -178,7 +215,7 @@ class Rollbacks(PendingInput):
             with contextlib.suppress(OSError):
                 fsync_dir(self.root / folder)
         record = {k: journal[k] for k in ("to_turn", "reason", "at", "set_aside",
-                                          "retired_seeds")}
+                                          "retired_seeds", "commitment") if k in journal}
         atomic_write(self.root / journal["record"],
                      json.dumps(record, indent=1, ensure_ascii=False).encode())
         os.unlink(path)

@@ -7,6 +7,7 @@ never imports a ruleset.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
@@ -29,6 +30,8 @@ from gmkit.core.words import OrderWords
 
 #: The version a turn's manifest without one was resolved under (see :attr:`Ruleset.version`).
 FIRST_VERSION = "1"
+#: A ruleset version: a whole number from 1, written without leading zeros.
+_NUMBER = re.compile(r"[1-9][0-9]*")
 
 
 def recorded_version(manifest: Mapping[str, Any]) -> str:
@@ -81,9 +84,17 @@ class Ruleset(ABC, Generic[O]):
     #: make today's code resolve a turn as that version did (a fixed rule keeps its old
     #: behaviour behind a named option; the old version maps the option to its old value).
     #: ``verify`` replays a turn of such a version with these values under the turn's own
-    #: overrides; a turn of a version neither current nor listed here is reported as resolved
-    #: under a version this gmkit no longer has, not as tampered with.
+    #: overrides.
     legacy: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    #: Older versions this ruleset had and this gmkit can no longer replay: a turn of one that
+    #: replays differently is a notice (an upgrade), not tampering. With :attr:`version` and
+    #: :attr:`legacy` they are every version the ruleset knows; a turn recording any other is a
+    #: problem, or needs a newer gmkit when its version is above the current one.
+    retired: ClassVar[tuple[str, ...]] = ()
+    #: State columns holding a time as ISO 8601 text with its zone, by table (``{"players":
+    #: ("joined",)}``): read as timestamps with their zone where the game is queried (SQL and
+    #: its exports), in old turns and new alike.
+    times: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     board: ClassVar[BoardSpec] = BoardSpec()
     views: ClassVar[Views] = Views()
     presentation: ClassVar[Presentation] = Presentation()
@@ -161,6 +172,28 @@ class Ruleset(ABC, Generic[O]):
         naming its table, row and column: :attr:`playable` as declared, with the core's limits
         on every number (:func:`gmkit.core.playable.state_problems`)."""
         return state_problems(self.playable, state, ctx, self.schemas)
+
+    def version_kind(self, version: str) -> str:
+        """What this gmkit knows of a ruleset version a turn records: ``"current"``,
+        ``"legacy"`` (an older one it replays exactly, :attr:`legacy`), ``"retired"`` (an older
+        one it no longer replays, :attr:`retired`), ``"newer"`` (a number above the current
+        version: a newer gmkit resolved the turn) or ``"unknown"`` (one this ruleset never had:
+        ``"0"``, ``"abc"``, ``""``)."""
+        if version == self.version:
+            return "current"
+        if version in self.legacy:
+            return "legacy"
+        if version in self.retired:
+            return "retired"
+        if _NUMBER.fullmatch(version) and _NUMBER.fullmatch(self.version) \
+                and int(version) > int(self.version):
+            return "newer"
+        return "unknown"
+
+    def known_versions(self) -> str:
+        """The versions this ruleset knows, in words (for a message)."""
+        return ", ".join([f"{self.version} (current)", *self.legacy,
+                          *(f"{v} (retired)" for v in self.retired)])
 
     def view(self, state: State, viewer: Viewer | str, ctx: Context | None = None) -> State:
         """The state as ``viewer`` may see it: the one door for hidden state data.

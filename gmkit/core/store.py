@@ -140,7 +140,8 @@ class GameStore(Rollbacks):
                record: Mapping[str, Any] | None = None,
                files: Mapping[str, bytes] | None = None) -> GameStore:
         """Create a new game folder with its set-up committed as turn 0 (``files``: more files
-        of the folder, by name, such as the copy of a board that is not a polygon map).
+        of the folder, by their path in it, such as the copy of a board that is not a polygon
+        map, or the first turn's seed made ahead).
 
         Everything is written in a hidden folder beside ``root`` and renamed into place, so a
         killed creation leaves no half game, and can simply be run again. ``root`` must not
@@ -159,10 +160,12 @@ class GameStore(Rollbacks):
                        **(files or {}), "game.toml": tomli_w.dumps(dict(config)).encode(),
                        ".gitignore": GITIGNORE.encode()}
             for name, blob in written.items():
-                _write_bytes(staging / name, blob)
+                _write_bytes(staging / name, blob)  # in its folder (secret/0001.seed)
             for sub in ("turns", "pending/posts", "secret", "revealed", "attic"):
                 _mkdir(staging / sub)
-            sync_all([*(staging / name for name in written), staging / "pending", staging])
+            folders = {(staging / name).parent for name in written}
+            sync_all([*(staging / name for name in written), staging / "pending", *folders,
+                      staging])
             if turn0 is not None:
                 cls(staging, schemas).commit(turn0, record=record)
             if root.exists():
@@ -446,6 +449,17 @@ class GameStore(Rollbacks):
         return TurnData(turn, State(turn, tables), logs["orders"], logs["rolls"], logs["events"],
                         entered, manifest.get("seed_commitment"), manifest.get("outcome"),
                         int(manifest.get("revision", 0)), manifest_hash)
+
+    def read_log(self, name: str, turn: int, revision: int | None = None) -> pl.DataFrame:
+        """One log of a committed turn (``orders``, ``rolls`` or ``events``), its file checked
+        against the turn's manifest, without reading the rest of the turn."""
+        folder = self.turn_path(turn, revision)
+        manifest = self.manifest(turn, revision)
+        rel = f"{name}.parquet"
+        blob = read_regular(folder / rel)
+        if hashlib.sha256(blob).hexdigest() != manifest["files"].get(rel):
+            raise TamperError(f"{folder / rel}: content does not match its manifest hash")
+        return self._parse_parquet(blob, folder / rel, LOG_SCHEMAS[name])
 
     def lock(self) -> contextlib.AbstractContextManager[None]:
         """An exclusive lock on the game folder for writers: across processes (``flock`` on

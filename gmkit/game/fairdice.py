@@ -15,7 +15,9 @@ A game's ``[dice]`` setting in ``game.toml`` says how far its dice are guarded:
 Each turn's record is ``dice/NNNN.json``: every commitment made for the turn (with when, and
 which one it replaced after a rollback), every deadline set, the seal and the beacon. The turn's
 manifest copies what the turn was resolved with (commitment time, deadline, seal, beacon), and
-``gmkit verify`` checks it from the folder alone.
+``gmkit verify`` checks it from the folder alone. Committing ahead, the previous turn's manifest
+pins the commitment and its time as well (:mod:`gmkit.game.pins`): that, not the dice record,
+is what a turn's "committed before orders" rests on.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 import polars as pl
 
 import gmkit.core.dice as gdice
+import gmkit.game.pins as pins
 from gmkit.core.beacon import NETWORKS, Beacon, BeaconError, Network, derive_seed, round_at, \
     round_time, verify_beacon, verify_drand
 from gmkit.core.store import GameStore
@@ -38,12 +41,17 @@ from gmkit.core.files import StoreError, atomic_write, read_json_file
 
 SEAL_FORMAT = "gmkit-seal/1"
 NAMED = "named"
-#: The guarantee labels a report shows.
+#: The guarantee labels a report shows: a commitment pinned in the chain before the orders
+#: (committing ahead), or only dated before them by the GM's own record (committing when asked).
 COMMITTED_BEFORE = "committed before orders"
+DATED_BEFORE = ("commitment dated before the first order by the GM's own record (not pinned in "
+                "the previous turn's record: a seed swapped before resolving could not be told "
+                "apart; a game that commits ahead proves it)")
 BEACON_MIXED = "beacon-mixed"
 GM_ENTERED = "dice entered by the GM"
 #: What a turn's manifest records of its dice (kept when the turn is resolved again).
-MANIFEST_KEYS = ("dice", "commitment_made", "commitment_replaces", "seal", "beacon", "deadline")
+MANIFEST_KEYS = ("dice", "commitment_made", "commitment_replaces", "seal", "beacon", "deadline",
+                 pins.PIN)
 __all__ = ["derive_seed"]  # re-exported: the turn's dice seed from the secret and the beacon
 
 
@@ -120,6 +128,15 @@ def dice_setting(config: Mapping[str, Any]) -> DiceSetting:
     return setting
 
 
+def dice_setting_of(config: Mapping[str, Any]) -> DiceSetting:
+    """A game's ``[dice]`` setting, or the unguarded one when it cannot be read (reported
+    elsewhere)."""
+    try:
+        return dice_setting(config)
+    except FairDiceError:
+        return DiceSetting()
+
+
 # -- the per-turn record --------------------------------------------------------------------------
 
 def record_path(root: Path, turn: int) -> Path:
@@ -154,20 +171,58 @@ def announce(store: GameStore, turn: int, make: Callable[[], str] = gdice.new_se
              replaces: str | None = None, clock: Callable[[], str] = now_text) -> str:
     """The commitment of ``turn``'s secret seed, made once under the lock; the first time it is
     made or shown, its record keeps the time (``clock``'s; and ``replaces``: the commitment a
-    rollback set aside)."""
+    rollback set aside). A commitment the chain pins (:mod:`gmkit.game.pins`) is recorded with
+    the time pinned, and a pinned turn whose seed is gone gets no new one: only a rollback can
+    replace it."""
     with store.lock():
+        found = pins.pinned(store, turn)
+        if found is not None and store.read_seed(turn) is None:
+            raise FairDiceError(
+                f"{store.seed_path(turn)}: missing, and turn {turn - 1} pinned turn {turn}'s "
+                f"commitment {found.commitment} when it was committed; a new seed would not "
+                f"match it. Only a rollback replaces it, and every page says so: 'gmkit "
+                f"rollback GAME --to {turn - 1} --why \"...\"'")
         seed = store.seed_for(turn, make)
         commitment = gdice.commitment(seed)
+        if found is not None and commitment != found.commitment:
+            raise FairDiceError(
+                f"{store.seed_path(turn)}: not the seed of the commitment {found.commitment} "
+                f"that turn {turn - 1} pinned for turn {turn}; only a rollback replaces it")
         rec = read_record(store.root, turn)
         if commitment_entry(rec, commitment) is None:
             entry: dict[str, Any] = {"commitment": commitment, "made": clock()}
-            if replaces is None and rec["commitments"]:
+            if found is not None and found.commitment == commitment:
+                entry["made"], replaces = found.made, found.replaces
+            elif replaces is None and rec["commitments"]:
                 replaces = rec["commitments"][-1]["commitment"]
             if replaces:
                 entry["replaces"] = replaces
             rec["commitments"].append(entry)
             _write_record(store.root, rec)
         return commitment
+
+
+def pin_next(store: GameStore, turn: int, make: Callable[[], str],
+             clock: Callable[[], str] = now_text) -> dict[str, Any]:
+    """Make ``turn``'s seed (once) and return what the manifest of the turn before pins of it
+    (:func:`gmkit.game.pins.pin`): its commitment and when it was made. Called before that
+    turn is committed, so a commit killed half-way leaves a seed its next attempt pins."""
+    with store.lock():
+        commitment = announce(store, turn, make, clock=clock)
+        entry = commitment_entry(read_record(store.root, turn), commitment)
+        assert entry is not None  # announce recorded it
+        return pins.pin(turn, commitment, str(entry["made"]))
+
+
+def first_commitment(turn: int, seed: str, made: str
+                     ) -> tuple[dict[str, Any], str, dict[str, bytes]]:
+    """A new game's first turn committed ahead, before the game folder exists: what the set-up's
+    manifest pins, and the seed's and dice record's files (by their path in the folder)."""
+    commitment = gdice.commitment(seed)
+    rec = {"turn": turn, "commitments": [{"commitment": commitment, "made": made}],
+           "deadlines": [], "seals": [], "beacons": []}
+    return (pins.pin(turn, commitment, made), f"secret/{turn:04d}.seed",
+            {f"dice/{turn:04d}.json": json.dumps(rec, indent=1, ensure_ascii=False).encode()})
 
 
 def announced(store: GameStore, turn: int) -> str | None:
@@ -327,13 +382,19 @@ def sealed_input(store: GameStore, turn: int, setting: DiceSetting, posts: pl.Da
 
 # -- what a turn's manifest records, and what its report says -------------------------------------
 
-def manifest_part(root: Path, turn: int, commitment: str) -> dict[str, Any]:
+def manifest_part(store: GameStore, turn: int, commitment: str) -> dict[str, Any]:
     """What a turn's manifest records of its dice: when the commitment was made (and what it
-    replaced), the seal and the beacon with the deadline they were checked against."""
-    rec = read_record(root, turn)
+    replaced; as the chain pins them where it does, else as the dice record says), the seal and
+    the beacon with the deadline they were checked against."""
+    rec = read_record(store.root, turn)
     out: dict[str, Any] = {}
+    found = pins.pinned(store, turn)
     entry = commitment_entry(rec, commitment)
-    if entry is not None:
+    if found is not None and found.commitment == commitment:
+        out["commitment_made"] = found.made
+        if found.replaces:
+            out["commitment_replaces"] = found.replaces
+    elif entry is not None:
         out["commitment_made"] = entry["made"]
         if entry.get("replaces"):
             out["commitment_replaces"] = entry["replaces"]
@@ -376,6 +437,23 @@ def record_problems(root: Path, where: str, turn: int, manifest: Mapping[str, An
     return out
 
 
+def coming_record_problems(store: GameStore, turn: int) -> list[str]:
+    """The coming turn's dice record against the commitment the chain pins for it: the record
+    may lack it (it is written when first shown), never date it otherwise."""
+    found = pins.pinned(store, turn)
+    if found is None:
+        return []
+    path = record_path(store.root, turn)
+    try:
+        entry = commitment_entry(read_record(store.root, turn), found.commitment)
+    except (StoreError, OSError, ValueError) as e:
+        return [f"{path}: unreadable ({e})"]
+    if entry is not None and entry.get("made") != found.made:
+        return [f"{path}: turn {turn}'s commitment is recorded as made at {entry.get('made')}, "
+                f"but turn {turn - 1} pinned {found.made} (the record was rewritten)"]
+    return []
+
+
 def first_received(orders: pl.DataFrame) -> str | None:
     """The earliest stored time of a turn's posts (None without a readable one)."""
     times = []
@@ -389,17 +467,24 @@ def first_received(orders: pl.DataFrame) -> str | None:
     return min(times).isoformat() if times else None
 
 
-def guarantees(manifest: Mapping[str, Any], orders: pl.DataFrame, rolls: pl.DataFrame
-               ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The guarantees a committed turn's dice have, and the warnings against them."""
+def guarantees(manifest: Mapping[str, Any], orders: pl.DataFrame, rolls: pl.DataFrame,
+               pinned: pins.Pinned | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The guarantees a committed turn's dice have, and the warnings against them. "Committed
+    before orders" needs the commitment ``pinned`` by the turn before (or by a rollback's
+    record): a time in the GM's own dice record proves nothing, and is said to be only that."""
     have: list[str] = []
     warn: list[str] = []
     made = manifest.get("commitment_made")
     first = first_received(orders)
-    if isinstance(made, str):
+    commitment = manifest.get("seed_commitment")
+    if pinned is not None and pinned.commitment != commitment:
+        warn.append(f"the dice commitment {commitment} is not the one announced for this turn "
+                    f"({pinned.commitment}): the seed was swapped after it was announced")
+    elif isinstance(made, str):
         # posts keep their stored time to the second: compare at that precision
         if first is None or parse_time(made).replace(microsecond=0) <= parse_time(first):
-            have.append(COMMITTED_BEFORE)
+            have.append(COMMITTED_BEFORE if pinned is not None and pinned.made == made
+                        else DATED_BEFORE)
         else:
             warn.append(f"the dice commitment was first made at {made}, after the first order "
                         f"of the turn arrived ({first})")
@@ -456,31 +541,41 @@ def beacon_words(beacon: Mapping[str, Any], deadline: str | None) -> str:
 def report_fields(store: GameStore, turn: int, manifest: Mapping[str, Any],
                   orders: pl.DataFrame, rolls: pl.DataFrame) -> dict[str, Any]:
     """What a turn's summary says of its dice and announces of the next turn: the next turn's
-    commitment and order deadline, this turn's guarantees and warnings, its seal and beacon
-    (the fields of :class:`gmkit.core.reports.TurnReport` of those names)."""
+    commitment (the one this turn pinned, with each replacement a rollback made) and order
+    deadline, this turn's guarantees and warnings, its seal and beacon (the fields of
+    :class:`gmkit.core.reports.TurnReport` of those names)."""
     if turn > 0 and "commitment_made" not in manifest and manifest.get("seed_commitment"):
         # a game that does not commit ahead: its dice record says when the commitment was made
         entry = commitment_entry(read_record(store.root, turn), manifest["seed_commitment"])
         if entry is not None:
             manifest = {**manifest, "commitment_made": entry["made"]}
-    have, warn = guarantees(manifest, orders, rolls) if turn > 0 else ((), ())
+    have, warn = guarantees(manifest, orders, rolls, pins.pinned(store, turn)) if turn > 0 \
+        else ((), ())
     nxt = turn + 1
     commitment: str | None = None
     deadline: str | None = None
+    replaced: tuple[str, ...] = ()
+    pinned = pins.pin_of(manifest)
     if nxt in store.turns():
         with_next = store.manifest(nxt)
         commitment = with_next.get("seed_commitment")
         deadline = with_next.get("deadline")
     else:
         commitment = announced(store, nxt)
+    if pinned is not None and pinned["turn"] == nxt:
+        # what the players read when this turn was committed, whatever the folder holds now
+        commitment = pinned["commitment"]
+        chain = pins.pinned(store, nxt)
+        if chain is not None and chain.announced == commitment:
+            replaced = tuple(r.words() for r in chain.replacements)
     if deadline is None:
         entry = current(read_record(store.root, nxt), "deadlines")
         deadline = entry["deadline"] if entry else None
     beacon = manifest.get("beacon")
     sealed = manifest.get("seal")
     return {
-        "next_commitment": commitment, "next_deadline": deadline,
-        "guarantees": have, "dice_warnings": warn,
+        "next_commitment": commitment, "next_commitment_replaced": replaced,
+        "next_deadline": deadline, "guarantees": have, "dice_warnings": warn,
         "beacon": beacon_words(beacon, manifest.get("deadline")) if isinstance(beacon, dict)
         else None,
         "seal": (f"{sealed.get('digest')} (posts {', '.join(map(str, sealed.get('posts', [])))})"

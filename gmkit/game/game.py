@@ -24,6 +24,7 @@ import polars as pl
 
 import gmkit.rulesets  # noqa: F401  (registers every ruleset)
 import gmkit.game.fairdice as fairdice
+import gmkit.game.pins as pins
 import gmkit.core.dice as gdice
 from gmkit.core.beacon import Beacon
 from gmkit.core.boards import Board, BoardError
@@ -37,6 +38,7 @@ from gmkit.core.params import Params
 from gmkit.core.tables import ORDERS_SCHEMA
 from gmkit.core.store import GameStore, TurnData, sha256_file
 from gmkit.core.files import StoreError
+from gmkit.core.rollback import FreshSeed
 from gmkit.core.tables import State
 from gmkit.core.views import Viewer, visible_events, visible_orders
 from gmkit.game.changes import CHANGES_FILE, GameError, GameOverError, enacted_record
@@ -196,6 +198,14 @@ class Game(ComingTurn, GuardedDice):
             record["given"] = True
         turn0 = TurnData(start.turn, start, pl.DataFrame(schema=dict(ORDERS_SCHEMA)),
                          rolls_frame([]), events_frame([]))
+        if dice is not None and dice.ahead:
+            # the first turn's seed is made with the game, its commitment pinned by the set-up
+            first = start.turn + 1
+            seed = (seed_maker or (lambda turn: gdice.new_seed()))(first)
+            pinned, seed_file, dice_file = fairdice.first_commitment(
+                first, seed, (clock or fairdice.now_text)())
+            record[pins.PIN] = pinned
+            files.update({seed_file: (seed + "\n").encode("ascii"), **dice_file})
         GameStore.create(root, config, rs.schemas, turn0, map_bytes, record=record, files=files)
         game = cls(root)
         if seed_maker is not None:
@@ -454,7 +464,7 @@ class Game(ComingTurn, GuardedDice):
         if changes:
             record["changes"] = changes
         # when the commitment was made, ahead or when asked: the manifest's hash keeps it
-        record.update(fairdice.manifest_part(self.root, session.turn,
+        record.update(fairdice.manifest_part(self.store, session.turn,
                                              gdice.commitment(session.seed)))
         enacted = enacted_record(self.ruleset, session.driver.start, data.state,
                                  self.context(session.driver.rules))
@@ -466,11 +476,18 @@ class Game(ComingTurn, GuardedDice):
                             f"{self.dice_setting.beacon!r}): seal it, enter the beacon, and "
                             "resolve with it")
         with self.store.lock():
+            self._pin_next(record, session.turn, data.outcome)
             folder = self.store.commit(data, posts=session.seqs, record=record)
             self._record_enacted(session.turn, record.get("enacted", []))
-            if self.dice_setting.ahead and not data.outcome:  # none after the last turn
-                self.commitment(session.turn + 1)
         return self._committed(data, folder)
+
+    def _pin_next(self, record: dict[str, Any], turn: int, outcome: str | None) -> None:
+        """In a game that commits ahead, make the seed of the turn after ``turn`` (none after
+        the last) and pin its commitment in ``turn``'s ``record`` (:mod:`gmkit.game.pins`): made
+        before the turn is committed, so a killed commit leaves a seed the next one pins."""
+        if self.dice_setting.ahead and not outcome:
+            record[pins.PIN] = fairdice.pin_next(self.store, turn + 1,
+                                                 lambda: self.seed_maker(turn + 1), self.clock)
 
     def record(self, reason: str = "") -> dict[str, Any]:
         """What a turn committed now is resolved with (rules, players, board) for its
@@ -534,6 +551,8 @@ class Game(ComingTurn, GuardedDice):
         if enacted:
             record["enacted"] = enacted
         with self.store.lock():
+            if pins.PIN not in record:  # a turn committed before turns pinned the next
+                self._pin_next(record, turn, data.outcome)
             folder = self.store.commit(data, new_revision=True, posts=session.seqs, record=record)
             self._record_enacted(turn, record.get("enacted", []))
         return self._committed(data, folder)
@@ -543,7 +562,15 @@ class Game(ComingTurn, GuardedDice):
         commits ahead makes turn ``to_turn + 1``'s fresh commitment at once, recorded as
         replacing the one set aside."""
         with self.store.lock():
-            moved = self.store.rollback(to_turn, reason)
+            fresh = None
+            if self.dice_setting.ahead and not self.store.manifest(to_turn).get("outcome"):
+                # the fresh seed goes in with the rollback, whose record keeps its commitment
+                pinned = pins.pinned(self.store, to_turn + 1)
+                seed = self.store.read_seed(to_turn + 1)
+                old = pinned.commitment if pinned is not None else \
+                    gdice.commitment(seed) if seed is not None else None
+                fresh = FreshSeed(self.seed_maker(to_turn + 1), self.clock(), old)
+            moved = self.store.rollback(to_turn, reason, fresh)
             if self.dice_setting.ahead and not self.game_over():
                 self.commitment(to_turn + 1)
         return moved

@@ -150,12 +150,12 @@ class ComingTurn(RecordedChanges):
 
     def receive_post(self, player: str, text: str, *, secret: bool = False,
                      received: str | None = None, posted: str | None = None,
-                     allow_empty: bool = True) -> Received:
+                     allow_empty: bool = False) -> Received:
         """Store a player's post and say which turn it landed in (read under the game's lock,
         so a turn committed meanwhile never swallows it) and how it reads. A post beyond
         gmkit's limits (its size, a line's, an absurd number) is refused whole, each problem
         named, and nothing is stored; so is a post in which no line is an order, unless
-        ``allow_empty``."""
+        ``allow_empty`` (as ``gmkit orders`` and the desk refuse it unless told)."""
         self.refuse_if_over("no orders are taken after the last turn")
         state = self.coming_state()
         ids = self.player_ids(state)

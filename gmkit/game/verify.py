@@ -14,9 +14,11 @@ commands).
 
 Each turn is replayed under the ruleset version its manifest records (``ruleset_version``; none
 reads as the first), with the rule values that version resolved with where this gmkit keeps them
-(:attr:`gmkit.core.ruleset.Ruleset.legacy`). A turn of a version this gmkit no longer has that
-replays differently is no tampering: it is one notice ("resolved under <ruleset> <version>; this
-gmkit resolves it differently") with the first difference, kept apart from the problems.
+(:attr:`gmkit.core.ruleset.Ruleset.legacy`). A turn of a version the ruleset retired
+(:attr:`~gmkit.core.ruleset.Ruleset.retired`) that replays differently is no tampering: it is
+one notice ("resolved under <ruleset> <version>; this gmkit resolves it differently") with the
+first difference, kept apart from the problems. A version the ruleset never had is a problem; one
+above its current version needs a newer gmkit (:class:`GameError`).
 
 Anyone who can write the folder can re-link the whole chain, so the chain is anchored outside it:
 every report prints its turn's record hash, and :func:`check_anchor` proves the folder still holds
@@ -36,11 +38,12 @@ from typing import Any, Protocol
 import polars as pl
 
 import gmkit.game.fairdice as fairdice
+import gmkit.game.pins as pins
 import gmkit.core.dice as gdice
 from gmkit.core.files import StoreError, read_json_file
 from gmkit.core.store import TurnData
 from gmkit.core.tables import State
-from gmkit.game.changes import enacted_record
+from gmkit.game.changes import GameError, enacted_record
 from gmkit.core.params import Params, apply_rule_changes
 from gmkit.core.beacon import Beacon
 from gmkit.core.boards import Board
@@ -89,7 +92,7 @@ class Verification:
     turns: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    #: Turns resolved under a ruleset version this gmkit no longer has, that it resolves
+    #: Turns resolved under a ruleset version this gmkit retired, that it resolves
     #: differently: no tampering, an upgrade (one line per turn, with the first difference).
     notices: list[str] = field(default_factory=list)
 
@@ -142,10 +145,52 @@ def verify_game(game: Game, *, against: str | None = None,
     out.problems += _orphans(game, turns)
     out.problems += config_problems(game.config, str(game.root / "game.toml"))
     out.problems += _used_posts(game, kept)
+    out.problems += _pinned_commitments(game, turns, out.notes)
     if against is not None:
         ok, note = check_anchor(game, against)
         (out.notes if ok else out.problems).append(note)
     return out
+
+
+def _pinned_commitments(game: Game, turns: list[int], notes: list[str]) -> list[str]:
+    """Every commitment the chain pins (:mod:`gmkit.game.pins`) against the turn resolved
+    with it, and the coming turn's seed and dice record against theirs; the replacements
+    rollbacks made, and the turns of a game committing ahead that pin nothing (committed
+    before turns pinned the next), go to ``notes``."""
+    store = game.store
+    coming: int | None = None
+    if turns:
+        try:
+            over = store.manifest(turns[-1]).get("outcome")
+        except StoreError:
+            over = None
+        coming = None if over else turns[-1] + 1
+    problems, said = pins.chain_problems(store, turns, coming)
+    notes.extend(said)
+    if coming is not None:
+        problems += fairdice.coming_record_problems(store, coming)
+    if fairdice.dice_setting_of(game.config).ahead:
+        unpinned = [t for t in turns[1:] + ([coming] if coming is not None else [])
+                    if pins.pinned(store, t) is None]
+        if unpinned:
+            notes.append(f"turn(s) {_ranges(unpinned)}: their commitment was not pinned in the "
+                         "previous turn's record (committed by an older gmkit): a seed swapped "
+                         "there before resolving cannot be proven")
+    return problems
+
+
+def _ranges(turns: list[int]) -> str:
+    """Turn numbers as ranges (``1-6, 9``)."""
+    out: list[str] = []
+    start = prev = turns[0]
+    for t in [*turns[1:], None]:
+        if t is not None and t == prev + 1:
+            prev = t
+            continue
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+        if t is not None:
+            start = prev = t
+    return ", ".join(out)
 
 
 def _added_tables_kept(game: Game, turns: list[int]) -> list[str]:
@@ -186,7 +231,9 @@ def _check_revision(game: Game, t: int, rev: int, prev: State | None,
     manifest = store.manifest(t, rev)
     where = f"turn {t}" + (f" revision {rev}" if rev else "")
     try:
-        version, rules = _rules(game, manifest)
+        version, rules = _rules(game, manifest, where, problems)
+    except GameError:
+        raise
     except ValueError as e:
         problems.append(f"{where}: the rules it records cannot be read: {e}")
         return data
@@ -279,12 +326,24 @@ def _overrides(game: Game, manifest: Mapping[str, Any]) -> Mapping[str, Any]:
     return game.rules.overrides
 
 
-def _rules(game: Game, manifest: Mapping[str, Any]) -> tuple[str, Params | None]:
-    """The ruleset version a turn records, and the rules it replays with under that version
-    (None when this gmkit no longer has the version)."""
+def _rules(game: Game, manifest: Mapping[str, Any], where: str, problems: list[str]
+           ) -> tuple[str, Params | None]:
+    """The ruleset version a turn records, and the rules it replays with under that version:
+    None for a version the ruleset retired (it replays no longer: a difference is a notice);
+    today's rules, with a problem, for a version the ruleset never had. A version above the
+    current one raises :class:`GameError`: the turn needs a newer gmkit."""
     version = recorded_version(manifest)
-    return version, game.ruleset.rules_of_version(version, _overrides(game, manifest),
-                                                  lenient=True)
+    ruleset = game.ruleset
+    kind = ruleset.version_kind(version)
+    if kind == "newer":
+        raise GameError(f"{where} was resolved under {ruleset.name} {version}, above this "
+                        f"gmkit's {ruleset.name} {ruleset.version}: it needs a newer gmkit")
+    if kind == "unknown":
+        problems.append(f"{where}: records {ruleset.name} version {version!r}, which the "
+                        f"ruleset never had (its versions: {ruleset.known_versions()}); "
+                        "replayed under the current one")
+        return version, ruleset.rules(_overrides(game, manifest), lenient=True)
+    return version, ruleset.rules_of_version(version, _overrides(game, manifest), lenient=True)
 
 
 def _check_setup(game: Game, data: TurnData, manifest: Mapping[str, Any],

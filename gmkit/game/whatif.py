@@ -19,6 +19,7 @@ events or outcome would differ from the recorded one.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -430,10 +431,20 @@ def panel_changes(seq: int | None, recorded_text: str, text: str, withdrawn: boo
 
 
 def check_out(game: Game, out: str | Path) -> Path:
-    """``out`` as a folder a what-if may be written into: never in the game folder."""
+    """``out`` as a folder a what-if may be written into, checked before anything is resolved:
+    never in the game folder, a folder or nothing yet (not a file), under a folder that can be
+    written."""
     out = Path(out)
     if out.resolve().is_relative_to(game.root.resolve()):
         raise GameError(f"{out}: write a what-if outside the game folder")
+    if out.exists() and not out.is_dir():
+        raise GameError(f"{out}: exists and is not a folder; --out names the folder a what-if's "
+                        "files go into")
+    have = next(p for p in (out.absolute(), *out.absolute().parents) if p.exists())
+    if not have.is_dir():
+        raise GameError(f"{have}: is not a folder, so {out} cannot be made")
+    if not os.access(have, os.W_OK | os.X_OK):
+        raise GameError(f"{have}: cannot be written, so {out} cannot be made")
     return out
 
 

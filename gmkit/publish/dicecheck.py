@@ -27,11 +27,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
 
 from gmkit.core.reports import TurnReport, html_environment
 from gmkit.game.fairdice import beacon_words
 from gmkit.core.views import Viewer
+
+if TYPE_CHECKING:
+    from gmkit.game import Game
 
 FORMAT = "gmkit-dice-check/1"
 #: The checker's file name in a published site.
@@ -77,6 +82,46 @@ def turn_entry(report: TurnReport, manifest: Mapping[str, Any]) -> dict[str, Any
                    "expression": r.expression, "result": r.result, "source": r.source}
                   for step in report.steps for r in step.rolls],
     }
+
+
+def recorded_entry(game: Game, turn: int, viewer: Viewer) -> dict[str, Any]:
+    """``turn``'s entry as its record holds it for ``viewer``, without drawing its report: its
+    manifest (commitment, beacon, record and previous hashes), its revealed seed and its roll
+    log, checked against the manifest, the rolls ``viewer`` may see step by step in the
+    ruleset's order, as the turn page prints them. An entry a site kept from an earlier publish
+    is taken only when it is this one: a roll relabelled "entered", given another value or
+    removed from the kept entry is never carried into the checker."""
+    from gmkit.core.views import visible_events, visible_rolls
+    from gmkit.publish.summary import _result_text, step_titles
+
+    store = game.store
+    revision = store.revisions(turn)[-1]
+    manifest = store.manifest(turn, revision)
+    rolls = visible_rolls(store.read_log("rolls", turn, revision), viewer)
+    events = visible_events(store.read_log("events", turn, revision), viewer)
+    rows = []
+    for name, _, _ in step_titles(game, events, rolls):
+        rows += [{"step": name, "id": r["draw_id"], "purpose": r["purpose"],
+                  "expression": r["expression"],
+                  "result": _result_text(r["result"], r["expression"]), "source": r["source"]}
+                 for r in rolls.filter(pl.col("step") == name).iter_rows(named=True)]
+    beacon = manifest.get("beacon")
+    seed = store.read_seed(turn) if store.seed_path(turn, revealed=True).exists() else None
+    return {
+        "turn": turn, "revision": revision, "commitment": manifest.get("seed_commitment"),
+        "seed": seed,
+        "beacon": ({k: str(beacon.get(k, "")) for k in ("source", "round", "value", "check")}
+                   if isinstance(beacon, dict) else None),
+        "deadline": manifest.get("deadline") if isinstance(beacon, dict) else None,
+        "record": store.manifest_hash(turn, revision), "previous": manifest.get("previous"),
+        "rolls": rows,
+    }
+
+
+def same_entry(kept: Mapping[str, Any], recorded: Mapping[str, Any]) -> bool:
+    """Whether an entry a site kept is the one the turn's record gives (compared as the site
+    keeps it, in JSON)."""
+    return bool(json.loads(json.dumps(recorded, ensure_ascii=False)) == kept)
 
 
 def apply_entry(report: TurnReport, entry: Mapping[str, Any]) -> TurnReport:

@@ -1,6 +1,7 @@
-"""A turn's map as a file: SVG, or PNG rasterised from the same SVG, to attach to a forum post;
-or GeoJSON (RFC 7946: longitude and latitude, shared borders) for GIS tools and web maps. Each is
-drawn from the ruleset's view of the state for the public, the GM or one player."""
+"""A turn's map as a file: SVG, or PNG rasterised from the same SVG on an opaque background, to
+attach to a forum post; or GeoJSON (RFC 7946: longitude and latitude, shared borders, each place
+with the state it shows) for GIS tools and web maps, whatever the board's kind. Each is drawn
+from the ruleset's view of the state for the public, the GM or one player."""
 
 from __future__ import annotations
 
@@ -84,12 +85,16 @@ def _committed(game: Game, turn: int | None) -> int:
 
 
 def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> dict[str, Any]:
-    """The game's map after ``turn`` as RFC 7946 GeoJSON (see :mod:`gmkit.core.geoexport`):
-    each region's stored properties, and the turn's ``fill`` colour (as geojson.io and other
-    web maps read it) and ``label`` as ``view`` sees them, with ``turn``. The map is placed in
-    longitude and latitude by the frame its file names, else its ruleset's ``board.frame``, else
-    the local frame of a fictional land."""
-    from gmkit.core.geoexport import FrameError, to_rfc7946
+    """The game's map after ``turn`` as RFC 7946 GeoJSON, in longitude and latitude (see
+    :mod:`gmkit.core.geoexport`): each place's stored properties, the turn's ``fill`` colour (as
+    geojson.io and other web maps read it), ``label`` and pieces, and the columns of the state
+    tables its ruleset declares for places (:attr:`~gmkit.core.parts.Presentation.place_tables`)
+    as ``view`` sees them, with ``turn``. A polygon map is placed by the frame its file names,
+    else its ruleset's ``board.frame``, else the local frame of a fictional land; a graph or
+    hex board by the plane frame (its origin at 0° N 0° E, one scale for every turn)."""
+    from gmkit.core.geoexport import (FrameError, plane_extent, plane_frame, plane_to_rfc7946,
+                                      to_rfc7946)
+    from gmkit.core.placerows import declared_places
 
     from gmkit.core.drawing.board_geojson import graph_geojson, hex_geojson, place_properties
 
@@ -97,19 +102,25 @@ def map_geojson(game: Game, turn: int | None = None, view: str = "public") -> di
     path = game.root / "map.geojson"
     board = game.board
     state = game.state(t, viewer=Viewer.parse(view))
-    draw = game.ruleset.presentation.scene
-    scene = draw(state, game.context()) if draw else None
+    presentation = game.ruleset.presentation
+    scene = presentation.scene(state, game.context()) if presentation.scene else None
     if board is None or scene is None:
         raise GameError(f"{game.title}: this game has no map to write as GeoJSON")
     shown = place_properties(scene, game.colours(state))
-    of_places = game.ruleset.presentation.places
-    own = of_places(state) if of_places else {}
-    places = set(shown) | set(own)
-    props = {p: {"turn": t, **shown.get(p, {}), **own.get(str(p), {})} for p in places}
-    if isinstance(board, GraphBoard):
-        return graph_geojson(board, props)
-    if isinstance(board, HexBoard):
-        return hex_geojson(board, scene, props)
+    declared = declared_places(state, presentation.place_tables,
+                               hexes=isinstance(board, HexBoard))
+    own = presentation.places(state) if presentation.places else {}
+    places = set(shown) | set(declared) | set(own)
+    props = {p: {"turn": t, **shown.get(p, {}), **declared.get(p, {}), **own.get(str(p), {})}
+             for p in places}
+    try:
+        if isinstance(board, GraphBoard):
+            return plane_to_rfc7946(graph_geojson(board, props), plane_frame(plane_extent(board)))
+        if isinstance(board, HexBoard):
+            return plane_to_rfc7946(hex_geojson(board, scene, props),
+                                    plane_frame(plane_extent(board)))
+    except FrameError as e:
+        raise GameError(f"{game.title}: {e}") from None
     if not isinstance(board, PolygonBoard) or not path.exists():
         raise GameError(f"{game.title}: this game has no polygon map to write as GeoJSON")
     by_name = {name: {"turn": t, **props.get(name, {})} for name in board.regions}

@@ -34,7 +34,7 @@ from gmkit.core.files import fsync_dir, current_umask
 from gmkit.core.views import Viewer
 from gmkit.game import Game
 from gmkit.publish.converter import ChartConverter
-from gmkit.publish.site_inputs import CACHE, OldSite, SiteInputs, carry, write_index
+from gmkit.publish.site_inputs import CACHE, OldSite, SiteInputs, carry, stamp, write_index
 from gmkit.publish.site_parts import Parts, chart_name
 from gmkit.publish.turns import FolderError, player_folder, report_for
 
@@ -317,6 +317,18 @@ def _draw_turns(game: Game, todo: Sequence[int], turns: Sequence[int], viewer: V
     return pages
 
 
+def _kept_entries(game: Game, old: OldSite, inputs: SiteInputs, turns: Sequence[int],
+                  viewer: Viewer) -> dict[int, Mapping[str, Any]]:
+    """Of the dice entries the old site kept for ``turns`` under their turn's key, those that
+    are the entries the turns' records give (read side by side: each reads its turn's logs)."""
+    from gmkit.core.files import in_parallel
+
+    kept = {t: e for t in turns if (e := old.entry(t, inputs.turn_key(t))) is not None}
+    same = in_parallel(lambda t: dicecheck.same_entry(
+        kept[t], dicecheck.recorded_entry(game, t, viewer)), list(kept))
+    return {t: e for (t, e), ok in zip(kept.items(), same) if ok}
+
+
 def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
                 workers: int, progress: Progress | None = None,
                 converter: ChartConverter | None = None) -> tuple[list[Path], int]:
@@ -338,6 +350,11 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
     entries = {t: old.entry(t, inputs.turn_key(t)) if old else None for t in turns}
     todo = [t for t in turns if reuse[_turn_name(t)] is None or entries[t] is None]
     redraw_all = any(reuse[n] is None for n in ("history.html", "index.html", dicecheck.PAGE))
+    if redraw_all and old is not None:
+        # the checker is drawn again from the kept entries: each must be its turn's record's
+        # (a page whose entry is not is drawn again with it)
+        checked = _kept_entries(game, old, inputs, [t for t in turns if t not in todo], viewer)
+        todo = [t for t in turns if t in todo or t not in checked]
     maps = [t for t in inputs.turns
             if not (old and old.part(f"map-{inputs.state_key(t)}.svg"))] if redraw_all else []
     total, done = len(todo) + len(maps) + 1, 0
@@ -383,7 +400,7 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
             name, key = _turn_name(t), inputs.turn_key(t)
             if t in pages:
                 html, entry = pages[t]
-                (staging / name).write_text(html, "utf-8")
+                (staging / name).write_text(stamp(html, key), "utf-8")
                 kept[t] = (key, entry)
             else:
                 carry(reuse[name], staging / name)  # type: ignore[arg-type]
@@ -393,13 +410,15 @@ def _write_site(game: Game, out: Path, turns: Sequence[int], viewer: Viewer,
                                      [dict(entry) for _, entry in kept.values()])
             drawn[dicecheck.PAGE] = dicecheck.checker_page(doc)
             for name, html in drawn.items():
-                (staging / name).write_text(html, "utf-8")
+                (staging / name).write_text(stamp(html, all_key), "utf-8")
         else:
             for name in ("history.html", "index.html", dicecheck.PAGE):
                 carry(reuse[name], staging / name)  # type: ignore[arg-type]
             if old is not None and (out / CACHE).is_dir():
                 for part in (out / CACHE).iterdir():  # the history's parts, for next time
-                    carry(part, staging / CACHE / part.name)
+                    if old.part(part.name) is not None \
+                            and not (staging / CACHE / part.name).exists():
+                        carry(part, staging / CACHE / part.name)
         write_index(staging, viewer, {**{_turn_name(t): key for t, (key, _) in kept.items()},
                                       **{n: all_key for n in ("history.html", "index.html",
                                                               dicecheck.PAGE)}}, kept)

@@ -28,6 +28,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,8 +42,12 @@ if TYPE_CHECKING:
 INDEX = ".gmkit-pages.json"
 #: The folder in a site holding the parts of its history page kept for the next publish.
 CACHE = ".gmkit-cache"
+#: The record of the cached parts' content hashes, in :data:`CACHE`.
+PARTS = "parts.json"
 #: The layout of :data:`INDEX`; another is read as no index (every page drawn).
-FORMAT = 1
+FORMAT = 2
+#: Where a page names the key of what it was drawn from.
+_STAMP = re.compile(r'<meta name="gmkit-inputs" content="([0-9a-f]{64})">')
 
 
 def digest(*parts: Any) -> str:
@@ -119,34 +124,65 @@ class SiteInputs:
                       [(t, self.turn_key(t)) for t in turns])
 
 
+def stamp(html: str, key: str) -> str:
+    """A page naming the key of what it was drawn from (a ``<meta>`` in its head)."""
+    mark = f'<meta name="gmkit-inputs" content="{key}">'
+    head = re.search(r"<head>\s*(?:<meta charset=\"utf-8\">)?", html)
+    if head is None:
+        raise ValueError("a page without a <head> cannot be stamped")
+    return html[:head.end()] + mark + html[head.end():]
+
+
+def stamped_key(page: bytes) -> str | None:
+    """The key a page names (None when it names none)."""
+    found = _STAMP.search(page[:8192].decode("utf-8", "replace"))
+    return found.group(1) if found else None
+
+
+def _load(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 class OldSite:
-    """What a site gmkit published before holds for reuse: its pages' keys, its dice entries
-    and its cached parts. A site without an index, of another layout or for another viewer
-    offers nothing (every page is drawn)."""
+    """What a site gmkit published before holds for reuse: its pages' keys and content
+    hashes, its dice entries and its cached parts. A site without an index, of another layout
+    or for another viewer offers nothing (every page is drawn)."""
 
     def __init__(self, out: Path, viewer: Viewer):
         self.out = out
-        self.pages: dict[str, str] = {}
+        self.pages: dict[str, tuple[str, str]] = {}
         self.entries: dict[str, Any] = {}
-        try:
-            index = json.loads((out / INDEX).read_text("utf-8"))
-        except (OSError, ValueError):
-            return
+        parts = _load(out / CACHE / PARTS)
+        self.parts: dict[str, str] = {str(k): str(v) for k, v in parts.items()} \
+            if isinstance(parts, dict) else {}
+        index = _load(out / INDEX)
         if not isinstance(index, dict) or index.get("format") != FORMAT \
                 or index.get("viewer") != str(viewer):
             return
         pages, entries = index.get("pages"), index.get("entries")
         if isinstance(pages, dict) and isinstance(entries, dict):
-            self.pages = {str(k): str(v) for k, v in pages.items()}
+            self.pages = {str(k): (str(v.get("key")), str(v.get("sha256")))
+                          for k, v in pages.items() if isinstance(v, dict)}
             self.entries = entries
 
     def page(self, name: str, key: str) -> Path | None:
-        """The old page ``name`` when it was drawn from ``key`` (and is still there)."""
+        """The old page ``name`` when it was drawn from ``key``: the index says so, the page
+        names that key itself, and its content is what the index recorded."""
         path = self.out / name
-        return path if self.pages.get(name) == key and path.is_file() else None
+        recorded = self.pages.get(name)
+        if recorded is None or recorded[0] != key or not path.is_file() or path.is_symlink():
+            return None
+        data = path.read_bytes()
+        if hashlib.sha256(data).hexdigest() != recorded[1] or stamped_key(data) != key:
+            return None
+        return path
 
     def entry(self, turn: int, key: str) -> Mapping[str, Any] | None:
-        """The dice checker's entry of ``turn`` when its page was drawn from ``key``."""
+        """The dice checker's entry of ``turn`` when its page was drawn from ``key`` (to be
+        checked against the turn's record before it is used)."""
         got = self.entries.get(str(turn))
         if isinstance(got, dict) and got.get("key") == key and isinstance(got.get("entry"),
                                                                           dict):
@@ -154,9 +190,12 @@ class OldSite:
         return None
 
     def part(self, name: str) -> Path | None:
-        """A cached part of the old site (its name holds its key), if it is there."""
+        """A cached part of the old site (its name holds its key), if it is there with the
+        content that was kept."""
         path = self.out / CACHE / name
-        return path if path.is_file() else None
+        if name not in self.parts or not path.is_file() or path.is_symlink():
+            return None
+        return path if file_digest(path) == self.parts[name] else None
 
 
 def carry(old: Path, new: Path) -> None:
@@ -172,9 +211,16 @@ def carry(old: Path, new: Path) -> None:
 
 def write_index(staging: Path, viewer: Viewer, pages: Mapping[str, str],
                 entries: Mapping[int, tuple[str, Mapping[str, Any]]]) -> None:
-    """Write the site's :data:`INDEX`: each page's key, and each turn's dice entry with its
-    key."""
-    index = {"format": FORMAT, "viewer": str(viewer), "pages": dict(pages),
+    """Write the site's :data:`INDEX`: each page's key and content hash, and each turn's dice
+    entry with its key; and the content hash of every cached part (:data:`PARTS`)."""
+    index = {"format": FORMAT, "viewer": str(viewer),
+             "pages": {name: {"key": key, "sha256": file_digest(staging / name)}
+                       for name, key in pages.items()},
              "entries": {str(t): {"key": key, "entry": entry}
                          for t, (key, entry) in entries.items()}}
     (staging / INDEX).write_text(json.dumps(index, ensure_ascii=False), "utf-8")
+    cache = staging / CACHE
+    if cache.is_dir():
+        parts = {p.name: file_digest(p) for p in sorted(cache.iterdir())
+                 if p.name != PARTS and p.is_file()}
+        (cache / PARTS).write_text(json.dumps(parts), "utf-8")

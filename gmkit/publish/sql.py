@@ -12,7 +12,9 @@ table of the ruleset, and ``orders``, ``rolls`` and ``events``. Each has a ``tur
 ``revision`` column and holds the current (latest) revision of each turn only; ``revisions`` lists
 every revision of every turn with the sha256 of its manifest. Stored values are decoded:
 ``rolls.result`` and ``events.data`` are DuckDB ``JSON`` (``data->>'gain'``), ``orders.received``
-is a ``TIMESTAMP WITH TIME ZONE`` (the connection's time zone is UTC). ``rolls`` and ``events``
+and ``orders.posted`` and every state column the ruleset declares a time
+(:attr:`~gmkit.core.ruleset.Ruleset.times`: Aeternus's ``players.joined``, ``proposals.ends``...)
+are ``TIMESTAMP WITH TIME ZONE`` (the connection's time zone is UTC). ``rolls`` and ``events``
 also get ``position``, the row's place in its turn's log as this view shows it (from 1), so the
 log's order survives any query.
 
@@ -55,7 +57,8 @@ _LOADED = "gmkit_loaded"
 
 #: How a stored text column is decoded, per log: column -> (DuckDB type, what it must be).
 _DECODE: Mapping[str, Mapping[str, tuple[str, str]]] = {
-    "orders": {"received": ("TIMESTAMPTZ", "a timestamp")},
+    "orders": {"received": ("TIMESTAMPTZ", "a timestamp"),
+               "posted": ("TIMESTAMPTZ", "a timestamp")},
     "rolls": {"result": ("JSON", "JSON")},
     "events": {"data": ("JSON", "JSON")},
 }
@@ -174,7 +177,9 @@ def _undecodable(con: duckdb.DuckDBPyConnection, column: str, kind: str) -> Any:
 def _load(con: duckdb.DuckDBPyConnection, g: Game, name: str, frame: pl.DataFrame) -> None:
     """Load one table into the connection, decoding its stored text columns, and make its
     view."""
-    decode = _DECODE.get(name, {})
+    decode = {**_DECODE.get(name, {}),
+              **{c: ("TIMESTAMPTZ", "a timestamp") for c in g.ruleset.times.get(name, ())
+                 if c in frame.columns}}
     con.register("_source", _Stream(frame))
     try:
         for column, (kind, meaning) in decode.items():

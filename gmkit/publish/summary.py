@@ -86,6 +86,23 @@ def standings_chart(standings: pl.DataFrame, title: str,
     return spec
 
 
+def step_titles(game: Game, *logs: pl.DataFrame) -> list[tuple[str, str, str]]:
+    """The steps a turn's report lists, in order (name, title, rule): the ruleset's, then any
+    other step its ``logs`` name (draws made outside the ruleset's steps, such as Aeternus's
+    world generation), in the order they first appear, so that no roll is left off a page."""
+    out = [(s.name, s.title, s.rule) for s in game.ruleset.steps(game.context())]
+    known = {name for name, _, _ in out}
+    for log in logs:
+        if "step" not in log.columns:
+            continue
+        for name in log["step"].unique(maintain_order=True).to_list():
+            if name is not None and name not in known:
+                known.add(name)
+                out.append((name, f"{str(name).replace('_', ' ').capitalize()} (draws made as "
+                            "the turn resolved)", ""))
+    return out
+
+
 def turn_report(game: Game, turn: int | None = None, revision: int | None = None, *,
                 viewer: Viewer | str = "gm") -> TurnReport:
     """The summary of a committed turn as ``viewer`` may see it (the GM by default).
@@ -105,14 +122,13 @@ def turn_report(game: Game, turn: int | None = None, revision: int | None = None
     events = visible_events(data.events, v)
     rolls = visible_rolls(data.rolls, v)
     steps = []
-    titles = {s.name: s for s in ruleset.steps(game.context())}
-    for name, step in titles.items():
+    for name, title, rule in step_titles(game, events, rolls):
         ev = events.filter(pl.col("step") == name)
         ro = rolls.filter(pl.col("step") == name)
         if ev.is_empty() and ro.is_empty():
             continue
         steps.append(StepSection(
-            name, step.title, step.rule,
+            name, title, rule,
             tuple(EventLine(e["kind"], e["rule"], e["text"], e["public"], e["player"],
                             tuple(e["shared_with"] or ()))
                   for e in ev.iter_rows(named=True)),

@@ -41,8 +41,10 @@ def receive_bot_posts(game: Game, master: str, *, secret_every: int = 3,
     for i, pid in enumerate(game.to_move(state)):
         dice = Dice(derived_seed(master, "bot", turn), turn, f"bot/{pid}")
         post = game.bot_post(state, pid, dice)
+        # a bot may pass, or write only lines the rules then reject (a void or a tie): its
+        # post is stored all the same, as a GM stores a player's with --allow-empty
         game.receive_post(pid, post, secret=secret_every > 0 and (i + turn) % secret_every == 0,
-                          received=received)
+                          received=received, allow_empty=True)
 
 
 def play(game: Game, turns: int, master: str = "gmkit", *, reveal: bool = True,

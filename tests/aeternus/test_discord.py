@@ -360,6 +360,10 @@ def _hostile(tmp: Path, case: str) -> Path:
         raw["channel"]["name"] = "general"
     elif case == "messages":
         raw["messages"] = {"10": ok}
+    elif case == "surrogate":  # half of an emoji: JSON's "\ud83d" with no partner
+        m["content"] = "Forage \ud83d"
+    elif case == "surrogate-name":
+        m["author"] = dict(m["author"], nickname="Am\udc00ber")
     return _write(tmp, f"{case}.json", raw)
 
 
@@ -370,12 +374,14 @@ def _hostile(tmp: Path, case: str) -> Path:
     ("author-type", "author must be an object"), ("id-type", "message number 1: id must be"),
     ("reactions", "reactions must be a list"), ("duplicate", "the id comes twice"),
     ("not-json", "is not JSON"), ("channel", "channel #general is none the rules name"),
-    ("messages", "has no list of messages")])
+    ("messages", "has no list of messages"),
+    ("surrogate", "message 10: content holds a lone UTF-16 surrogate (U+D83D) at character 8"),
+    ("surrogate-name", "message 10: author nickname holds a lone UTF-16 surrogate (U+DC00)")])
 def test_a_hostile_export_is_refused_whole_naming_the_file_and_message(tmp_path: Path,
                                                                          case: str, said: str):
     """Bad exports (deep nesting, times out of range, wrong types, duplicate ids, a file over the
-    size read, not JSON): one line per problem naming the file (and the message), a non-zero
-    exit, nothing stored, never a traceback."""
+    size read, not JSON, a lone surrogate that is no Unicode text): one line per problem naming
+    the file (and the message), a non-zero exit, nothing stored, never a traceback."""
     game = _game(tmp_path)
     path = _hostile(tmp_path, case)
     res = CliRunner().invoke(main, ["import", str(game.root), str(path)])

@@ -179,3 +179,44 @@ def test_a_board_that_is_a_device_or_a_pipe_is_refused_at_once(tmp_path, device:
             load_board(kind, path)
     with pytest.raises(BoardError, match="not a regular file"):
         GraphBoard.from_file(path)
+
+
+def _many_places(kind: str, count: int) -> tuple[str, bytes]:
+    """A board of ``count`` places in a row, each touching the one before and the one
+    after."""
+    import json
+
+    def adjacent(i: int) -> str:
+        return ", ".join(f'"P{j}"' for j in (i - 1, i + 1) if 0 <= j < count)
+
+    if kind == "graph":
+        return "board.toml", "".join(
+            f'[places.P{i}]\nkind = "hill"\npos = [{i}, 0]\nadjacent = [{adjacent(i)}]\n'
+            for i in range(count)).encode()
+    if kind == "graph-inline":  # no [places.X] header to count before parsing
+        return "board.toml", ("[places]\n" + "".join(
+            f'P{i} = {{ kind = "hill", adjacent = [{adjacent(i)}] }}\n'
+            for i in range(count))).encode()
+    features = [{"type": "Feature", "properties": {"name": f"P{i}", "kind": "land"},
+                 "geometry": {"type": "Polygon", "coordinates": [
+                     [[i, 0], [i + 1, 0], [i + 1, 1], [i, 1], [i, 0]]]}} for i in range(count)]
+    return "map.geojson", json.dumps({"type": "FeatureCollection", "features": features}).encode()
+
+
+@pytest.mark.parametrize("kind", ["graph", "graph-inline", "polygon"])
+def test_a_board_of_more_places_than_a_board_may_have_is_refused_naming_the_count(
+        kind: str) -> None:
+    """A graph board or polygon map of more than ``MAX_PLACES`` places is refused, naming the
+    file and the count, before it is built (``bench/board_limits.py`` times a 100,000-place
+    one); one of exactly ``MAX_PLACES`` is not refused for its size."""
+    from gmkit.core.boards import MAX_PLACES
+
+    name, data = _many_places(kind, MAX_PLACES + 1)
+    board_kind = "polygon" if kind == "polygon" else "graph"
+    with pytest.raises(BoardError) as found:
+        read_board(board_kind, data, name, "big board")
+    assert str(found.value) == (f"big board: {MAX_PLACES + 1:,} places, more than the "
+                                f"{MAX_PLACES:,} a board may have")
+    if kind == "graph":
+        name, data = _many_places(kind, MAX_PLACES)
+        assert len(read_board(board_kind, data, name).places) == MAX_PLACES

@@ -152,7 +152,8 @@ def test_a_player_joins_through_the_gms_desk_and_acts_from_the_next_session(game
     assert (house["food"], house["gold"]) == (0, 12)
     game.commit(session)
     assert "Coyotl" in game.state()["players"]["id"].to_list()
-    game.receive_post("Coyotl", "[b]Nezahual: Toil[/b]")  # the new house may post
+    # the new house may post (stored whether or not its order reads in the shared game)
+    game.receive_post("Coyotl", "[b]Nezahual: Toil[/b]", allow_empty=True)
 
 
 def test_signing_up_again_needs_every_character_lost_or_three_trapped_sessions(game):

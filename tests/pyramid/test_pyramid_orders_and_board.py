@@ -144,3 +144,37 @@ def test_a_faulty_board_reports_every_problem() -> None:
     assert "kind 'sea' is not food or stone" in text
     assert "the home 'C' is not a food land" in text and "'B' is also in area 1" in text
     assert "no start areas for 8 players" in text
+
+
+def test_a_lead_reads_as_the_single_expression_read_it() -> None:
+    """A noble's lead (``noble N ...`` or ``Name leads ...``) is read by one expression per way
+    of naming the noble, each tried only when a linear test says it matches (so a line of
+    "with" and "from" without a destination after them is no longer backtracked over in cubic
+    time, ``bench/parse_limits.py``): on thousands of seeded lines of the order words, it reads
+    exactly what the single expression it replaced read, group by group."""
+    import random
+    import re
+
+    from gmkit.rulesets.pyramid.orders import lead_match
+
+    single = re.compile(r"^(?:noble\s+(?P<noble>.+?)|(?P<named>[^\d\s][^,]*?)\s+(?=leads\b))\s*"
+                        r"(?:(?:with|leads|leading)\s+(?P<what>.+?)\s+)?"
+                        r"(?:from\s+(?P<origin>.+?)\s+)?(?:moves?\s+)?(?:to|into)\s+(?P<path>.+)$",
+                        re.I)
+    words = ["noble", "Noble", "1", "Khufu", "leads", "leading", "with", "from", "to", "into",
+             "moves", "move", "3 troops", "pyramid 2", "Redsand", "Oasis Gate", ",", "then",
+             "->", "x", "toto", "intox", " ", "9"]
+    rnd = random.Random(7)
+    read = 0
+    for _ in range(6000):
+        line = " ".join([rnd.choice(["noble 1", "Khufu leads", "noble", ""]),
+                         *(rnd.choice(words) for _ in range(rnd.randint(0, 8))),
+                         rnd.choice(["to Redsand", "into x", ""])])
+        line = re.sub(r"\s+", " ", line.strip())
+        want, got = single.match(line), lead_match(line)
+        assert (want is None) == (got is None), line
+        if want is not None and got is not None:
+            read += 1
+            for name in ("noble", "named", "what", "origin", "path"):
+                assert want.group(name) == got.groupdict().get(name), (line, name)
+    assert read > 500  # the lines exercise leads, not only refusals

@@ -37,11 +37,39 @@ def _game(root: Path, turns: int = 3) -> Game:
 
 def _upgrade(monkeypatch: pytest.MonkeyPatch, *, legacy: bool, bump: bool = True) -> None:
     """This gmkit resolves a dig with a twenty-sided die; with ``legacy``, version "1" (six
-    faces) is kept as data."""
+    faces) is kept as data, else it is retired (known, no longer replayed)."""
     monkeypatch.setattr(ThreeHills, "params", FIXED)
     if bump:
         monkeypatch.setattr(ThreeHills, "version", "2")
     monkeypatch.setattr(ThreeHills, "legacy", {"1": {"dig_die": 6}} if legacy else {})
+    monkeypatch.setattr(ThreeHills, "retired", () if legacy or not bump else ("1",))
+
+
+def _forge(root: Path, turn: int, version: str) -> None:
+    """An altered turn: one of its tables rewritten (a digger given gold), its manifest made to
+    record ``version`` and its hashes and the chain after it re-linked, so that only the
+    replay can tell."""
+    import hashlib
+
+    import polars as pl
+
+    game = Game.open(root)
+    folder = game.store.turn_path(turn)
+    table = folder / "tables" / "diggers.parquet"
+    diggers = pl.read_parquet(table)
+    diggers.with_columns(pl.col("gold") + 5).write_parquet(table)
+    path = folder / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["files"]["tables/diggers.parquet"] = hashlib.sha256(table.read_bytes()).hexdigest()
+    manifest["ruleset_version"] = version
+    path.write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    previous = hashlib.sha256(path.read_bytes()).hexdigest()
+    for later in [t for t in game.store.turns() if t > turn]:
+        path = game.store.turn_path(later) / "manifest.json"
+        m = json.loads(path.read_text())
+        m["previous"] = previous
+        path.write_text(json.dumps(m, indent=1, sort_keys=True))
+        previous = hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _verify_cli(root: Path) -> tuple[int, str]:
@@ -125,9 +153,56 @@ def test_a_hand_edit_of_an_old_version_turn_is_still_tampering(
     assert any("entered.json" in p for p in found.problems)
 
 
+@pytest.mark.parametrize("version", ["0", "abc", "", "01", "1.0"])
+def test_a_version_the_ruleset_never_had_is_a_problem(tmp_path: Path, version: str) -> None:
+    """An altered turn whose manifest records a version the ruleset never had is not hidden as
+    an upgrade's notice: it is a problem naming the turn, the version and the versions the
+    ruleset knows (exit status 1), and the replay's difference is a problem too."""
+    root = tmp_path / "g"
+    _game(root)
+    _forge(root, 2, version)
+    found = verify_game(Game.open(root))
+    assert found.notices == []
+    assert f"turn 2: records example version {version!r}, which the ruleset never had (its " \
+           "versions: 1 (current))" in found.problems[0]
+    assert any("table 'diggers' differs" in p for p in found.problems)
+    code, out = _verify_cli(root)
+    assert code == 1 and "no problem found" not in out
+
+
+@pytest.mark.parametrize("version", ["2", "99"])
+def test_a_version_above_the_current_one_needs_a_newer_gmkit(tmp_path: Path,
+                                                             version: str) -> None:
+    """A turn recording a version above the ruleset's current one was resolved by a newer
+    gmkit: ``verify`` cannot judge it and exits 2, saying so in one line."""
+    root = tmp_path / "g"
+    _game(root)
+    _forge(root, 2, version)
+    code, out = _verify_cli(root)
+    assert code == 2
+    assert out.strip().splitlines()[-1] == (
+        f"gmkit: turn 2 was resolved under example {version}, above this gmkit's example 1: "
+        "it needs a newer gmkit")
+
+
+def test_a_retired_version_that_replays_differently_is_a_notice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the versions a ruleset declares retired are notices: the same altered turn under a
+    retired version is a notice (exit 3), under a version never declared a problem (exit 1)."""
+    root = tmp_path / "g"
+    _game(root)
+    _forge(root, 2, "1")
+    _upgrade(monkeypatch, legacy=False)
+    assert _verify_cli(root)[0] == 3
+    monkeypatch.setattr(ThreeHills, "retired", ())
+    code, out = _verify_cli(root)
+    assert code == 1 and "which the ruleset never had" in out
+
+
 def test_the_changelog_lists_every_ruleset_version() -> None:
-    """``docs/changelog.md`` has a section per registered ruleset listing its current version
-    and every older version it keeps."""
+    """``docs/changelog.md`` has a section per registered ruleset listing its current version,
+    every older version it keeps and every one it retired; each kept version names every rule
+    option it replays with, as ``option = value``."""
     text = (Path(__file__).resolve().parents[2] / "docs" / "changelog.md").read_text()
     sections = {}
     for part in text.split("\n## ")[1:]:
@@ -138,8 +213,15 @@ def test_the_changelog_lists_every_ruleset_version() -> None:
         rs = find_ruleset(name)
         assert name in sections, f"docs/changelog.md has no section for {name}"
         section = sections[name]
-        for version in (rs.version, *rs.legacy):
+        for version in (rs.version, *rs.legacy, *rs.retired):
             assert f"- **{version}**" in section, f"{name} {version} is not in the changelog"
+        for version, values in rs.legacy.items():
+            # the newer entries say what it keeps, across line breaks
+            kept = " ".join(section.split(f"- **{version}**")[0].split())
+            for option, value in values.items():
+                assert f"`{option} = {value}`" in kept, \
+                    f"{name}: the changelog never names {option} = {value}, which {version} " \
+                    "replays with"
 
 
 @pytest.mark.parametrize("name", registered())

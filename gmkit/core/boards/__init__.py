@@ -65,6 +65,14 @@ class BoardError(ValueError):
 
 #: The largest board file gmkit reads (the shipped boards are a few dozen kilobytes).
 MAX_BOARD_BYTES = 16 * 1024 * 1024
+#: The most places a graph board or polygon map may have (the shipped ones have a few dozen to
+#: a few hundred): a board beyond it is refused before it is built, at once.
+MAX_PLACES = 10_000
+
+
+def too_many_places(count: int) -> str:
+    """Why a board of ``count`` places is refused."""
+    return f"{count:,} places, more than the {MAX_PLACES:,} a board may have"
 
 
 def read_board_file(path: str | Path) -> bytes:

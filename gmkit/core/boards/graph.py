@@ -32,6 +32,7 @@ with :func:`load_package_board`.
 from __future__ import annotations
 
 import importlib.resources
+import re
 import tomllib
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -42,13 +43,15 @@ from typing import Any, Literal
 
 import polars as pl
 
-from gmkit.core.boards import BoardError, read_board_file
+from gmkit.core.boards import MAX_PLACES, BoardError, read_board_file, too_many_places
 from gmkit.core.names import NameIndex
 
 __all__ = ["GraphBoard", "GraphPlace", "load_package_board"]
 
 #: The largest drawing position a place may have, either way (finite, and far beyond a page).
 MAX_POSITION = 1e9
+#: A place's table header in a board's TOML (``[places.Camp]``), counted before parsing.
+_PLACE_HEADER = re.compile(r"^[ \t]*\[[ \t]*places[ \t]*\.", re.M)
 _PLACE_KEYS = ("kind", "aliases", "pos", "adjacent", "name")
 
 
@@ -121,7 +124,11 @@ class GraphBoard:
 
     @classmethod
     def from_toml(cls, text: str, source: str = "graph board") -> GraphBoard:
-        """The board written as TOML ``text``; ``source`` names it in errors."""
+        """The board written as TOML ``text``; ``source`` names it in errors. A text holding
+        more place tables than a board may have is refused before it is parsed."""
+        headers = len(_PLACE_HEADER.findall(text))
+        if headers > MAX_PLACES:
+            raise BoardError(source, [too_many_places(headers)])
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
@@ -148,6 +155,8 @@ class GraphBoard:
         raw = data.get("places")
         if not isinstance(raw, Mapping) or not raw:
             raise BoardError(source, ["no [places] table"])
+        if len(raw) > MAX_PLACES:
+            raise BoardError(source, [too_many_places(len(raw))])
         places: list[GraphPlace] = []
         adjacency: dict[str, list[str]] = {}
         for pid, entry in raw.items():

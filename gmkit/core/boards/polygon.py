@@ -34,6 +34,7 @@ import shapely
 from shapely.geometry import MultiPolygon, Polygon, mapping, shape
 from shapely.ops import polylabel
 
+from gmkit.core.boards import MAX_PLACES, too_many_places
 from gmkit.core.names import NameIndex
 
 __all__ = ["KINDS", "MapError", "PolygonBoard", "Region", "polygon_board", "write_geojson"]
@@ -255,6 +256,8 @@ class PolygonBoard:
         features = data.get("features")
         if not isinstance(features, list):
             raise MapError(f"{source}: the FeatureCollection has no 'features' list")
+        if len(features) > MAX_PLACES:  # refused before any polygon is built
+            raise MapError(f"{source}: {too_many_places(len(features))}")
         name = data.get("name", "map")
         if not isinstance(name, str) or not name:
             raise MapError(f"{source}: the map's 'name' must be a non-empty string")

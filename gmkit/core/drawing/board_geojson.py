@@ -1,8 +1,9 @@
 """Graph and hex boards as GeoJSON, with what a scene shows on each place.
 
 A polygon map is exported in longitude and latitude by :mod:`gmkit.core.geoexport`. A graph or
-hex board has no place on the Earth, so it is written in the board's own plane, a frame the
-FeatureCollection names in ``gmkit_frame``:
+hex board has no place on the Earth: it is drawn here in the board's own plane, which the
+FeatureCollection names in ``gmkit_frame``, and :func:`gmkit.core.geoexport.plane_to_rfc7946`
+places it in longitude and latitude:
 
 * graph board (``"kind": "graph"``): each place a Point at its ``pos`` with y flipped (x east,
   y north, in the board file's units), each link a LineString between two places;
@@ -29,10 +30,14 @@ __all__ = ["graph_geojson", "hex_geojson", "place_properties"]
 
 def place_properties(scene: Scene, colours: Mapping[str, str]) -> dict[Hashable, dict[str, Any]]:
     """What ``scene`` shows on each place it names: ``fill``, ``label``, ``pieces`` and the
-    ``owner`` whose colour (in ``colours``, player -> colour) fills it."""
-    owner_of: dict[str, str] = {}
+    ``owner`` whose colour (in ``colours``, player -> colour) fills it; a piece or fill of a
+    colour several players share names none of them (the ruleset's place tables say who)."""
+    # a colour names its player only when no other player has it (a faction's members share
+    # their faction's): a piece of a shared colour names nobody rather than the wrong one
+    holders: dict[str, list[str]] = {}
     for player, colour in colours.items():
-        owner_of.setdefault(colour.lower(), player)
+        holders.setdefault(colour.lower(), []).append(player)
+    owner_of = {colour: players[0] for colour, players in holders.items() if len(players) == 1}
     out: dict[Hashable, dict[str, Any]] = {}
     for place, fill in scene.fills.items():
         props = out.setdefault(place, {})

@@ -17,7 +17,7 @@ import polars as pl
 from gmkit.core.envelope import Orders
 from gmkit.core.orders import ParseResult
 from gmkit.core.parts import (BoardSpec, Bot, Context, Headline, Importer, LifeCycle,
-                              Presentation)
+                              PlaceTable, Presentation)
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -37,6 +37,12 @@ class Aeternus(Ruleset[orders.Order]):
     title = "Aeternus"
     version = "2"
     legacy = {"1": {"leaving": "keep_items"}}
+    # every time the state keeps (UTC, to the second), as SQL reads it
+    times = {"players": ("joined", "left_at"), "proposals": ("posted_at", "ends"),
+             "votes": ("posted_at",), "merges": ("posted_at",), "trades": ("posted_at",),
+             "clock": ("now",), "judge": ("since",), "requests": ("posted_at",),
+             "rulings": ("posted_at",), "confidence": ("posted_at", "ends"),
+             "candidacies": ("posted_at",), "judge_votes": ("posted_at",)}
     params = PARAMS
     schemas = tables.SCHEMAS
     playable = PLAYABLE
@@ -51,7 +57,11 @@ class Aeternus(Ruleset[orders.Order]):
         describe=orders.describe,
         headline=Headline("fish", "Fish caught", ("faction", "hex")),
         series={"faction": "factions"}, subject_table=factions.subject_table,
-        holdings=tables.holdings)
+        holdings=tables.holdings,
+        place_tables=(PlaceTable("world", ("q", "r"), (
+            "biome", "landmark", "features", "corrupted", "mass"), kind="biome"),
+            PlaceTable("flags", ("q", "r"), ("faction",), many="flags"),
+            PlaceTable("players", ("q", "r"), ("id", "faction", "active"), many="players")))
     # 2: a message setting forth the intent to become a player (``Join``) makes one; 3.1: the
     # rule values an accepted proposal sets are in force at once
     lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players,

@@ -191,11 +191,20 @@ def _time(raw: Any, what: str) -> datetime:
     return t
 
 
+#: A UTF-16 surrogate left alone (JSON's ``"\\ud800"`` with no partner): no Unicode text.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _text(raw: Any, what: str, *, limit: int = 200, empty: bool = False) -> str:
     if not isinstance(raw, str) or (not empty and not raw.strip()):
         raise _Bad(f"{what} must be a text, not {raw!r:.60}")
     if len(raw) > limit:
         raise _Bad(f"{what} is {len(raw):,} characters, over the {limit:,} read")
+    lone = _SURROGATE.search(raw)
+    if lone:
+        raise _Bad(f"{what} holds a lone UTF-16 surrogate (U+{ord(lone.group()):04X}) at "
+                   f"character {lone.start() + 1}, which is no Unicode text (half of an emoji "
+                   "the export cut?)")
     return raw
 
 
@@ -208,7 +217,8 @@ def _author(raw: Any, what: str) -> Author:
     nickname = raw.get("nickname")
     if nickname is not None and not isinstance(nickname, str):
         raise _Bad(f"{what} nickname must be a text, not {nickname!r:.60}")
-    return Author(uid, _text(raw.get("name"), f"{what} name"), (nickname or "")[:200])
+    nickname = _text((nickname or "")[:200], f"{what} nickname", empty=True)
+    return Author(uid, _text(raw.get("name"), f"{what} name"), nickname)
 
 
 def _message(raw: Any, channel: str, exported: datetime | None, problems: list[str],

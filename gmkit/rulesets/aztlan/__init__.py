@@ -27,7 +27,7 @@ import polars as pl
 from gmkit.core.boards.polygon import polygon_board
 from gmkit.core.envelope import Orders
 from gmkit.core.orders import ParseResult
-from gmkit.core.parts import BoardSpec, Bot, Context, LifeCycle, Presentation
+from gmkit.core.parts import BoardSpec, Bot, Context, LifeCycle, PlaceTable, Presentation
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -62,7 +62,11 @@ class Aztlan(Ruleset[orders.Order]):
     words = parse.WORDS
     presentation = Presentation(colours=drawing.palette, scene=drawing.scene,
                                 orders=drawing.drawn_orders, describe=orders.describe,
-                                places=drawing.place_properties, routine=routine)
+                                places=drawing.place_properties, routine=routine,
+                                place_tables=(
+                                    PlaceTable("sectors", ("name",), ("abbr", "city", "home_of")),
+                                    PlaceTable("cities", ("name",), (
+                                        "owner", "peace", "attacked_turn", "taken_turn"))))
     lifecycle = LifeCycle(to_move=tables.active_players, example_players=roster.example_players,
                           check_players=roster.check_players)
     bot = Bot(random_post)

@@ -24,8 +24,8 @@ import polars as pl
 from gmkit.core.boards.polygon import polygon_board
 from gmkit.core.envelope import Orders
 from gmkit.core.orders import ParseResult
-from gmkit.core.parts import (BoardSpec, Bot, Context, Headline, LifeCycle, Presentation,
-                              Views)
+from gmkit.core.parts import (BoardSpec, Bot, Context, Headline, LifeCycle, PlaceTable,
+                              Presentation, Views)
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step
 from gmkit.core.tables import State
@@ -55,7 +55,9 @@ class Cien(Ruleset[orders.Order]):
         colours=drawing.palette, scene=drawing.scene, orders=orders_map.drawn_orders,
         describe=orders.describe,
         headline=Headline("provinces", "provinces held", ("income",)), labels=seen.LABELS,
-        holdings=seen.holdings, places=drawing.place_properties, links=seen.links)
+        holdings=seen.holdings, places=drawing.place_properties, links=seen.links,
+        place_tables=(PlaceTable("provinces", ("name",), (
+            "owner", "output", "capital", "conquered_turn", "conquered_from")),))
     lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players,
                           check_players=check_players, counted=rules.counted,
                           place_fields=("state",))

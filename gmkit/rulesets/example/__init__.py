@@ -24,7 +24,8 @@ import polars as pl
 
 from gmkit.core.envelope import Orders
 from gmkit.core.orders import ParseResult
-from gmkit.core.parts import (BoardSpec, Bot, Context, LifeCycle, Presentation, Views)
+from gmkit.core.parts import (BoardSpec, Bot, Context, LifeCycle, PlaceTable, Presentation,
+                              Views)
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -53,7 +54,12 @@ class ThreeHills(Ruleset[orders.Order]):
                           Private(STANDINGS, "player", ("gold",))))
     words = orders.WORDS
     presentation = Presentation(colours=drawing.palette, scene=drawing.scene,
-                                orders=drawing.drawn_orders, describe=orders.describe)
+                                orders=drawing.drawn_orders, describe=orders.describe,
+                                place_tables=(
+                                    PlaceTable("places", ("place",), (), kind="kind"),
+                                    PlaceTable("hills", ("place",), ("gold_left",)),
+                                    PlaceTable("diggers", ("place",), ("id", "name", "gold"),
+                                               many="diggers")))
     lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players)
     bot = Bot(random_post)
 

@@ -25,7 +25,8 @@ import polars as pl
 
 from gmkit.core.envelope import Orders
 from gmkit.core.orders import ParseResult
-from gmkit.core.parts import BoardSpec, Bot, Context, LifeCycle, Presentation, Views
+from gmkit.core.parts import (BoardSpec, Bot, Context, LifeCycle, PlaceTable, Presentation,
+                              Views)
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step, Termination
 from gmkit.core.tables import State
@@ -64,7 +65,10 @@ class LawOfTheJungle(Ruleset[JungleOrder]):
         colours=drawing.colours, scene=drawing.scene, orders=orders_map.drawn_orders,
         describe=orders.describe,
         headline=viewing.HEADLINE, labels=viewing.LABELS, subject="house", series=viewing.SERIES,
-        subject_table=viewing.subject_table, holdings=viewing.holdings)
+        subject_table=viewing.subject_table, holdings=viewing.holdings,
+        place_tables=(PlaceTable("hexes", ("q", "r"), (
+            "city", "citizen", "food", "gold", "hammers")),
+            PlaceTable("cities", ("q", "r"), ("tlatoani", "citizens", "puppet"))))
     # the GM posts the civilization game's figures each session; JOINING THE GAME mid-game
     lifecycle = LifeCycle(to_move=to_move, example_players=world.example_players,
                           check_players=world.check_players, joined=world.joined,

@@ -27,7 +27,8 @@ import polars as pl
 
 from gmkit.core.envelope import Orders
 from gmkit.core.orders import ParseResult
-from gmkit.core.parts import BoardSpec, Bot, Context, LifeCycle, Presentation, Views
+from gmkit.core.parts import (BoardSpec, Bot, Context, LifeCycle, PlaceTable, Presentation,
+                              Views)
 from gmkit.core.ruleset import Problems, Ruleset, register
 from gmkit.core.steps import Outcome, Step
 from gmkit.core.tables import State
@@ -60,7 +61,14 @@ class PyramidPowerWars(Ruleset[orders.Order]):
     presentation = Presentation(
         colours=drawing.palette, scene=drawing.scene, orders=drawing.drawn_orders,
         describe=orders.describe, headline=results.HEADLINE, labels=results.LABELS,
-        holdings=results.holdings, places=drawing.places)
+        holdings=results.holdings, places=drawing.places,
+        place_tables=(PlaceTable("spaces", ("name",), ("kind", "holder", "serfs")),
+                      PlaceTable("nobles", ("space",), ("player", "number", "name", "glory"),
+                                 many="nobles"),
+                      PlaceTable("troops", ("space",), ("player", "count"), many="troops"),
+                      PlaceTable("pyramids", ("space",), (
+                          "player", "number", "size", "stone", "glory", "built", "priests"),
+                          many="pyramids")))
     # the rules roll no dice: draws only break rare ties
     lifecycle = LifeCycle(to_move=tables.to_move, example_players=tables.example_players,
                           check_players=tables.check_players, chance=False)

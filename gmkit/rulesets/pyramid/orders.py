@@ -66,9 +66,19 @@ _SEP = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b|\+|&)\s*", re.I)
 _ASSIGN = re.compile(rf"^(?:assign\s+)?(?P<n>\d+)\s+{_UNITS}(?P<k>serfs?|priests?)\s+"
                      r"(?:to|on|at|in|staffing|staff)\s+(?:the\s+land\s+of\s+)?(?P<t>.+)$", re.I)
 _STAFF = re.compile(r"^staff\s+(?P<t>.+?)\s+with\s+(?P<n>\d+)\s+priests?$", re.I)
-_LEAD = re.compile(r"^(?:noble\s+(?P<noble>.+?)|(?P<named>[^\d\s][^,]*?)\s+(?=leads\b))\s*"
-                   r"(?:(?:with|leads|leading)\s+(?P<what>.+?)\s+)?"
-                   r"(?:from\s+(?P<origin>.+?)\s+)?(?:moves?\s+)?(?:to|into)\s+(?P<path>.+)$", re.I)
+#: A noble's lead: ``noble N ...`` or ``Name leads ...``, then what they lead, where from and
+#: the path. Each way of naming the noble is its own expression, tried only when its cheap
+#: test (:data:`_CAN_NOBLE`, :data:`_CAN_NAMED`) says it matches: a lead that cannot match would
+#: otherwise be backtracked over in cubic time (a line of "with" and "from" and no "to" after).
+_LEAD_TAIL = (r"\s*(?:(?:with|leads|leading)\s+(?P<what>.+?)\s+)?"
+              r"(?:from\s+(?P<origin>.+?)\s+)?(?:moves?\s+)?(?:to|into)\s+(?P<path>.+)$")
+_LEAD_NOBLE = re.compile(r"^noble\s+(?P<noble>.+?)" + _LEAD_TAIL, re.I)
+_LEAD_NAMED = re.compile(r"^(?P<named>[^\d\s][^,]*?)\s+(?=leads\b)" + _LEAD_TAIL, re.I)
+#: Exactly when each matches: the noble's words then a destination after them (the groups
+#: between are optional, and the noble's lazy words take them in); for ``Name leads``, what is
+#: led (at least one character) then a destination, since "leads" itself opens that group.
+_CAN_NOBLE = re.compile(r"noble\s+.+?(?:to|into)\s+.", re.I)
+_CAN_NAMED = re.compile(r"[^\d\s][^,]*?\s+leads\s+.+?\s+(?:to|into)\s+.", re.I)
 _MOVE = re.compile(r"^(?:move\s+)?(?P<what>.+?)\s+from\s+(?P<origin>.+?)\s+(?:to|into)\s+"
                    r"(?P<path>.+)$", re.I)
 _BUILD = re.compile(rf"^(?:build|continue)\s+(?:an?\s+|the\s+)?(?P<size>{_SIZE_RX})\s+pyramid"
@@ -84,7 +94,7 @@ _CLAIM_TAIL = re.compile(r"\s*[,;]?\s*(?:and\s+)?claim(?:ing)?(?:\s+(?:the\s+|al
                          r"(?:unstaffed\s+)?pyramids?)?$", re.I)
 _PYRAMID = re.compile(rf"^(?:the\s+|a\s+|an\s+|my\s+)?(?:(?P<size>{_SIZE_RX})\s+)?pyramid"
                       r"(?:\s+(?:no\.?\s*|#)?(?P<num>\d+))?$", re.I)
-#: What _LEAD and _MOVE need to match at all ("to" or "into" before a destination, and "from"
+#: What a lead and _MOVE need to match at all ("to" or "into" before a destination, and "from"
 #: before it for a move): tested first, so a line that cannot match is never backtracked over.
 _TO = re.compile(r"(?:to|into)\s+.", re.I)
 _FROM_TO = re.compile(r"\sfrom\s(?:(?!\sfrom\s).)*?(?:to|into)\s+.", re.I)
@@ -241,8 +251,8 @@ def parse_line(line: PostLine, names: Names, tries: str | None = None) -> Order 
         claim, text = True, text[: cm.start()]
     if not _TO.search(text):
         raise _not_an_order(text, names, tries)
-    if m := _LEAD.match(text):
-        noble = _noble(m.group("noble") or m.group("named"), names)
+    if m := lead_match(text):
+        noble = _noble(m.groupdict().get("noble") or m.group("named"), names)
         troops, pyramids = _forces(m.group("what"))
         origin = names.spaces.resolve(m.group("origin")) if m.group("origin") else None
         return Lead(noble, troops, pyramids, _path(m.group("path"), names), claim, origin, n)
@@ -251,6 +261,16 @@ def parse_line(line: PostLine, names: Names, tries: str | None = None) -> Order 
         return Move(names.spaces.resolve(m.group("origin")), troops, pyramids,
                     _path(m.group("path"), names), n)
     raise _not_an_order(text, names, tries)
+
+
+def lead_match(text: str) -> re.Match[str] | None:
+    """The match of a noble's lead in a cleaned line (None when the line is none), found in
+    time linear in the line's length (see :data:`_LEAD_NOBLE`)."""
+    if _CAN_NOBLE.match(text):
+        return _LEAD_NOBLE.match(text)
+    if _CAN_NAMED.match(text):
+        return _LEAD_NAMED.match(text)
+    return None
 
 
 #: The words of Pyramid's orders: those an order starts with (beside a number, a land or a
